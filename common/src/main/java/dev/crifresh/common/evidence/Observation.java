@@ -1,0 +1,31 @@
+package dev.crifresh.common.evidence;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Everything the agent read on the node for one evaluation. Read errors are values, not exceptions:
+ * {@code bootId} and {@code clock} are null when unreadable, with the cause in {@code hostError}.
+ *
+ * @param bootId     {@code /proc/sys/kernel/random/boot_id}, trimmed; null when unreadable
+ * @param clock      the boot wall time estimate; null when {@code /proc/uptime} was unreadable
+ * @param hostError  why bootId or clock is missing; null when both were read
+ * @param clkTck     clock ticks per second for {@code startTicks} (100 on Linux)
+ * @param candidates every process whose command line matched the CRI containerd (see {@link ContainerdMatcher})
+ * @param files      every watched config file, sorted by path
+ * @param observedAt the wall time of the read
+ */
+public record Observation(
+        String bootId,
+        BootClock clock,
+        String hostError,
+        long clkTck,
+        List<ProcessSample> candidates,
+        List<WatchedFile> files,
+        Instant observedAt) {
+
+    public Observation {
+        candidates = List.copyOf(candidates);
+        files = List.copyOf(files);
+    }
+}

@@ -1,0 +1,27 @@
+package dev.crifresh.common.evidence;
+
+/** Which rule proved freshness; NONE for every verdict that is not fresh. */
+public enum Proof {
+    ORDERING("ordering"),
+    CONTENT("content"),
+    NONE("none");
+
+    private final String wire;
+
+    Proof(String wire) {
+        this.wire = wire;
+    }
+
+    public String wire() {
+        return wire;
+    }
+
+    public static Proof fromWire(String value) {
+        for (Proof p : values()) {
+            if (p.wire.equals(value)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("unknown proof: " + value);
+    }
+}

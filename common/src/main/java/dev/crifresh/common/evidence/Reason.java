@@ -1,0 +1,42 @@
+package dev.crifresh.common.evidence;
+
+/** The reason codes published in the Node condition (DESIGN §4). */
+public enum Reason {
+    CONTAINERD_STARTED_AFTER_CONFIG("ContainerdStartedAfterConfig", Verdict.FRESH),
+    CONFIG_UNCHANGED_SINCE_LOAD("ConfigUnchangedSinceLoad", Verdict.FRESH),
+    CONFIG_CHANGED_AFTER_CONTAINERD_START("ConfigChangedAfterContainerdStart", Verdict.STALE),
+    ORDERING_WITHIN_MARGIN("OrderingWithinMargin", Verdict.STALE),
+    CLOCK_ANOMALY("ClockAnomaly", Verdict.STALE),
+    CONTAINERD_NOT_FOUND("ContainerdNotFound", Verdict.UNKNOWN),
+    CONTAINERD_AMBIGUOUS("ContainerdAmbiguous", Verdict.UNKNOWN),
+    CONFIG_UNREADABLE("ConfigUnreadable", Verdict.UNKNOWN),
+    /** Not in DESIGN §4's list: the boot id or the clock source could not be read. */
+    HOST_UNREADABLE("HostUnreadable", Verdict.UNKNOWN);
+
+    private final String code;
+    private final Verdict verdict;
+
+    Reason(String code, Verdict verdict) {
+        this.code = code;
+        this.verdict = verdict;
+    }
+
+    /** The CamelCase code written to the condition's reason field. */
+    public String code() {
+        return code;
+    }
+
+    /** The verdict this reason always goes with. */
+    public Verdict verdict() {
+        return verdict;
+    }
+
+    public static java.util.Optional<Reason> fromCode(String code) {
+        for (Reason r : values()) {
+            if (r.code.equals(code)) {
+                return java.util.Optional.of(r);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+}
