@@ -3,6 +3,7 @@ package dev.crifresh.common.registry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -42,7 +43,7 @@ class RegistryHostsTest {
         assertEquals(once, RegistryHosts.normalise(once));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void rejectsNull() {
         assertThrows(NullPointerException.class, () -> RegistryHosts.normalise(null));
     }
