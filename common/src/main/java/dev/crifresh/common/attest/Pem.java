@@ -37,7 +37,8 @@ final class Pem {
                 throw new KeyFormatException("PEM block " + label + " has no END line");
             }
             if (!m.group(1).equals("END") || !m.group(2).equals(label)) {
-                throw new KeyFormatException("PEM block " + label + " is not closed by END " + label);
+                throw new KeyFormatException("PEM block " + label + " is followed by " + m.group(1) + " " + m.group(2)
+                        + " instead of END " + label);
             }
             String body = text.substring(bodyStart, m.start()).replaceAll("[ \\t\\r\\n]", "");
             if (body.isEmpty()) {
