@@ -66,7 +66,11 @@ public final class AttestationVerifier {
                     "the attestation header lists critical extensions (crit), none of which this verifier supports");
         }
         String alg = jws.headerString("alg");
-        if (alg == null || !ACCEPTED_ALGORITHMS.contains(alg)) {
+        if (alg == null) {
+            return invalid(VerificationFailure.UNSUPPORTED_ALGORITHM,
+                    "the attestation header names no algorithm (alg); only EdDSA (Ed25519) is accepted");
+        }
+        if (!ACCEPTED_ALGORITHMS.contains(alg)) {
             return invalid(VerificationFailure.UNSUPPORTED_ALGORITHM, "the attestation uses algorithm "
                     + Sentences.quote(alg) + "; only EdDSA (Ed25519) is accepted");
         }
@@ -106,6 +110,10 @@ public final class AttestationVerifier {
                     + Sentences.quote(claims.nodeUid()) + ", but node " + Sentences.quote(expected.name())
                     + " has UID " + Sentences.quote(expected.uid()) + " (the node was re-created)");
         }
+        if (isBlank(expected.bootId())) {
+            return invalid(VerificationFailure.WRONG_BOOT, "the node reports no boot id, so the attestation's boot "
+                    + Sentences.quote(claims.bootId()) + " cannot be matched");
+        }
         if (!matches(expected.bootId(), claims.bootId())) {
             return invalid(VerificationFailure.WRONG_BOOT, "the attestation is about boot "
                     + Sentences.quote(claims.bootId()) + ", but the node now runs boot " + Sentences.quote(expected.bootId()));
@@ -119,6 +127,10 @@ public final class AttestationVerifier {
                     + " (accepted until " + claims.exp().plus(skew) + " with " + skew.toSeconds() + " s skew); now is " + now);
         }
         String status = claims.verdict().conditionStatus();
+        if (expected.conditionStatus() == null) {
+            return invalid(VerificationFailure.STATUS_MISMATCH, "the condition has no status, but the signed verdict "
+                    + claims.verdict().wire() + " means " + status);
+        }
         if (!status.equals(expected.conditionStatus())) {
             return invalid(VerificationFailure.STATUS_MISMATCH, "the condition status is "
                     + Sentences.quote(expected.conditionStatus()) + " but the signed verdict "
@@ -129,7 +141,11 @@ public final class AttestationVerifier {
 
     /** An expected value that is absent or blank never matches: an unknown node is not a fresh node. */
     private static boolean matches(String expected, String actual) {
-        return expected != null && !expected.isBlank() && expected.equals(actual);
+        return !isBlank(expected) && expected.equals(actual);
+    }
+
+    private static boolean isBlank(String value) {
+        return value == null || value.isBlank();
     }
 
     private static VerificationResult invalid(VerificationFailure failure, String detail) {
