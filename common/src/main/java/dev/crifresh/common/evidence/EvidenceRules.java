@@ -30,8 +30,7 @@ public final class EvidenceRules {
         List<ProcessSample> candidates = observation.candidates();
         ProcessSample containerd = candidates.size() == 1 ? candidates.get(0) : null;
         String digest = ConfigDigest.of(observation.files()).orElse(null);
-        boolean hostReadable = hostReadable(observation);
-        Duration start = containerd == null || !hostReadable
+        Duration start = containerd == null || !clockReadable(observation)
                 ? null : ticksSinceBoot(containerd.startTicks(), observation.clkTck());
         Instant startedAt = start == null ? null : observation.clock().bootWallTime().plus(start);
         EvaluationMemory memory = nextMemory(observation.bootId(), containerd, digest, previous);
@@ -136,8 +135,8 @@ public final class EvidenceRules {
         }
         // Rule 5 (and 6): stale.
         if (memory.changedWhileRunning()) {
-            return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config changed to " + shortDigest(digest)
-                    + " while " + who + " was running, "
+            return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config changed to "
+                    + shortDigest(digest) + " while " + who + " was running, "
                     + (memory.loadedDigest() == null ? "and what it loaded was never proven"
                             : "but it loaded " + shortDigest(memory.loadedDigest())));
         }
@@ -151,8 +150,11 @@ public final class EvidenceRules {
     }
 
     private static boolean hostReadable(Observation o) {
-        return o.bootId() != null && o.clock() != null && o.clock().bootWallTime() != null
-                && o.clock().error() != null && o.clkTck() > 0 && o.observedAt() != null;
+        return o.bootId() != null && clockReadable(o) && o.observedAt() != null;
+    }
+
+    private static boolean clockReadable(Observation o) {
+        return o.clock() != null && o.clock().bootWallTime() != null && o.clock().error() != null && o.clkTck() > 0;
     }
 
     private static String hostProblem(Observation o) {

@@ -478,6 +478,14 @@ class EvidenceRulesTest {
         assertNotNull(noClock.configDigest());
         assertEquals("the boot time is unreadable (NoSuchFileException: /proc/uptime)", noClock.message());
 
+        Evaluation noBootId = EvidenceRules.evaluate(given().noBootId().build(), TALOS, null);
+        assertEquals(BOOT.plusSeconds(5), noBootId.containerdStartedAt(), "the start is known without a boot id");
+        assertEquals("the boot id is unreadable (NoSuchFileException: /proc/sys/kernel/random/boot_id)",
+                noBootId.message());
+        assertNull(EvidenceRules.evaluate(given().clkTck(0).build(), TALOS, null).containerdStartedAt());
+        assertEquals("the clock tick rate 0 is not positive",
+                EvidenceRules.evaluate(given().clkTck(0).build(), TALOS, null).message());
+
         Evaluation ambiguous = EvidenceRules.evaluate(
                 given().containerds(cri(PID, 500), cri(1300, 700)).build(), TALOS, null);
         assertNull(ambiguous.containerd());
