@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.crifresh.agent.testing.FakeContainerd;
+import dev.crifresh.agent.testing.Poll;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class ProcStatTest {
@@ -35,11 +37,20 @@ class ProcStatTest {
     void parsesTheRealStatOfAProcessWhoseCommHasSpacesAndParentheses() throws Exception {
         try (FakeContainerd p = FakeContainerd.start(FakeContainerd.TALOS_CRI, "x) (y z")) {
             Path stat = Path.of("/proc", Long.toString(p.pid()), "stat");
-            String line = Files.readString(stat);
-            org.junit.jupiter.api.Assertions.assertTrue(line.contains("(x) (y z)"), line);
+            // prctl(PR_SET_NAME) runs just after exec: wait for the new comm
+            String line = Poll.until(Duration.ofSeconds(10), "comm renamed", () -> read(stat),
+                    l -> l.contains("(x) (y z)"));
             long expected = Long.parseLong(line.substring(line.lastIndexOf(')') + 2).split(" ")[19]);
             assertEquals(expected, ProcStat.startTicks(line));
             assertEquals(expected, new ProcessScanner(Path.of("/proc")).startTicks(p.pid()).orElseThrow());
+        }
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (java.io.IOException e) {
+            return e.toString();
         }
     }
 }
