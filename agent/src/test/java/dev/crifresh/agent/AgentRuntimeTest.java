@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.crifresh.agent.publish.ApiException;
 import dev.crifresh.agent.publish.Backoff;
 import dev.crifresh.agent.publish.Fabric8NodeApi;
+import dev.crifresh.agent.publish.NodeApi;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
 import dev.crifresh.agent.testing.MockApi;
@@ -43,6 +45,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -195,8 +199,8 @@ class AgentRuntimeTest {
     @Test
     void aRemovedConditionIsPublishedAgain() throws Exception {
         startAgent(settings(Duration.ofMinutes(5)));
-        NodeCondition c = awaitOurs("first publish", x -> true);
-        int index = api.conditions(NODE).indexOf(c);
+        awaitOurs("first publish", x -> true);
+        int index = api.conditions(NODE).indexOf(ours());
         api.client().nodes().withName(NODE).subresource("status").patch(PatchContext.of(PatchType.JSON),
                 "[{\"op\":\"remove\",\"path\":\"/status/conditions/" + index + "\"}]");
         assertEquals(1, api.conditions(NODE).size());
@@ -216,7 +220,9 @@ class AgentRuntimeTest {
                 Ed25519Keys.readSigningKeyPem(Ed25519Keys.signingKeyPem(other)))
                 .sign(((VerificationResult.Valid) verify(stale)).claims());
         Node n = api.client().nodes().withName(NODE).get();
-        int index = n.getStatus().getConditions().indexOf(stale);
+        List<NodeCondition> conditions = n.getStatus().getConditions();
+        int index = conditions.indexOf(conditions.stream()
+                .filter(x -> ConditionContract.CONDITION_TYPE.equals(x.getType())).findFirst().orElseThrow());
         NodeCondition forged = new NodeConditionBuilder(stale).withStatus("True").withReason("ContainerdStartedAfterConfig")
                 .withMessage(AttestationMessage.format("all good", forgedToken)).build();
         n.getStatus().getConditions().set(index, forged);
@@ -241,6 +247,46 @@ class AgentRuntimeTest {
         NodeCondition after = awaitOurs("the current (stale) state after recovery", c -> "False".equals(c.getStatus()));
         assertTrue(verify(after).isValid());
         assertTrue(runtime.metrics().registry().scrape().contains("crifresh_api_errors_total{operation=\"get\"}"));
+    }
+
+    @Test
+    void aConcurrentStatusWriteMakesTheGuardedPatchFailAndThePublisherRereadsAndRetries() throws Exception {
+        NodeApi real = new Fabric8NodeApi(api.client());
+        AtomicInteger patches = new AtomicInteger();
+        NodeApi racing = new NodeApi() {
+            @Override
+            public Node get(String name) throws ApiException {
+                return real.get(name);
+            }
+
+            @Override
+            public void patchStatus(String name, String jsonPatch) throws ApiException {
+                if (patches.incrementAndGet() == 1) {
+                    // kubelet writes its status between our read and our patch
+                    Node n = api.client().nodes().withName(name).get();
+                    n.getStatus().getConditions().add(0, new NodeConditionBuilder().withType("MemoryPressure")
+                            .withStatus("False").withReason("KubeletHasSufficientMemory").build());
+                    api.client().nodes().resource(n).updateStatus();
+                }
+                real.patchStatus(name, jsonPatch);
+            }
+
+            @Override
+            public AutoCloseable watch(String name, Consumer<Node> onNode, Consumer<Throwable> onError) {
+                return real.watch(name, onNode, onError);
+            }
+        };
+        runtime = await(AgentRuntime.start(vertx, racing, settings(Duration.ofMinutes(5)), signingKey,
+                FINGERPRINT_KEY, clock, Backoff.standard()).toCompletionStage().toCompletableFuture());
+        NodeCondition c = awaitOurs("published despite the race", x -> true);
+        assertTrue(verify(c).isValid());
+        assertEquals(2, patches.get(), "one rejected patch, one retry");
+        List<NodeCondition> all = api.conditions(NODE);
+        assertEquals(List.of("MemoryPressure", "Ready", ConditionContract.CONDITION_TYPE),
+                all.stream().map(NodeCondition::getType).toList());
+        String metrics = runtime.metrics().registry().scrape();
+        assertTrue(metrics.contains("crifresh_publishes_total{result=\"conflict\"} 1.0"), metrics);
+        assertTrue(metrics.contains("crifresh_publishes_total{result=\"success\"} 1.0"), metrics);
     }
 
     @Test
