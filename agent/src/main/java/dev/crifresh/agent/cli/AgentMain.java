@@ -27,7 +27,7 @@ public final class AgentMain implements Runnable {
         cl.registerConverter(Duration.class, new DurationConverter());
         cl.setParameterExceptionHandler(AgentMain::usageError);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            commandLine.getErr().println("crifresh-agent: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            commandLine.getErr().println("crifresh-agent: " + describe(e));
             return 1;
         });
         return cl;
@@ -48,6 +48,19 @@ public final class AgentMain implements Runnable {
         err.println("crifresh-agent: " + message);
         err.flush();
         return USAGE;
+    }
+
+    /** An unexpected failure in one line: the message and, when different, the root cause. */
+    static String describe(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String top = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+        if (root == e) {
+            return top;
+        }
+        return top + " (" + root.getClass().getName() + (root.getMessage() == null ? "" : ": " + root.getMessage()) + ")";
     }
 
     static final class Version implements CommandLine.IVersionProvider {
