@@ -72,7 +72,13 @@ public final class AgentLoop {
     public Future<Void> start() {
         Promise<Void> started = Promise.promise();
         context.runOnContext(v -> context.<Void>executeBlocking(() -> {
-            watcher.start();
+            try {
+                watcher.start();
+            } catch (java.io.IOException e) {
+                // e.g. the per-user inotify instance limit: the poll still sees every change, only later
+                LOG.warn("[{}] file events unavailable ({}); config changes are found by the poll every {} ms",
+                        node, e.getMessage(), settings.procPoll().toMillis());
+            }
             return null;
         }, false).onComplete(ar -> {
             if (ar.failed()) {
