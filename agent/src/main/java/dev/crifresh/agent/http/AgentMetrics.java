@@ -92,14 +92,15 @@ public final class AgentMetrics {
         }).value = mtime);
     }
 
-    /** @param result success, conflict (a guarded patch was rejected and retried) or error */
-    public void published(String result) {
+    /** @param result conflict (a guarded patch was rejected and is retried) or error (waiting for the backoff) */
+    public void publishFailed(String result) {
         publishes(result).increment();
     }
 
-    public void published(Instant exp) {
+    /** A condition was written carrying an attestation that expires at {@code exp}. */
+    public void publishSucceeded(Instant exp) {
         expiry.value = seconds(exp);
-        published("success");
+        publishes("success").increment();
     }
 
     /** @param operation get, patch or watch */

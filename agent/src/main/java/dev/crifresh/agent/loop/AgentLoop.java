@@ -40,7 +40,6 @@ public final class AgentLoop {
     private final Listener listener;
     private final String node;
 
-    private boolean running;
     private boolean stopped;
     private boolean evaluating;
     private boolean pollInFlight;
@@ -85,7 +84,6 @@ public final class AgentLoop {
                 started.fail(ar.cause());
                 return;
             }
-            running = true;
             pollTimer = vertx.setPeriodic(settings.procPoll().toMillis(), id -> poll());
             heartbeatTimer = vertx.setPeriodic(settings.heartbeat().toMillis(), id -> request("heartbeat", true, null));
             request("start", true, null);
@@ -235,10 +233,6 @@ public final class AgentLoop {
         } else {
             LOG.debug("[{}] verdict unchanged after {}", node, why);
         }
-    }
-
-    boolean isRunning() {
-        return running && !stopped;
     }
 
     private record Evaluated(Assessment assessment, ChangeProbe.Baseline baseline) {

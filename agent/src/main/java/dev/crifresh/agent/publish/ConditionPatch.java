@@ -4,6 +4,7 @@ import dev.crifresh.common.kube.ConditionContract;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +55,7 @@ public final class ConditionPatch {
                 && !current.getLastTransitionTime().isBlank()) {
             try {
                 transition = Instant.parse(current.getLastTransitionTime());
-            } catch (java.time.format.DateTimeParseException e) {
+            } catch (DateTimeParseException e) {
                 transition = at;
             }
         }

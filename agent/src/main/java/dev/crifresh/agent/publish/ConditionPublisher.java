@@ -195,7 +195,7 @@ public final class ConditionPublisher {
             } catch (ApiException ex) {
                 metrics.apiError("patch");
                 if (ex.rejected() && conflicts < MAX_CONFLICT_RETRIES) {
-                    metrics.published("conflict");
+                    metrics.publishFailed("conflict");
                     LOG.info("[{}] condition patch rejected ({}), re-reading the Node", node, ex.code());
                     continue;
                 }
@@ -210,7 +210,7 @@ public final class ConditionPublisher {
         publishedKey = PublishKey.of(snapshot);
         lastWritten = outcome.written();
         published = new PublishedAttestation(outcome.claims(), outcome.token());
-        metrics.published(outcome.claims().exp());
+        metrics.publishSucceeded(outcome.claims().exp());
         if (pendingChangeNanos != null && pendingChangeNanos <= snapshot.evaluatedNanos()) {
             metrics.detectionLatency(Duration.ofNanos(System.nanoTime() - pendingChangeNanos));
             pendingChangeNanos = null;
@@ -224,7 +224,7 @@ public final class ConditionPublisher {
     private void failed(Throwable cause) {
         failures++;
         dirty = true;
-        metrics.published("error");
+        metrics.publishFailed("error");
         Duration delay = backoff.delay(failures);
         LOG.warn("[{}] publish failed (attempt {}), retrying in {} ms: {}", node, failures, delay.toMillis(),
                 cause instanceof ApiException ? cause.getMessage() : cause.toString());

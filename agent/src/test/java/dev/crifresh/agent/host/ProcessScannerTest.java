@@ -38,16 +38,22 @@ class ProcessScannerTest {
         ContainerdMatcher matcher = ContainerdMatcher.parse(ContainerdMatcher.TALOS_CRI_SPEC + " --root " + marker);
         List<String> cri = with(FakeContainerd.TALOS_CRI, "--root", marker);
         List<String> system = with(FakeContainerd.TALOS_SYSTEM, "--root", marker);
-        try (FakeContainerd a = FakeContainerd.start(cri); FakeContainerd s = FakeContainerd.start(system)) {
+        List<FakeContainerd> started = new ArrayList<>();
+        try {
+            FakeContainerd a = FakeContainerd.start(cri);
+            started.add(a);
+            started.add(FakeContainerd.start(system));
             assertEquals(List.of(a.pid()), pids(scanner.scan(matcher)));
-            try (FakeContainerd b = FakeContainerd.start(cri)) {
-                assertEquals(2, scanner.scan(matcher).size());
-                b.close();
-                assertEquals(List.of(a.pid()), pids(scanner.scan(matcher)));
-            }
+            FakeContainerd b = FakeContainerd.start(cri);
+            started.add(b);
+            assertEquals(2, scanner.scan(matcher).size());
+            b.close();
+            assertEquals(List.of(a.pid()), pids(scanner.scan(matcher)));
             a.close();
             assertTrue(scanner.scan(matcher).isEmpty());
             assertFalse(scanner.startTicks(a.pid()).isPresent());
+        } finally {
+            started.forEach(FakeContainerd::close);
         }
     }
 

@@ -34,8 +34,8 @@ class AgentMetricsTest {
         m.evaluated(evaluation(Verdict.FRESH, Reason.CONTAINERD_STARTED_AFTER_CONFIG), List.of(
                 WatchedFile.readable("/etc/cri/containerd.toml", Instant.ofEpochSecond(1_740_823_200), 10, "aa"),
                 WatchedFile.unreadable("/etc/cri/conf.d/cri.toml", "missing")));
-        m.published(Instant.ofEpochSecond(1_740_824_100));
-        m.published("conflict");
+        m.publishSucceeded(Instant.ofEpochSecond(1_740_824_100));
+        m.publishFailed("conflict");
         m.apiError("patch");
         m.detectionLatency(Duration.ofMillis(300));
         String text = m.registry().scrape(AgentHttpServer.PROMETHEUS_CONTENT_TYPE);
@@ -84,7 +84,7 @@ class AgentMetricsTest {
     @Test
     void openMetricsKeepsTheSameFamilies() {
         AgentMetrics m = new AgentMetrics();
-        m.published("error");
+        m.publishFailed("error");
         String om = m.registry().scrape(AgentHttpServer.OPENMETRICS_CONTENT_TYPE);
         assertTrue(om.contains("# TYPE crifresh_publishes counter"), om);
         assertTrue(om.contains("crifresh_publishes_total{result=\"error\"} 1.0"), om);
