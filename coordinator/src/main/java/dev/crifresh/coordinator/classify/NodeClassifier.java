@@ -74,7 +74,7 @@ public final class NodeClassifier {
         }
         if (claims.verdict() == Verdict.FRESH) {
             return new Classification(node, NodeVerdict.FRESH, agentReason,
-                    "containerd loaded the current config (proof: " + claims.proof().wire() + ")", markerSaysCurrent, claims);
+                    "containerd loaded the current config (proof: " + (claims.proof() == null ? "none" : claims.proof().wire()) + ")", markerSaysCurrent, claims);
         }
         return new Classification(node, NodeVerdict.STALE, agentReason,
                 "containerd runs an older config: " + sentence(condition), markerSaysCurrent, claims);
