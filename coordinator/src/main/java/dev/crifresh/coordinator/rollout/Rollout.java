@@ -48,8 +48,9 @@ import java.util.TreeMap;
  *       {@code --config-timeout} passes first, stop before any reboot (exit 3).</li>
  *   <li><b>Decide</b>: fresh → skip; config-pending that turned fresh → became-fresh; stale and unknown →
  *       reboot (action none: wait for them to turn fresh, bounded by {@code --attest-timeout}). Nodes an
- *       earlier run left owned ({@code crifresh.dev/rollout}) are resumed: waited for when their reboot
- *       may have happened, started over otherwise, released when fresh.</li>
+ *       earlier run left owned ({@code crifresh.dev/rollout}) are resumed at once, outside the budget (they
+ *       are that run's work in progress): waited for when their reboot may have happened, started over
+ *       otherwise, released when fresh.</li>
  *   <li><b>Check</b>: the reboot driver checks every node it will reboot (e.g. a unique InternalIP)
  *       before any node is touched.</li>
  *   <li><b>Roll</b> ({@link NodeRoll}): workers first — already-unavailable ones first — as many at once
@@ -434,9 +435,10 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             rolls.put(f.name(), roll);
             queue.add(roll);
         }
+        // An earlier run's unfinished nodes are already cordoned by crifresh: they are this run's work in
+        // progress, started at once and outside the budget (waiting for budget they hold would deadlock).
         for (NodeRoll roll : List.copyOf(queue)) {
-            Ownership o = Decisions.leftover(facts.get(roll.name()));
-            if (o != null && o.phase().mayHaveRebooted()) {
+            if (Decisions.leftover(facts.get(roll.name())) != null) {
                 start(roll);
             }
         }

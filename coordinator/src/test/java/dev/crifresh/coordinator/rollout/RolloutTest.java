@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout;
 
+import static dev.crifresh.coordinator.fixture.Harness.line;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,6 +10,8 @@ import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.coordinator.Action;
 import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.classify.NodeVerdict;
+import dev.crifresh.coordinator.driver.ProcessRunner;
+import dev.crifresh.coordinator.driver.TalosctlDriver;
 import dev.crifresh.coordinator.fixture.Poll;
 import dev.crifresh.coordinator.fixture.TestAgent;
 import dev.crifresh.coordinator.fixture.TestDriver.Behaviour;
@@ -40,10 +43,6 @@ class RolloutTest {
     @AfterEach
     void close() {
         h.close();
-    }
-
-    static NodeReport line(Report r, String name) {
-        return r.nodes().stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
     }
 
     static void assertNothingLeftBehind(Harness h) {
@@ -421,5 +420,23 @@ class RolloutTest {
         assertTrue(cordoned(h, "w1"), "crifresh uncordoned a node it had not cordoned");
         assertNothingLeftBehind(h);
         assertTrue(h.progress.contains("[1/1] w1 already cordoned by someone else; it stays cordoned"), h.progress.toString());
+    }
+
+    @Test
+    void aNodeTheDriverCannotRebootFailsTheRunBeforeAnyNodeIsTouched() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.cluster.addNode("w2", false, null);
+        h.agent.attest(h.cluster, "w2", Verdict.STALE, TestAgent.DESIRED);
+        TalosctlDriver talosctl = new TalosctlDriver("/nonexistent/talosctl", null, new ProcessRunner(Duration.ofSeconds(1)));
+        try (Timeline timeline = new Timeline(h.cluster)) {
+            Report r = h.run(Harness.fastSettings(), talosctl).rollout().report();
+            assertEquals(1, r.exitCode(), r.toJson());
+            assertEquals(Outcome.FAILED, line(r, "w2").outcome());
+            assertEquals("cannot be rebooted: node w2 has no InternalIP in status.addresses", line(r, "w2").detail());
+            assertEquals(Outcome.NOT_ATTEMPTED, line(r, "w1").outcome());
+            assertTrue(r.error().endsWith("no node was touched"), r.error());
+            assertTrue(timeline.events().isEmpty(), timeline.events().toString());
+        }
+        assertNothingLeftBehind(h);
     }
 }
