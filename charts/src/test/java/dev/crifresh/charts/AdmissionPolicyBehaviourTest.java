@@ -19,6 +19,7 @@ class AdmissionPolicyBehaviourTest {
     static final String NO_CLAIM = "the crifresh agent's token carries no authentication.kubernetes.io/node-name claim"
             + " (needs a pod-bound service account token on Kubernetes >= 1.30)";
     static final String ONLY_OURS = "the crifresh agent may change the ContainerdConfigFresh condition only";
+    static final String NO_MOVES = "the crifresh agent may not change the Node's addresses or nodeInfo";
 
     private static AdmissionPolicyEvaluator policy;
 
@@ -78,6 +79,27 @@ class AdmissionPolicyBehaviourTest {
                 node("worker-1", ours("True"))), "removing Ready");
         assertEquals(List.of(ONLY_OURS), policy.denials(request(AGENT, "worker-1"), before,
                 node("worker-1", ready("True"), ours("True"), condition("DiskPressure", "True"))), "adding another condition");
+    }
+
+    @Test
+    void theBootIdAndAddressesTheCoordinatorTrustsCannotBeMoved() {
+        Map<String, Object> before = withStatus(node("worker-1", ready("True"), ours("False")), "10.0.0.1", "boot-a");
+        assertEquals(List.of(), policy.denials(request(AGENT, "worker-1"), before,
+                withStatus(node("worker-1", ready("True"), ours("True")), "10.0.0.1", "boot-a")));
+        assertEquals(List.of(NO_MOVES), policy.denials(request(AGENT, "worker-1"), before,
+                withStatus(node("worker-1", ready("True"), ours("True")), "10.0.0.1", "boot-b")), "a forged boot id");
+        assertEquals(List.of(NO_MOVES), policy.denials(request(AGENT, "worker-1"), before,
+                withStatus(node("worker-1", ready("True"), ours("True")), "10.0.0.2", "boot-a")), "a moved InternalIP");
+        Map<String, Object> dropped = node("worker-1", ready("True"), ours("True"));
+        assertEquals(List.of(NO_MOVES), policy.denials(request(AGENT, "worker-1"), before, dropped), "removed addresses");
+    }
+
+    static Map<String, Object> withStatus(Map<String, Object> node, String internalIp, String bootId) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> status = new LinkedHashMap<>((Map<String, Object>) node.get("status"));
+        status.put("addresses", List.of(Map.of("type", "InternalIP", "address", internalIp)));
+        status.put("nodeInfo", Map.of("bootID", bootId, "kubeletVersion", "v1.33.0"));
+        return Map.of("metadata", node.get("metadata"), "status", status);
     }
 
     static Map<String, Object> request(String username, String nodeClaim) {

@@ -37,7 +37,7 @@ class AdmissionPolicyTest {
         assertTrue(cel.contains("filter(c, c.type != 'ContainerdConfigFresh')"), cel);
         assertTrue(cel.contains("has(oldObject.status) && has(oldObject.status.conditions)"), cel);
         assertTrue(cel.contains("variables.otherConditionsAfter == variables.otherConditionsBefore"), cel);
-        assertEquals(3, spec.path("validations").size());
+        assertEquals(4, spec.path("validations").size());
         for (JsonNode validation : spec.path("validations").values()) {
             assertTrue(validation.path("message").asString().startsWith("the crifresh agent"), validation.toString());
         }
