@@ -43,11 +43,11 @@ class CoordinatorJobTest {
         JsonNode container = pod.path("containers").get(0);
         assertEquals(List.of(
                 "rollout",
-                "--namespace=crifresh",
                 "--trust-bundle=/etc/crifresh/trust",
                 "--credential-secret=crifresh/ghcr-pull",
                 "--registry=ghcr.io",
                 "-o", "text",
+                "--namespace=crifresh",
                 "--max-unavailable=1",
                 "--action=reboot",
                 "--reboot-driver=talosctl",
@@ -76,18 +76,19 @@ class CoordinatorJobTest {
         JsonNode pod = job.path("spec").path("template").path("spec");
         assertEquals(List.of(
                 "rollout",
-                "--namespace=crifresh",
                 "--trust-bundle=/etc/crifresh/trust",
                 "--credential-secret=registry/ghcr-pull",
                 "--registry=ghcr.io",
                 "--node-selector=node-role.kubernetes.io/worker",
                 "-o", "json",
+                "--namespace=crifresh",
                 "--max-unavailable=25%",
                 "--action=reboot",
                 "--reboot-driver=talosctl",
                 "--talosconfig=/etc/crifresh/talos/talosconfig",
                 "--drain-timeout=20m",
-                "--lock-timeout=2m"), strings(pod.path("containers").get(0).path("args")));
+                "--lock-timeout=2m",
+                "--pushgateway=http://pushgateway.monitoring:9091"), strings(pod.path("containers").get(0).path("args")));
         assertEquals("my-trust", pod.path("volumes").get(0).path("secret").path("secretName").asString());
         assertEquals("node-role.kubernetes.io/control-plane", pod.path("tolerations").get(0).path("key").asString());
     }
@@ -113,7 +114,8 @@ class CoordinatorJobTest {
         plan.put("coordinator.job.command", "plan");
         args = args(Chart.render(plan).one("Job", "crifresh-coordinator-plan"));
         assertEquals("plan", args.get(0));
-        assertTrue(args.stream().noneMatch(a -> a.startsWith("--max-unavailable") || a.startsWith("--action")), args.toString());
+        assertTrue(args.stream().noneMatch(a -> a.startsWith("--max-unavailable") || a.startsWith("--action")
+                || a.startsWith("--namespace") || a.startsWith("--pushgateway")), "rollout-only flags: " + args);
     }
 
     @Test

@@ -24,7 +24,8 @@ class KeysTest {
         assertEquals("before-hook-creation,hook-succeeded", annotations.path("helm.sh/hook-delete-policy").asString());
         JsonNode pod = job.path("spec").path("template").path("spec");
         JsonNode container = pod.path("containers").get(0);
-        assertEquals(List.of("keys", "init", "--namespace=crifresh"), strings(container.path("args")));
+        assertEquals(List.of("keys", "init", "--namespace=crifresh", "--signing-secret=crifresh-signing-key",
+                "--trust-secret-name=crifresh-trust-bundle"), strings(container.path("args")));
         assertEquals("ghcr.io/crifresh/crifresh-coordinator:0.1.0", container.path("image").asString());
         assertEquals("Never", pod.path("restartPolicy").asString());
         assertEquals("crifresh-keys-init", pod.path("serviceAccountName").asString());

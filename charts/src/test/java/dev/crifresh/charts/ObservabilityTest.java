@@ -31,12 +31,14 @@ class ObservabilityTest {
             "crifresh_detection_latency_seconds_bucket",
             "crifresh_detection_latency_seconds_count",
             "crifresh_detection_latency_seconds_sum");
-    /** What the coordinator pushes to a Pushgateway at the end of a run. */
+    /** What the coordinator pushes to a Pushgateway at the end of a run (--pushgateway). */
     static final Set<String> ROLLOUT_METRICS = Set.of(
-            "crifresh_rollout_last_run_timestamp_seconds",
-            "crifresh_rollout_duration_seconds",
             "crifresh_rollout_nodes",
-            "crifresh_rollout_exit_code");
+            "crifresh_rollout_outcome_nodes",
+            "crifresh_rollout_success",
+            "crifresh_rollout_exit_code",
+            "crifresh_rollout_duration_seconds",
+            "crifresh_rollout_last_run_timestamp_seconds");
     static final Set<String> KUBE_STATE_METRICS = Set.of("kube_node_status_condition");
 
     static Set<String> known() {
@@ -69,7 +71,7 @@ class ObservabilityTest {
         }
         assertTrue(used.containsAll(AGENT_METRICS), "every agent metric is on the dashboard; missing: " + missing(AGENT_METRICS, used));
         assertTrue(used.containsAll(KUBE_STATE_METRICS));
-        assertTrue(used.stream().anyMatch(ROLLOUT_METRICS::contains), "coordinator runs are shown");
+        assertTrue(used.containsAll(ROLLOUT_METRICS), "coordinator runs are shown; missing: " + missing(ROLLOUT_METRICS, used));
         assertTrue(String.join("\n", expressions).contains("condition=\"ContainerdConfigFresh\""));
     }
 
