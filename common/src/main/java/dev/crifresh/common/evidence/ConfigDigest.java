@@ -17,7 +17,7 @@ public final class ConfigDigest {
     }
 
     public static Optional<String> of(List<WatchedFile> files) {
-        if (files.isEmpty() || files.stream().anyMatch(f -> !f.isReadable())) {
+        if (files.isEmpty() || files.stream().anyMatch(f -> !f.isReadable() || f.sha256() == null)) {
             return Optional.empty();
         }
         MessageDigest sha = sha256();

@@ -1,6 +1,7 @@
 package dev.crifresh.common.evidence;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.Map;
 /**
  * Recognises the CRI containerd by its command line: the program's base name is {@code containerd}
  * and every required {@code --flag value} pair is present ({@code --flag=value} is accepted too).
+ * When a flag is given more than once the last value counts, as it does for containerd itself.
  * On Talos this tells the CRI containerd ({@code --address /run/containerd/containerd.sock}) from the
  * system containerd ({@code --address /system/run/containerd/containerd.sock}).
  */
@@ -19,7 +21,7 @@ public final class ContainerdMatcher {
     private final Map<String, String> required;
 
     private ContainerdMatcher(Map<String, String> required) {
-        this.required = Map.copyOf(required);
+        this.required = required;
     }
 
     public static ContainerdMatcher talosCri() {
@@ -27,44 +29,55 @@ public final class ContainerdMatcher {
     }
 
     /**
-     * Parses a spec of {@code --flag value} pairs separated by white space.
+     * Parses a spec of {@code --flag value} (or {@code --flag=value}) pairs separated by white space.
      *
-     * @throws IllegalArgumentException naming the bad token when the spec is not such pairs
+     * @throws IllegalArgumentException naming the bad token when the spec is not such pairs, a value is
+     *                                  empty or a flag is required twice
      */
     public static ContainerdMatcher parse(String spec) {
-        List<String> tokens = normalise(List.of(spec.trim().split("\\s+")));
-        if (tokens.isEmpty() || tokens.size() % 2 != 0) {
-            throw new IllegalArgumentException("expected '--flag value' pairs, got: " + spec);
+        if (spec == null || spec.isBlank()) {
+            throw new IllegalArgumentException("expected '--flag value' pairs, got an empty spec");
+        }
+        List<String> tokens = splitAssignments(List.of(spec.trim().split("\\s+")));
+        if (tokens.size() % 2 != 0) {
+            throw new IllegalArgumentException("expected '--flag value' pairs, got an odd number of words in: "
+                    + spec);
         }
         Map<String, String> required = new LinkedHashMap<>();
         for (int i = 0; i < tokens.size(); i += 2) {
             String flag = tokens.get(i);
-            if (!flag.startsWith("-") || tokens.get(i + 1).startsWith("-")) {
+            String value = tokens.get(i + 1);
+            if (!isFlag(flag) || value.isEmpty() || value.startsWith("-")) {
                 throw new IllegalArgumentException("expected '--flag value' pairs, got '" + flag + " "
-                        + tokens.get(i + 1) + "' in: " + spec);
+                        + value + "' in: " + spec);
             }
-            required.put(flag, tokens.get(i + 1));
+            if (required.put(flag, value) != null) {
+                throw new IllegalArgumentException("flag " + flag + " is required twice in: " + spec);
+            }
         }
-        return new ContainerdMatcher(required);
+        return new ContainerdMatcher(Collections.unmodifiableMap(required));
     }
 
     public boolean matches(List<String> cmdline) {
         if (cmdline.isEmpty() || !baseName(cmdline.get(0)).equals("containerd")) {
             return false;
         }
-        List<String> args = normalise(cmdline.subList(1, cmdline.size()));
+        List<String> args = splitAssignments(cmdline.subList(1, cmdline.size()));
         for (Map.Entry<String, String> want : required.entrySet()) {
-            boolean found = false;
-            for (int i = 0; i + 1 < args.size() && !found; i++) {
-                found = args.get(i).equals(want.getKey()) && args.get(i + 1).equals(want.getValue());
+            String effective = null;
+            for (int i = 0; i + 1 < args.size(); i++) {
+                if (args.get(i).equals(want.getKey())) {
+                    effective = args.get(i + 1);
+                }
             }
-            if (!found) {
+            if (!want.getValue().equals(effective)) {
                 return false;
             }
         }
         return true;
     }
 
+    /** The spec in canonical form; {@code parse(toString())} gives an equivalent matcher. */
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
@@ -72,19 +85,24 @@ public final class ContainerdMatcher {
         return sb.toString();
     }
 
+    private static boolean isFlag(String token) {
+        return token.startsWith("-") && !token.replace("-", "").isEmpty();
+    }
+
     private static String baseName(String program) {
         int slash = program.lastIndexOf('/');
         return slash < 0 ? program : program.substring(slash + 1);
     }
 
-    private static List<String> normalise(List<String> args) {
+    /** Splits every {@code --flag=value} into {@code --flag} and {@code value}; other words stay as they are. */
+    private static List<String> splitAssignments(List<String> args) {
         List<String> out = new ArrayList<>();
         for (String a : args) {
             int eq = a.indexOf('=');
             if (a.startsWith("-") && eq > 0) {
                 out.add(a.substring(0, eq));
                 out.add(a.substring(eq + 1));
-            } else if (!a.isEmpty()) {
+            } else {
                 out.add(a);
             }
         }

@@ -1,10 +1,23 @@
 package dev.crifresh.common.evidence;
 
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Collectors;
+
 /**
  * DESIGN §3 rules 1–6 as one pure function: the same observation, settings and memory always give the
  * same evaluation. Every doubt ends as stale or unknown, never as fresh.
+ *
+ * <p>Only two paths produce fresh: rule 3 (containerd started more than the effective margin after the
+ * newest config write, and no live change was seen) and rule 4 (the files hold exactly the digest proven
+ * loaded for this containerd). The effective margin is the configured margin plus the error of the
+ * boot-clock estimate, so an imprecise clock only ever makes the rules stricter.
  */
 public final class EvidenceRules {
+    private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
+
     private EvidenceRules() {
     }
 
@@ -14,6 +27,195 @@ public final class EvidenceRules {
      * @param previous    the memory returned by the previous evaluation, or null on the first one
      */
     public static Evaluation evaluate(Observation observation, RuleSettings settings, EvaluationMemory previous) {
-        throw new UnsupportedOperationException("pending: issue 2");
+        List<ProcessSample> candidates = observation.candidates();
+        ProcessSample containerd = candidates.size() == 1 ? candidates.get(0) : null;
+        String digest = ConfigDigest.of(observation.files()).orElse(null);
+        Duration start = containerd == null || !clockReadable(observation)
+                ? null : ticksSinceBoot(containerd.startTicks(), observation.clkTck());
+        Instant startedAt = start == null ? null : observation.clock().bootWallTime().plus(start);
+        EvaluationMemory memory = nextMemory(observation.bootId(), containerd, digest, previous);
+        Outcome outcome = decide(observation, settings, containerd, start, digest, memory);
+        if (outcome.proof == Proof.ORDERING) {
+            memory = new EvaluationMemory(memory.identity(), digest, digest, memory.changedWhileRunning());
+        }
+        return new Evaluation(outcome.reason.verdict(), outcome.reason, outcome.proof, outcome.message,
+                containerd, startedAt, digest, memory);
+    }
+
+    private record Outcome(Reason reason, Proof proof, String message) {
+        static Outcome notFresh(Reason reason, String message) {
+            return new Outcome(reason, Proof.NONE, message);
+        }
+    }
+
+    /**
+     * Rule 6's bookkeeping. A memory for the same containerd lifetime keeps its loaded digest and learns
+     * whether the digest changed since the last look; a memory of another lifetime is dropped.
+     *
+     * <p>A memory is never dropped just because one observation was incomplete: forgetting a live change
+     * would let the clocks prove a stale containerd fresh. Without a readable config the previous memory
+     * is passed on unchanged. Without a boot id or a single containerd, the previous memory keeps its
+     * identity but still records a digest change: if that identity is seen again, the same process ran
+     * all along, so the change happened while it ran.
+     */
+    private static EvaluationMemory nextMemory(
+            String bootId, ProcessSample containerd, String digest, EvaluationMemory previous) {
+        if (digest == null) {
+            return previous;
+        }
+        if (bootId != null && containerd != null) {
+            ContainerdIdentity identity = new ContainerdIdentity(bootId, containerd.pid(), containerd.startTicks());
+            if (previous == null || !identity.equals(previous.identity())) {
+                return new EvaluationMemory(identity, digest, null, false);
+            }
+        }
+        if (previous == null) {
+            return null;
+        }
+        boolean changed = previous.changedWhileRunning() || !digest.equals(previous.lastDigest());
+        return new EvaluationMemory(previous.identity(), digest, previous.loadedDigest(), changed);
+    }
+
+    private static Outcome decide(Observation o, RuleSettings settings, ProcessSample containerd,
+            Duration start, String digest, EvaluationMemory memory) {
+        // Rule 1: identity.
+        if (!hostReadable(o)) {
+            return Outcome.notFresh(Reason.HOST_UNREADABLE, hostProblem(o));
+        }
+        if (o.candidates().isEmpty()) {
+            return Outcome.notFresh(Reason.CONTAINERD_NOT_FOUND,
+                    "no process matches the CRI containerd command line");
+        }
+        if (containerd == null) {
+            return Outcome.notFresh(Reason.CONTAINERD_AMBIGUOUS, o.candidates().size()
+                    + " processes match the CRI containerd command line (pids " + pids(o.candidates()) + ")");
+        }
+        if (o.files().isEmpty()) {
+            return Outcome.notFresh(Reason.CONFIG_UNREADABLE, "no config file is watched");
+        }
+        for (WatchedFile f : o.files()) {
+            if (!usable(f)) {
+                return Outcome.notFresh(Reason.CONFIG_UNREADABLE, "config " + oneLine(f.path()) + " is unreadable"
+                        + (f.readError() == null ? "" : " (" + oneLine(f.readError()) + ")"));
+            }
+        }
+
+        Duration margin = settings.margin().plus(o.clock().error().abs());
+        String beyondMargin = ", beyond the " + Durations.text(margin) + " margin";
+
+        // Rule 2: rendered this boot (Talos mode), and in every mode no write from the future.
+        WatchedFile oldest = extreme(o.files(), false);
+        WatchedFile newest = extreme(o.files(), true);
+        Duration oldestSinceBoot = o.clock().sinceBoot(oldest.mtime());
+        if (settings.talosMode() && oldestSinceBoot.compareTo(margin.negated()) < 0) {
+            return Outcome.notFresh(Reason.CLOCK_ANOMALY, "config " + oneLine(oldest.path()) + " was written "
+                    + Durations.text(oldestSinceBoot.negated()) + " before this boot" + beyondMargin
+                    + ", so the wall clock moved");
+        }
+        if (newest.mtime().isAfter(o.observedAt().plus(margin))) {
+            return Outcome.notFresh(Reason.CLOCK_ANOMALY, "config " + oneLine(newest.path()) + " has an mtime "
+                    + Durations.text(Duration.between(o.observedAt(), newest.mtime()))
+                    + " after it was read" + beyondMargin + ", so the wall clock moved");
+        }
+
+        Duration newestSinceBoot = o.clock().sinceBoot(newest.mtime());
+        Duration gap = start.minus(newestSinceBoot);
+        String who = "containerd (pid " + containerd.pid() + ")";
+
+        // Rule 3: ordering, unless a live change was seen (rule 6).
+        if (!memory.changedWhileRunning() && newestSinceBoot.plus(margin).compareTo(start) < 0) {
+            return new Outcome(Reason.CONTAINERD_STARTED_AFTER_CONFIG, Proof.ORDERING, who + " started "
+                    + Durations.text(gap) + " after the newest config write (" + oneLine(newest.path()) + ")"
+                    + beyondMargin);
+        }
+        // Rule 4: content equals what this containerd was proven to have loaded.
+        if (memory.loadedDigest() != null && memory.loadedDigest().equals(digest)) {
+            return new Outcome(Reason.CONFIG_UNCHANGED_SINCE_LOAD, Proof.CONTENT, who
+                    + " still runs with the config it was proven to load (" + shortDigest(digest) + ")");
+        }
+        // Rule 5 (and 6): stale.
+        if (memory.changedWhileRunning()) {
+            return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config changed to "
+                    + shortDigest(digest) + " while " + who + " was running, "
+                    + (memory.loadedDigest() == null ? "and what it loaded was never proven"
+                            : "but it loaded " + shortDigest(memory.loadedDigest())));
+        }
+        if (gap.abs().compareTo(margin) <= 0) {
+            return Outcome.notFresh(Reason.ORDERING_WITHIN_MARGIN, who + " started " + Durations.text(gap.abs())
+                    + (gap.isNegative() ? " before" : " after") + " the newest config write ("
+                    + oneLine(newest.path()) + "), within the " + Durations.text(margin) + " margin");
+        }
+        return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config " + oneLine(newest.path())
+                + " was written " + Durations.text(gap.negated()) + " after " + who + " started");
+    }
+
+    private static boolean hostReadable(Observation o) {
+        return o.bootId() != null && clockReadable(o) && o.observedAt() != null;
+    }
+
+    private static boolean clockReadable(Observation o) {
+        return o.clock() != null && o.clock().bootWallTime() != null && o.clock().error() != null && o.clkTck() > 0;
+    }
+
+    private static String hostProblem(Observation o) {
+        String what;
+        if (o.bootId() == null) {
+            what = "the boot id is unreadable";
+        } else if (o.clock() == null || o.clock().bootWallTime() == null || o.clock().error() == null) {
+            what = "the boot time is unreadable";
+        } else if (o.clkTck() <= 0) {
+            what = "the clock tick rate " + o.clkTck() + " is not positive";
+        } else {
+            what = "the observation time is missing";
+        }
+        return what + (o.hostError() == null ? "" : " (" + oneLine(o.hostError()) + ")");
+    }
+
+    /** A file the rules can use: read without error, with an mtime and a content hash. */
+    private static boolean usable(WatchedFile f) {
+        return f.isReadable() && f.mtime() != null && f.sha256() != null;
+    }
+
+    /**
+     * The file with the latest (or earliest) mtime; among equal mtimes the smallest path, so the order of
+     * the input never changes the result or the message.
+     */
+    private static WatchedFile extreme(List<WatchedFile> files, boolean latest) {
+        WatchedFile best = null;
+        for (WatchedFile f : files) {
+            int byTime = best == null ? 0 : f.mtime().compareTo(best.mtime());
+            if (best == null || (latest ? byTime > 0 : byTime < 0)
+                    || (byTime == 0 && f.path().compareTo(best.path()) < 0)) {
+                best = f;
+            }
+        }
+        return best;
+    }
+
+    /** Text from the host (paths, error messages) as one short line, so the message stays one sentence. */
+    static String oneLine(String text) {
+        String flat = text.replaceAll("\\p{Cntrl}+", " ").strip();
+        return flat.length() <= 200 ? flat : flat.substring(0, 199) + "…";
+    }
+
+    /** {@code sha256:} and the first 12 hex digits: enough to tell digests apart in a sentence. */
+    private static String shortDigest(String digest) {
+        return digest.length() > 19 ? digest.substring(0, 19) : digest;
+    }
+
+    private static String pids(List<ProcessSample> candidates) {
+        return candidates.stream().map(p -> Long.toString(p.pid())).collect(Collectors.joining(", "));
+    }
+
+    /**
+     * {@code ticks / clkTck} seconds, exact to the nanosecond and rounded down otherwise (an earlier start
+     * only makes rule 3 stricter). Split into whole seconds and a remainder so it cannot overflow.
+     */
+    static Duration ticksSinceBoot(long ticks, long clkTck) {
+        long seconds = Math.floorDiv(ticks, clkTck);
+        long remainder = Math.floorMod(ticks, clkTck);
+        long nanos = BigInteger.valueOf(remainder).multiply(NANOS_PER_SECOND)
+                .divide(BigInteger.valueOf(clkTck)).longValueExact();
+        return Duration.ofSeconds(seconds, nanos);
     }
 }

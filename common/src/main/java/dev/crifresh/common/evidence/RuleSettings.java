@@ -9,6 +9,13 @@ import java.time.Duration;
 public record RuleSettings(Duration margin, boolean talosMode) {
     public static final Duration DEFAULT_MARGIN = Duration.ofMillis(50);
 
+    /** A negative margin would let a config written after containerd started count as loaded. */
+    public RuleSettings {
+        if (margin == null || margin.isNegative()) {
+            throw new IllegalArgumentException("margin must be zero or positive, got: " + margin);
+        }
+    }
+
     public static RuleSettings defaults() {
         return new RuleSettings(DEFAULT_MARGIN, true);
     }
