@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Attestation claims about a simulated node as its agent would have made them, from the node's real
@@ -45,7 +44,7 @@ final class NodeClaims {
         return new AttestationClaims(AttestationClaims.VERSION, AttestationClaims.ISSUER, node.name(), node.uid(),
                 boot.bootId(), issuedAt, issuedAt.plus(VALIDITY), reason.verdict(), reason.code(),
                 reason.verdict() == dev.crifresh.common.evidence.Verdict.FRESH ? Proof.ORDERING : Proof.NONE,
-                containerd, config, Map.of(registry, CredentialFingerprint.of(fingerprintKey, auth)),
+                containerd, config, CredentialFingerprint.fingerprints(fingerprintKey, List.of(auth)),
                 RuleSettings.DEFAULT_MARGIN.toMillis(), AGENT_VERSION);
     }
 

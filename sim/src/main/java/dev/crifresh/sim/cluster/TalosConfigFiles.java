@@ -24,15 +24,20 @@ public final class TalosConfigFiles {
     public static String containerdToml() {
         return """
                 version = 3
-                disabled_plugins = ['io.containerd.nri.v1.nri', 'io.containerd.internal.v1.tracing']
-                imports = ['%s']
+
+                disabled_plugins = [
+                    "io.containerd.differ.v1.erofs",
+                    "io.containerd.internal.v1.tracing",
+                    "io.containerd.snapshotter.v1.erofs",
+                ]
+
+                imports = [
+                    "%s",
+                ]
 
                 [debug]
-                level = 'info'
-                format = 'json'
-
-                [grpc]
-                address = '/run/containerd/containerd.sock'
+                level = "info"
+                format = "json"
                 """.formatted(CRI_TOML);
     }
 
@@ -41,21 +46,19 @@ public final class TalosConfigFiles {
                 version = 3
 
                 [plugins]
-                [%1$s]
-                discard_unpacked_layers = true
+                  [%1$s]
+                    discard_unpacked_layers = true
 
-                [%1$s.registry]
-                config_path = '/etc/cri/conf.d/hosts'
+                    [%1$s.registry]
+                      config_path = '/etc/cri/conf.d/hosts'
 
-                [plugins.'io.containerd.cri.v1.runtime']
-                enable_unprivileged_ports = true
-                enable_unprivileged_icmp = true
+                  [plugins.'io.containerd.cri.v1.runtime']
+                    enable_cdi = true
 
-                [plugins.'io.containerd.cri.v1.runtime'.containerd]
-                default_runtime_name = 'runc'
-
-                [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
-                base_runtime_spec = '/etc/cri/conf.d/base-spec.json'
+                    [plugins.'io.containerd.cri.v1.runtime'.containerd]
+                      [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes]
+                        [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
+                          base_runtime_spec = '/etc/cri/conf.d/base-spec.json'
                 """.formatted(IMAGES);
     }
 
@@ -63,9 +66,9 @@ public final class TalosConfigFiles {
     public static String registriesPart(String registry, Credential credential) {
         return """
                 [plugins]
-                [%1$s]
-                [%1$s.registry]
-                [%1$s.registry.configs]
+                  [%1$s]
+                    [%1$s.registry]
+                      [%1$s.registry.configs]
                 %2$s""".formatted(IMAGES, authTables(registry, credential));
     }
 
@@ -80,34 +83,32 @@ public final class TalosConfigFiles {
                 version = 3
 
                 [plugins]
-                [%1$s]
-                discard_unpacked_layers = true
+                  [%1$s]
+                    discard_unpacked_layers = true
 
-                [%1$s.registry]
-                config_path = '/etc/cri/conf.d/hosts'
+                    [%1$s.registry]
+                      config_path = '/etc/cri/conf.d/hosts'
 
-                [%1$s.registry.configs]
+                      [%1$s.registry.configs]
                 %2$s
-                [plugins.'io.containerd.cri.v1.runtime']
-                enable_unprivileged_ports = true
-                enable_unprivileged_icmp = true
+                  [plugins.'io.containerd.cri.v1.runtime']
+                    enable_cdi = true
 
-                [plugins.'io.containerd.cri.v1.runtime'.containerd]
-                default_runtime_name = 'runc'
-
-                [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
-                base_runtime_spec = '/etc/cri/conf.d/base-spec.json'
+                    [plugins.'io.containerd.cri.v1.runtime'.containerd]
+                      [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes]
+                        [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
+                          base_runtime_spec = '/etc/cri/conf.d/base-spec.json'
                 """.formatted(IMAGES, authTables(registry, credential));
     }
 
     private static String authTables(String registry, Credential credential) {
         String host = IMAGES + ".registry.configs." + tomlString(registry);
-        return "[" + host + "]\n"
-                + "[" + host + ".auth]\n"
-                + "auth = ''\n"
-                + "identitytoken = ''\n"
-                + "password = " + tomlString(credential.password()) + "\n"
-                + "username = " + tomlString(credential.username()) + "\n";
+        return "        [" + host + "]\n"
+                + "          [" + host + ".auth]\n"
+                + "            auth = ''\n"
+                + "            identitytoken = ''\n"
+                + "            password = " + tomlString(credential.password()) + "\n"
+                + "            username = " + tomlString(credential.username()) + "\n";
     }
 
     /** A TOML string: a literal string when possible (as Talos' encoder writes), else an escaped basic one. */

@@ -244,7 +244,14 @@ public final class ScenarioReader {
 
     private static Credential credential(JsonNode raw, String path) throws ScenarioException {
         YamlObject c = YamlObject.of(raw, path, CREDENTIAL_FIELDS);
-        return new Credential(c.string("username", null, false), c.string("password", null, true));
+        Credential credential = new Credential(c.string("username", null, false), c.string("password", null, true));
+        if (credential.username().chars().anyMatch(Character::isISOControl)) {
+            throw new ScenarioException(c.pathOf("username") + ": must not contain control characters");
+        }
+        if (credential.password().chars().anyMatch(Character::isISOControl)) {
+            throw new ScenarioException(c.pathOf("password") + ": must not contain control characters");
+        }
+        return credential;
     }
 
     private static String label(int index, String name) {

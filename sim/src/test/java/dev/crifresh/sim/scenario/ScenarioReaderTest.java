@@ -184,6 +184,8 @@ class ScenarioReaderTest {
             'nodes: [{name: a, marker: }]' => 'nodes[0] (a).marker: no value given'
             'registry: ''ghcr.io/x y''\nnodes: [{name: a}]' => 'registry: ''ghcr.io/x y'' is not a registry host (e.g. ghcr.io)'
             '- a\n- b' => 'the scenario: expected a mapping, got a list'
+            'desiredCredential: {username: "a\\tb", password: p}\nnodes: [{name: a}]' => 'desiredCredential.username: must not contain control characters'
+            'nodes: [{name: a, credential: {username: u, password: "x\\0y"}}]' => 'nodes[0] (a).credential.password: must not contain control characters'
             """)
     void rejects(String yaml, String message) {
         ScenarioException e = assertThrows(ScenarioException.class,
