@@ -2,6 +2,8 @@ package dev.crifresh.sim.cluster;
 
 import dev.crifresh.common.attest.AttestationClaims;
 import dev.crifresh.common.attest.AttestationSigner;
+import dev.crifresh.common.attest.AttestationVerifier;
+import dev.crifresh.common.attest.ExpectedNode;
 import dev.crifresh.common.attest.ClaimsJson;
 import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.evidence.Proof;
@@ -107,12 +109,13 @@ final class HostileAttestations {
     }
 
     /**
-     * Copies a fresh condition message a real agent published for another node; when no other node has one,
-     * signs what that node's agent would have said (or, in a one-node cluster, a node that is not this one).
+     * Copies a valid fresh condition message a real agent published for another node; when no other node
+     * has one, signs what that node's agent would have said (or, in a one-node cluster, a node that is not
+     * this one).
      */
     private String copiedFromAnother(SimulatedNode node, List<SimulatedNode> others, Instant now) {
         for (SimulatedNode other : others) {
-            Optional<String> published = publishedFresh(other.name());
+            Optional<String> published = publishedValidFresh(other, now);
             if (published.isPresent()) {
                 return published.get();
             }
@@ -130,16 +133,20 @@ final class HostileAttestations {
                 real.agent()));
     }
 
-    private Optional<String> publishedFresh(String nodeName) {
-        Node node = client.nodes().withName(nodeName).get();
+    private Optional<String> publishedValidFresh(SimulatedNode other, Instant now) {
+        Node node = client.nodes().withName(other.name()).get();
         if (node == null || node.getStatus() == null || node.getStatus().getConditions() == null) {
             return Optional.empty();
         }
+        AttestationVerifier verifier = new AttestationVerifier(keys.trust(), AttestationVerifier.DEFAULT_SKEW);
+        ExpectedNode expected = new ExpectedNode(other.name(), other.uid(), other.boot().bootId(),
+                Verdict.FRESH.conditionStatus());
         return node.getStatus().getConditions().stream()
                 .filter(c -> ConditionContract.CONDITION_TYPE.equals(c.getType()))
                 .filter(c -> Verdict.FRESH.conditionStatus().equals(c.getStatus()))
                 .map(NodeCondition::getMessage)
-                .filter(m -> AttestationMessage.token(m).isPresent())
+                .filter(m -> AttestationMessage.token(m)
+                        .map(token -> verifier.verify(token, expected, now).isValid()).orElse(false))
                 .findFirst();
     }
 

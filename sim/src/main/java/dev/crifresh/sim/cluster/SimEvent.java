@@ -20,6 +20,8 @@ public record SimEvent(Instant at, String node, Kind kind, String detail) {
         AGENT_STARTED,
         AGENT_STOPPED,
         /** A condition not written by a live agent (forged, tampered, copied, from an earlier boot, expired). */
-        HOSTILE_ATTESTATION
+        HOSTILE_ATTESTATION,
+        /** The simulation itself failed to do something (the node then never attests); detail says what. */
+        PLATFORM_ERROR
     }
 }
