@@ -36,6 +36,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 
 /**
  * A simulated Talos cluster built from a scenario: one mock API server, and per node a Node object, its
@@ -60,6 +61,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private final AgentLauncher launcher;
     private final Map<String, SimulatedNode> nodes = new LinkedHashMap<>();
     private final List<SimEvent> events = new CopyOnWriteArrayList<>();
+    private final List<Consumer<SimEvent>> listeners = new CopyOnWriteArrayList<>();
     private final List<RebootRequest> rebootRequests = new CopyOnWriteArrayList<>();
     private volatile Instant runStartedAt;
 
@@ -75,7 +77,7 @@ public final class SimulatedCluster implements AutoCloseable {
             return t;
         });
         this.kubelet = new Kubelet(api.client());
-        this.evictions = new EvictionResponder(api.server(), api.client(), platform, events::add);
+        this.evictions = new EvictionResponder(api.server(), api.client(), platform, this::record);
         this.launcher = launchers.apply(api.client(), keys);
     }
 
@@ -106,7 +108,7 @@ public final class SimulatedCluster implements AutoCloseable {
         for (NodeSpec spec : scenario.nodes()) {
             HostRoot host = new HostRoot(workDir.resolve("nodes").resolve(spec.name()));
             SimulatedNode node = new SimulatedNode(spec, index, scenario.registry(), scenario.desiredCredential(),
-                    host, events::add);
+                    host, this::record);
             node.firstBoot(start);
             Node created = api.client().nodes().resource(NodeObjects.node(spec, index, node.boot().bootId(), start))
                     .create();
@@ -122,6 +124,18 @@ public final class SimulatedCluster implements AutoCloseable {
         }
         platform.scheduleAtFixedRate(this::heartbeats, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(),
                 TimeUnit.MILLISECONDS);
+    }
+
+    /** Also tells {@code listener} of every later platform event, as it happens. */
+    public void onEvent(Consumer<SimEvent> listener) {
+        listeners.add(listener);
+    }
+
+    private void record(SimEvent event) {
+        events.add(event);
+        for (Consumer<SimEvent> listener : listeners) {
+            listener.accept(event);
+        }
     }
 
     /** Starts a real agent on every node whose scenario says {@code agent: running}. */
@@ -199,7 +213,7 @@ public final class SimulatedCluster implements AutoCloseable {
             if (node.agentMode().isHostile()) {
                 List<SimulatedNode> others = nodes.values().stream().filter(n -> n != node).toList();
                 hostile.write(node, others);
-                events.add(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.HOSTILE_ATTESTATION,
+                record(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.HOSTILE_ATTESTATION,
                         node.agentMode().wire()));
             }
         }
@@ -243,7 +257,7 @@ public final class SimulatedCluster implements AutoCloseable {
             }
             rebootRequests.add(new RebootRequest(nodeName, Instant.now(),
                     node.credential().equals(scenario.desiredCredential()), node.boots()));
-            events.add(new SimEvent(Instant.now(), nodeName, SimEvent.Kind.REBOOT_REQUESTED,
+            record(new SimEvent(Instant.now(), nodeName, SimEvent.Kind.REBOOT_REQUESTED,
                     node.credential().equals(scenario.desiredCredential())
                             ? "config holds the desired credential" : "config does NOT hold the desired credential"));
             if (node.rebootRequested(kubelet)) {
@@ -266,7 +280,7 @@ public final class SimulatedCluster implements AutoCloseable {
         try {
             action.run();
         } catch (RuntimeException e) {
-            events.add(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.PLATFORM_ERROR, String.valueOf(
+            record(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.PLATFORM_ERROR, String.valueOf(
                     e.getMessage())));
         }
     }
@@ -344,7 +358,7 @@ public final class SimulatedCluster implements AutoCloseable {
                     try {
                         node.stopAgent();
                     } catch (RuntimeException e) {
-                        events.add(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.PLATFORM_ERROR,
+                        record(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.PLATFORM_ERROR,
                                 String.valueOf(e.getMessage())));
                     }
                 }

@@ -106,9 +106,9 @@ public final class ScenarioReader {
         return new CoordinatorSpec(
                 maxUnavailable(c, d.maxUnavailable()),
                 c.choice("action", d.action(), ScenarioAction.class),
-                c.seconds("configTimeoutSeconds", seconds(d.configTimeout()), false),
-                c.seconds("rebootTimeoutSeconds", seconds(d.rebootTimeout()), false),
-                c.seconds("attestTimeoutSeconds", seconds(d.attestTimeout()), false));
+                c.positiveSeconds("configTimeoutSeconds", seconds(d.configTimeout())),
+                c.positiveSeconds("rebootTimeoutSeconds", seconds(d.rebootTimeout())),
+                c.positiveSeconds("attestTimeoutSeconds", seconds(d.attestTimeout())));
     }
 
     private static String maxUnavailable(YamlObject c, String fallback) throws ScenarioException {

@@ -76,6 +76,15 @@ final class YamlObject {
         return value.booleanValue();
     }
 
+    /** Seconds with decimals, more than zero: a timeout. */
+    Duration positiveSeconds(String field, Double fallback) throws ScenarioException {
+        Duration d = seconds(field, fallback, false);
+        if (d.isZero()) {
+            throw new ScenarioException(pathOf(field) + ": must be more than 0");
+        }
+        return d;
+    }
+
     /** Seconds with decimals; negative only when allowed. */
     Duration seconds(String field, Double fallback, boolean allowNegative) throws ScenarioException {
         JsonNode value = present(field, fallback != null);

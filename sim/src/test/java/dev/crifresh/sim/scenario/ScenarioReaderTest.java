@@ -158,6 +158,7 @@ class ScenarioReaderTest {
             'simulation: {rebootMillis: -300}\nnodes: [{name: a}]' => 'simulation.rebootMillis: must be between 0 and 600000, got -300'
             'coordinator: {configTimeoutSeconds: -1}\nnodes: [{name: a}]' => 'coordinator.configTimeoutSeconds: must not be negative, got -1'
             'coordinator: {rebootTimeoutSeconds: -1}\nnodes: [{name: a}]' => 'coordinator.rebootTimeoutSeconds: must not be negative, got -1'
+            'coordinator: {rebootTimeoutSeconds: 0}\nnodes: [{name: a}]' => 'coordinator.rebootTimeoutSeconds: must be more than 0'
             'coordinator: {attestTimeoutSeconds: ten}\nnodes: [{name: a}]' => 'coordinator.attestTimeoutSeconds: expected a number of seconds, got ''ten'''
             'nodes: [{name: a, bootedSecondsAgo: 1e12}]' => 'nodes[0] (a).bootedSecondsAgo: 1.0E12 is out of range (at most 1000000000 seconds)'
             'nodes: [{name: a, bootedSecondsAgo: 5, containerdStartedSecondsAfterBoot: 7}]' => 'nodes[0] (a).containerdStartedSecondsAfterBoot: 7 is after now (the node booted 5 seconds ago)'
