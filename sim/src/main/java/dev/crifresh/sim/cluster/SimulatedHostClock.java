@@ -1,5 +1,6 @@
 package dev.crifresh.sim.cluster;
 
+import dev.crifresh.agent.host.HostClock;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -7,7 +8,7 @@ import java.time.Instant;
  * The agent's clock on a simulated node: the real wall clock, and an uptime measured from the simulated
  * boot's wall time, so {@code wall_now − uptime} is exactly that boot. One instance per boot.
  */
-public final class SimulatedHostClock {
+public final class SimulatedHostClock implements HostClock {
     private final Instant bootWallTime;
 
     public SimulatedHostClock(Instant bootWallTime) {
