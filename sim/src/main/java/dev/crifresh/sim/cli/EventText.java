@@ -15,6 +15,8 @@ final class EventText {
             case CONFIG_WRITTEN -> "the platform rendered a new CRI config: " + e.detail();
             case CONTAINERD_RESTARTED -> "containerd restarted after the config change (" + e.detail() + ")";
             case POD_EVICTED -> "pod " + e.detail() + " evicted";
+            case FORBIDDEN_EVICTION -> "SIMULATION CHECK FAILED: pod " + e.detail()
+                    + " is a DaemonSet or mirror pod and was asked to be evicted";
             case AGENT_STARTED -> "agent started (" + e.detail() + ")";
             case AGENT_STOPPED -> "agent stopped";
             case HOSTILE_ATTESTATION -> "its condition holds an attestation no live agent wrote (" + e.detail() + ")";

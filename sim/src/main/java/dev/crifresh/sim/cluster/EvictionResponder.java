@@ -18,8 +18,10 @@ import java.util.function.Consumer;
 /**
  * Answers the Eviction API, which fabric8's mock server does not emulate: for each evictable pod an
  * expectation on {@code POST /api/v1/namespaces/<ns>/pods/<pod>/eviction} replies 201 and has the pod
- * deleted shortly after (as its graceful termination would), or 404 once the pod is gone. Pods without
- * an expectation (DaemonSet and mirror pods) fall through to the CRUD store, which refuses the request.
+ * deleted shortly after (as its graceful termination would), or 404 once the pod is gone. DaemonSet and
+ * mirror pods, which a drain must skip, answer 201 as a real API server would (their controller or the
+ * kubelet brings them back at once, so they stay) and the attempt is recorded as a
+ * {@link SimEvent.Kind#FORBIDDEN_EVICTION}.
  */
 final class EvictionResponder {
     /** How long an evicted pod takes to terminate. */
@@ -29,6 +31,9 @@ final class EvictionResponder {
     private final KubernetesClient client;
     private final ScheduledExecutorService platform;
     private final Consumer<SimEvent> events;
+    private static final String SUCCESS =
+            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}";
+
     private final Set<String> live = ConcurrentHashMap.newKeySet();
     private final Map<String, Integer> evictions = new ConcurrentHashMap<>();
 
@@ -47,6 +52,19 @@ final class EvictionResponder {
         live.add(key(namespace, name));
         server.expect().post().withPath("/api/v1/namespaces/" + namespace + "/pods/" + name + "/eviction")
                 .andReply(new Reply(namespace, name, node)).always();
+    }
+
+    /** A pod a drain must not evict: an attempt is answered, recorded, and changes nothing. */
+    void watchForbidden(Pod pod) {
+        String namespace = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        String node = pod.getSpec().getNodeName();
+        server.expect().post().withPath("/api/v1/namespaces/" + namespace + "/pods/" + name + "/eviction")
+                .andReply(201, request -> {
+                    events.accept(new SimEvent(Instant.now(), node, SimEvent.Kind.FORBIDDEN_EVICTION,
+                            key(namespace, name)));
+                    return SUCCESS;
+                }).always();
     }
 
     /** How many eviction requests for this pod were accepted. */
@@ -89,7 +107,7 @@ final class EvictionResponder {
             boolean ok = Boolean.TRUE.equals(accepted.get());
             accepted.remove();
             return ok
-                    ? "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}"
+                    ? SUCCESS
                     : "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
                             + "\"message\":\"pods \\\"" + name + "\\\" not found\",\"reason\":\"NotFound\",\"code\":404}";
         }

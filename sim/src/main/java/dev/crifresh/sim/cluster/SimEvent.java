@@ -17,6 +17,8 @@ public record SimEvent(Instant at, String node, Kind kind, String detail) {
         /** The platform restarted containerd after a config change (Talos >= 1.14). */
         CONTAINERD_RESTARTED,
         POD_EVICTED,
+        /** Someone asked to evict a DaemonSet or mirror pod, which a drain must skip. */
+        FORBIDDEN_EVICTION,
         AGENT_STARTED,
         AGENT_STOPPED,
         /** A condition not written by a live agent (forged, tampered, copied, from an earlier boot, expired). */

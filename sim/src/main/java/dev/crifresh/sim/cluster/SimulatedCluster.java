@@ -117,6 +117,8 @@ public final class SimulatedCluster implements AutoCloseable {
                 api.client().pods().resource(pod).create();
                 if (NodeObjects.APP_NAMESPACE.equals(pod.getMetadata().getNamespace())) {
                     evictions.allow(pod);
+                } else {
+                    evictions.watchForbidden(pod);
                 }
             }
             nodes.put(spec.name(), node);

@@ -224,17 +224,16 @@ class SimulatedClusterTest {
         KubernetesClientException gone = assertThrows(KubernetesClientException.class,
                 () -> cluster.client().pods().inNamespace(NodeObjects.APP_NAMESPACE).withName(app).evict());
         assertEquals(404, gone.getCode(), "a pod that is gone cannot be evicted again");
-        boolean daemonSetEvicted;
-        try {
-            daemonSetEvicted = cluster.client().pods().inNamespace(NodeObjects.SYSTEM_NAMESPACE)
-                    .withName("kube-flannel-w-1").evict();
-        } catch (KubernetesClientException refused) {
-            daemonSetEvicted = false;
-        }
-        assertFalse(daemonSetEvicted, "the simulation does not evict DaemonSet pods");
-        assertTrue(cluster.client().pods().inNamespace(NodeObjects.SYSTEM_NAMESPACE).withName("kube-flannel-w-1")
-                .get() != null);
         assertEquals(1, cluster.events().stream().filter(e -> e.kind() == SimEvent.Kind.POD_EVICTED).count());
+        assertTrue(cluster.events().stream().noneMatch(e -> e.kind() == SimEvent.Kind.FORBIDDEN_EVICTION));
+
+        assertTrue(cluster.client().pods().inNamespace(NodeObjects.SYSTEM_NAMESPACE).withName("kube-flannel-w-1")
+                .evict(), "answered as a real API server would");
+        assertTrue(cluster.client().pods().inNamespace(NodeObjects.SYSTEM_NAMESPACE).withName("kube-flannel-w-1")
+                .get() != null, "a DaemonSet pod comes straight back");
+        assertEquals(List.of("w-1: kube-system/kube-flannel-w-1"), cluster.events().stream()
+                .filter(e -> e.kind() == SimEvent.Kind.FORBIDDEN_EVICTION).map(e -> e.node() + ": " + e.detail())
+                .toList(), "and the attempt is on record");
     }
 
     @Test

@@ -39,7 +39,7 @@ class EvidenceEndToEndTest {
                      containerdStartedSecondsAfterBoot: 6}
                   - {name: w-margin, bootedSecondsAgo: 3600, configWrittenSecondsAfterBoot: 5.97,
                      containerdStartedSecondsAfterBoot: 6}
-                  - {name: w-clear, bootedSecondsAgo: 3600, configWrittenSecondsAfterBoot: 5.9,
+                  - {name: w-clear, bootedSecondsAgo: 3600, configWrittenSecondsAfterBoot: 5.5,
                      containerdStartedSecondsAfterBoot: 6}
                 """);
         assertEquals(0, run.report().exitCode(), run.progress().toString());
