@@ -34,7 +34,7 @@ class DockerfileTest {
     @ValueSource(strings = {"agent", "coordinator"})
     void copiesTheJarItsModuleBuildsAndRunsIt(String module) throws Exception {
         List<Instruction> file = parse(module);
-        String jar = module + "/target/" + finalName(module) + ".jar";
+        String jar = shadedJar(module);
         Instruction copy = file.stream()
                 .filter(i -> i.keyword.equals("COPY") && i.args.startsWith("--from=build "))
                 .findFirst().orElseThrow(() -> new AssertionError("no COPY --from=build in Dockerfile." + module));
@@ -72,7 +72,7 @@ class DockerfileTest {
     @org.junit.jupiter.api.Test
     void theAgentImagesCommandStartsTheShadedJar() throws Exception {
         List<String> entrypoint = entrypoint(parse("agent"));
-        Path jar = ROOT.resolve("agent/target/" + finalName("agent") + ".jar");
+        Path jar = ROOT.resolve(shadedJar("agent"));
         assertTrue(Files.isRegularFile(jar), jar + " is built by the agent module's package phase (run `verify`)");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -150,10 +150,12 @@ class DockerfileTest {
         return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     }
 
-    static String finalName(String module) throws Exception {
+    /** The shaded jar's path relative to the repository, from the shade plugin's outputFile in the pom. */
+    static String shadedJar(String module) throws Exception {
         Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder()
                 .parse(ROOT.resolve(module).resolve("pom.xml").toFile());
-        return pom.getElementsByTagName("finalName").item(0).getTextContent().trim();
+        String output = pom.getElementsByTagName("outputFile").item(0).getTextContent().trim();
+        return module + "/" + output.replace("${project.build.directory}", "target");
     }
 
     static List<String> entrypoint(List<Instruction> file) {
