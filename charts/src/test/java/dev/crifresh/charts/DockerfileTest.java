@@ -69,20 +69,21 @@ class DockerfileTest {
         assertFalse(output.contains("Unrecognized") || output.contains("Ignoring option"), output);
     }
 
-    @org.junit.jupiter.api.Test
-    void theAgentImagesCommandStartsTheShadedJar() throws Exception {
-        List<String> entrypoint = entrypoint(parse("agent"));
-        Path jar = ROOT.resolve(shadedJar("agent"));
-        assertTrue(Files.isRegularFile(jar), jar + " is built by the agent module's package phase (run `verify`)");
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "coordinator"})
+    void theImagesCommandStartsTheShadedJar(String module) throws Exception {
+        List<String> entrypoint = entrypoint(parse(module));
+        Path jar = ROOT.resolve(shadedJar(module));
+        assertTrue(Files.isRegularFile(jar), jar + " is built by the " + module + " module's package phase (run `verify`)");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(entrypoint.subList(1, entrypoint.indexOf("-jar")));
         command.addAll(List.of("-jar", jar.toString(), "--version"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the agent did not answer --version");
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "crifresh-" + module + " did not answer --version");
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.exitValue(), output);
-        assertTrue(output.startsWith("crifresh-agent "), output);
+        assertTrue(output.startsWith("crifresh-" + module + " "), output);
     }
 
     @ParameterizedTest

@@ -48,11 +48,11 @@ class KeysTest {
         assertTrue(weight(render.one("RoleBinding", "crifresh-keys-init")) < job);
 
         JsonNode rules = render.one("Role", "crifresh-keys-init").path("rules");
-        assertEquals(List.of("get"), strings(rules.get(0).path("verbs")));
+        assertEquals(List.of("get", "update"), strings(rules.get(0).path("verbs")));
         assertEquals(List.of("crifresh-signing-key", "crifresh-trust-bundle"), strings(rules.get(0).path("resourceNames")));
         assertEquals(List.of("create"), strings(rules.get(1).path("verbs")));
         assertEquals(List.of("secrets"), strings(rules.get(1).path("resources")));
-        assertEquals(2, rules.size(), "no update or delete: keys init never overwrites a key");
+        assertEquals(2, rules.size(), "no delete, and update only on the two named Secrets");
     }
 
     @Test
