@@ -1,0 +1,128 @@
+package dev.crifresh.coordinator;
+
+import dev.crifresh.common.attest.AttestationVerifier;
+import dev.crifresh.common.attest.TrustBundle;
+import dev.crifresh.common.registry.CredentialFingerprint;
+import dev.crifresh.common.registry.RegistryAuth;
+import dev.crifresh.common.registry.RegistryHosts;
+import dev.crifresh.coordinator.classify.Classification;
+import dev.crifresh.coordinator.classify.MarkerRule;
+import dev.crifresh.coordinator.classify.NodeClassifier;
+import dev.crifresh.coordinator.classify.NodeFacts;
+import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.kube.Fabric8LeaseLock;
+import dev.crifresh.coordinator.kube.Fabric8NodeOps;
+import dev.crifresh.coordinator.kube.Fabric8PodOps;
+import dev.crifresh.coordinator.kube.NodeOps;
+import dev.crifresh.coordinator.report.NodeReport;
+import dev.crifresh.coordinator.report.Outcome;
+import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.coordinator.report.Result;
+import dev.crifresh.coordinator.report.StopReason;
+import dev.crifresh.coordinator.rollout.BulkClassify;
+import dev.crifresh.coordinator.rollout.Decisions;
+import dev.crifresh.coordinator.rollout.Rollout;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The coordinator, embeddable: the CLI and the simulator both run it through this class.
+ * {@link #plan()} classifies every selected node and changes nothing; {@link #rollout()} runs the
+ * {@link Rollout} state machine. Both may be called from any thread; the work runs on one Vert.x
+ * context of {@code vertx}, blocking Kubernetes calls and the reboot driver on its worker threads.
+ */
+public final class Coordinator {
+    public static final String LEASE_NAME = "crifresh-rollout";
+
+    private final Vertx vertx;
+    private final Context context;
+    private final KubernetesClient client;
+    private final CoordinatorSettings settings;
+    private final RebootDriver driver;
+    private final ProgressListener progress;
+    private final NodeClassifier classifier;
+    private final Clock clock = Clock.systemUTC();
+    private volatile Rollout running;
+
+    /**
+     * @param trust   the trusted attestation keys and the fingerprint HMAC key
+     * @param desired the credential the nodes' containerd must have loaded for {@code settings.registry()}
+     * @param driver  requests reboots (unused with {@link Action#NONE})
+     */
+    public Coordinator(Vertx vertx, KubernetesClient client, TrustBundle trust, RegistryAuth desired,
+                       CoordinatorSettings settings, RebootDriver driver, ProgressListener progress) {
+        this.vertx = vertx;
+        this.context = vertx.getOrCreateContext();
+        this.client = client;
+        this.settings = settings;
+        this.driver = driver;
+        this.progress = progress == null ? ProgressListener.NONE : progress;
+        String registry = RegistryHosts.normalise(settings.registry());
+        RegistryAuth forRegistry = new RegistryAuth(registry, desired.username(), desired.password(), desired.identityToken());
+        String fingerprint = CredentialFingerprint.of(trust.fingerprintKey(), forRegistry);
+        this.classifier = new NodeClassifier(new AttestationVerifier(trust, settings.clockSkew()), registry, fingerprint,
+                new MarkerRule(settings.markerAnnotation(), settings.markerCurrentValue()));
+    }
+
+    public CoordinatorSettings settings() {
+        return settings;
+    }
+
+    /** Classifies every selected node and reports what {@link #rollout()} would do. Never writes anything. */
+    public Future<Report> plan() {
+        Promise<Report> promise = Promise.promise();
+        context.runOnContext(v -> {
+            NodeOps nodes = new Fabric8NodeOps(context, client, settings.nodeSelector());
+            nodes.list()
+                    .compose(list -> BulkClassify.classifyAll(context, classifier, list.stream().map(NodeFacts::of).toList(), clock.instant()))
+                    .map(this::planReport)
+                    .onComplete(promise);
+        });
+        return promise.future();
+    }
+
+    Report planReport(Map<String, Classification> classified) {
+        List<NodeReport> nodes = new ArrayList<>();
+        classified.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(c ->
+                nodes.add(new NodeReport(c.name(), c.node().role(), c.verdict(), c.reason(), Decisions.of(c, settings.action()),
+                        Outcome.NOT_ATTEMPTED, c.markerSaysCurrent(), c.markerContradicts(), c.detail())));
+        return Report.of(Result.PLANNED, nodes, Decisions.order(classified.values()), StopReason.COMPLETED, null);
+    }
+
+    /** Runs the rollout (see {@link Rollout} for the steps). */
+    public Future<Report> rollout() {
+        Promise<Report> promise = Promise.promise();
+        context.runOnContext(v -> {
+            Rollout rollout = new Rollout(vertx, context,
+                    new Fabric8NodeOps(context, client, settings.nodeSelector()),
+                    new Fabric8PodOps(context, client, settings.podFieldSelector()),
+                    new Fabric8LeaseLock(context, client, settings.leaseNamespace(), LEASE_NAME, settings.runId(),
+                            settings.leaseDuration(), clock),
+                    classifier, settings, driver, progress, clock);
+            running = rollout;
+            rollout.run().onComplete(promise);
+        });
+        return promise.future();
+    }
+
+    /**
+     * Interrupts a running rollout: nothing new starts, nodes in progress keep their ownership
+     * annotations for a rerun to resume, the Lease is released and {@link #rollout()}'s future completes
+     * with an interrupted report (exit 1).
+     */
+    public void stop() {
+        context.runOnContext(v -> {
+            Rollout r = running;
+            if (r != null) {
+                r.interrupt();
+            }
+        });
+    }
+}

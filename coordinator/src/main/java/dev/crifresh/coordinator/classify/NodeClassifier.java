@@ -1,0 +1,100 @@
+package dev.crifresh.coordinator.classify;
+
+import dev.crifresh.common.attest.AttestationClaims;
+import dev.crifresh.common.attest.AttestationVerifier;
+import dev.crifresh.common.attest.ExpectedNode;
+import dev.crifresh.common.attest.VerificationResult;
+import dev.crifresh.common.evidence.Verdict;
+import dev.crifresh.common.kube.AttestationMessage;
+import dev.crifresh.common.registry.RegistryHosts;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Turns a Node and its attestation into a {@link Classification} (DESIGN §5). Pure: no I/O, the time
+ * is passed in. Order of the checks, each failing toward a reboot:
+ * <ol>
+ *   <li>the attestation must verify against the Node (name, UID, boot id, condition status) with a
+ *       trusted key — otherwise {@code unknown} with the verifier's failure as the reason;</li>
+ *   <li>an agent that says {@code unknown} → {@code unknown};</li>
+ *   <li>the attested config must hold the desired credential for the registry — otherwise
+ *       {@code config-pending}, whether containerd is fresh or stale: a reboot cannot help until the
+ *       config holds it;</li>
+ *   <li>then the agent's verdict: {@code fresh} or {@code stale}.</li>
+ * </ol>
+ * The machine-config marker is read only for the report.
+ */
+public final class NodeClassifier {
+    public static final String CONFIG_PENDING_REASON = "DesiredCredentialNotInConfig";
+
+    private final AttestationVerifier verifier;
+    private final String registry;
+    private final String desiredFingerprint;
+    private final MarkerRule marker;
+
+    /**
+     * @param registry           the registry host; normalised here
+     * @param desiredFingerprint {@code CredentialFingerprint.of(fingerprintKey, desired)}
+     */
+    public NodeClassifier(AttestationVerifier verifier, String registry, String desiredFingerprint, MarkerRule marker) {
+        this.verifier = verifier;
+        this.registry = RegistryHosts.normalise(registry);
+        this.desiredFingerprint = desiredFingerprint;
+        this.marker = marker;
+    }
+
+    public String registry() {
+        return registry;
+    }
+
+    public Classification classify(NodeFacts node, Instant now) {
+        boolean markerSaysCurrent = marker.saysCurrent(node.annotations());
+        AttestationCondition condition = node.attestation();
+        String token = condition == null ? null : AttestationMessage.token(condition.message()).orElse(null);
+        ExpectedNode expected = new ExpectedNode(node.name(), node.uid(), node.bootId(),
+                condition == null ? null : condition.status());
+        VerificationResult result = verifier.verify(token, expected, now);
+        if (result instanceof VerificationResult.Invalid invalid) {
+            return new Classification(node, NodeVerdict.UNKNOWN, FailureReasons.of(invalid.failure()),
+                    "attestation rejected: " + invalid.detail(), markerSaysCurrent, null);
+        }
+        AttestationClaims claims = ((VerificationResult.Valid) result).claims();
+        String agentReason = claims.reason() == null || claims.reason().isBlank() ? "Unspecified" : claims.reason();
+        if (claims.verdict() == Verdict.UNKNOWN) {
+            return new Classification(node, NodeVerdict.UNKNOWN, agentReason,
+                    "the agent cannot tell: " + sentence(condition), markerSaysCurrent, claims);
+        }
+        String held = fingerprintFor(claims.registries());
+        if (held == null || !held.equals(desiredFingerprint)) {
+            String why = held == null
+                    ? "the config holds no credential for " + registry
+                    : "the config holds a different credential for " + registry + " than the desired one";
+            return new Classification(node, NodeVerdict.CONFIG_PENDING, CONFIG_PENDING_REASON,
+                    why + " (containerd is " + claims.verdict().wire() + ")", markerSaysCurrent, claims);
+        }
+        if (claims.verdict() == Verdict.FRESH) {
+            return new Classification(node, NodeVerdict.FRESH, agentReason,
+                    "containerd loaded the current config (proof: " + (claims.proof() == null ? "none" : claims.proof().wire()) + ")", markerSaysCurrent, claims);
+        }
+        return new Classification(node, NodeVerdict.STALE, agentReason,
+                "containerd runs an older config: " + sentence(condition), markerSaysCurrent, claims);
+    }
+
+    private String fingerprintFor(Map<String, String> registries) {
+        String exact = registries.get(registry);
+        if (exact != null) {
+            return exact;
+        }
+        for (Map.Entry<String, String> e : registries.entrySet()) {
+            if (registry.equals(RegistryHosts.normalise(e.getKey()))) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
+    private static String sentence(AttestationCondition condition) {
+        String s = AttestationMessage.sentence(condition == null ? null : condition.message()).trim();
+        return s.isEmpty() ? "no explanation given" : s;
+    }
+}

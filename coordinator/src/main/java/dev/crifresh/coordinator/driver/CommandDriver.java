@@ -1,0 +1,40 @@
+package dev.crifresh.coordinator.driver;
+
+import io.fabric8.kubernetes.api.model.Node;
+import java.util.List;
+
+/** Runs a {@link CommandTemplate} per node; {@code {ip}} requires a present and unique InternalIP. */
+public final class CommandDriver implements RebootDriver {
+    private final CommandTemplate template;
+    private final ProcessRunner runner;
+
+    public CommandDriver(CommandTemplate template, ProcessRunner runner) {
+        this.template = template;
+        this.runner = runner;
+    }
+
+    @Override
+    public void check(Node node, List<Node> selected) {
+        if (template.usesIp()) {
+            InternalIps.requireUnique(node, selected);
+        }
+    }
+
+    @Override
+    public void reboot(Node node) throws Exception {
+        runner.run(argv(node));
+    }
+
+    public List<String> argv(Node node) {
+        String ip = template.usesIp() ? requireIp(node) : InternalIps.of(node);
+        return template.argv(node.getMetadata().getName(), ip);
+    }
+
+    private static String requireIp(Node node) {
+        String ip = InternalIps.of(node);
+        if (ip == null) {
+            throw new IllegalStateException("node " + node.getMetadata().getName() + " has no InternalIP in status.addresses");
+        }
+        return ip;
+    }
+}

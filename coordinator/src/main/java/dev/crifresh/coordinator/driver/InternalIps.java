@@ -1,0 +1,40 @@
+package dev.crifresh.coordinator.driver;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
+import java.util.List;
+
+/** A node's InternalIP, which drivers that address nodes by IP require to be present and unique. */
+public final class InternalIps {
+    private InternalIps() {
+    }
+
+    /** The node's first InternalIP, or null. */
+    public static String of(Node node) {
+        if (node.getStatus() == null || node.getStatus().getAddresses() == null) {
+            return null;
+        }
+        for (NodeAddress a : node.getStatus().getAddresses()) {
+            if ("InternalIP".equals(a.getType()) && a.getAddress() != null && !a.getAddress().isBlank()) {
+                return a.getAddress().trim();
+            }
+        }
+        return null;
+    }
+
+    /** @throws IllegalStateException naming the node when the IP is missing or shared with another node */
+    public static String requireUnique(Node node, List<Node> selected) {
+        String name = node.getMetadata().getName();
+        String ip = of(node);
+        if (ip == null) {
+            throw new IllegalStateException("node " + name + " has no InternalIP in status.addresses");
+        }
+        for (Node other : selected) {
+            String otherName = other.getMetadata().getName();
+            if (!otherName.equals(name) && ip.equals(of(other))) {
+                throw new IllegalStateException("node " + name + " shares its InternalIP " + ip + " with node " + otherName);
+            }
+        }
+        return ip;
+    }
+}

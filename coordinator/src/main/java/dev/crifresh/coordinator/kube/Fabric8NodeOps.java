@@ -1,0 +1,82 @@
+package dev.crifresh.coordinator.kube;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeList;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import java.util.List;
+
+/** {@link NodeOps} over fabric8; blocking calls run on Vert.x worker threads. */
+public final class Fabric8NodeOps implements NodeOps {
+    private final Context context;
+    private final KubernetesClient client;
+    private final String selector;
+
+    /** @param selector a label selector, or null for every node */
+    public Fabric8NodeOps(Context context, KubernetesClient client, String selector) {
+        this.context = context;
+        this.client = client;
+        this.selector = selector;
+    }
+
+    private NonNamespaceOperation<Node, NodeList, Resource<Node>> nodes() {
+        var nodes = client.nodes();
+        return selector == null ? nodes : (NonNamespaceOperation<Node, NodeList, Resource<Node>>) nodes.withLabelSelector(selector);
+    }
+
+    @Override
+    public Future<List<Node>> list() {
+        return context.executeBlocking(() -> nodes().list().getItems(), false);
+    }
+
+    @Override
+    public Future<Node> get(String name) {
+        return context.executeBlocking(() -> client.nodes().withName(name).get(), false);
+    }
+
+    @Override
+    public Future<Node> mergePatch(String name, String patch) {
+        return context.executeBlocking(() -> client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch), false);
+    }
+
+    @Override
+    public Future<NodeWatch> watch(NodeEvents events) {
+        SharedIndexInformer<Node> informer = nodes().runnableInformer(0);
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(Node node) {
+                context.runOnContext(v -> events.upsert(node));
+            }
+
+            @Override
+            public void onUpdate(Node oldNode, Node node) {
+                context.runOnContext(v -> events.upsert(node));
+            }
+
+            @Override
+            public void onDelete(Node node, boolean finalStateUnknown) {
+                context.runOnContext(v -> events.deleted(node.getMetadata().getName()));
+            }
+        });
+        NodeWatch watch = new NodeWatch() {
+            @Override
+            public List<Node> snapshot() {
+                return informer.getStore().list();
+            }
+
+            @Override
+            public void close() {
+                informer.close();
+            }
+        };
+        return Future.fromCompletionStage(informer.start(), context).map(v -> watch)
+                .onFailure(e -> informer.close());
+    }
+}

@@ -1,0 +1,53 @@
+package dev.crifresh.coordinator.kube;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.RequestConfigBuilder;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import java.util.List;
+
+/**
+ * {@link PodOps} over fabric8. Evictions go through {@code pods().inNamespace(ns).withName(n).evict()}
+ * on a derived client without fabric8's own retries: fabric8 retries 429 with exponential backoff
+ * (honouring Retry-After), which would hide a PDB block inside one call and overrun the drain timeout;
+ * the coordinator retries PDB blocks itself, bounded by {@code --drain-timeout}.
+ */
+public final class Fabric8PodOps implements PodOps {
+    private final Context context;
+    private final KubernetesClient client;
+    private final KubernetesClient evictions;
+    private final boolean fieldSelector;
+
+    /** @param fieldSelector list with {@code spec.nodeName=<node>} on the server (false: filter locally) */
+    public Fabric8PodOps(Context context, KubernetesClient client, boolean fieldSelector) {
+        this.context = context;
+        this.client = client;
+        this.evictions = client.newClient(new RequestConfigBuilder().withRequestRetryBackoffLimit(0).build())
+                .adapt(KubernetesClient.class);
+        this.fieldSelector = fieldSelector;
+    }
+
+    @Override
+    public Future<List<Pod>> podsOn(String node) {
+        return context.executeBlocking(() -> {
+            var pods = client.pods().inAnyNamespace();
+            List<Pod> items = fieldSelector ? pods.withField("spec.nodeName", node).list().getItems() : pods.list().getItems();
+            return items.stream()
+                    .filter(p -> p.getSpec() != null && node.equals(p.getSpec().getNodeName()))
+                    .toList();
+        }, false);
+    }
+
+    @Override
+    public Future<Eviction> evict(String namespace, String name) {
+        return context.executeBlocking(() -> {
+            var pod = evictions.pods().inNamespace(namespace).withName(name);
+            if (pod.evict()) {
+                return Eviction.EVICTED;
+            }
+            // fabric8 answers false for both 429 and 404: tell them apart by looking.
+            return pod.get() == null ? Eviction.GONE : Eviction.BLOCKED;
+        }, false);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.crifresh.coordinator.kube;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.vertx.core.Future;
+import java.util.List;
+
+/** The Node operations the coordinator needs. Futures complete on the coordinator's context. */
+public interface NodeOps {
+
+    /** The selected nodes. */
+    Future<List<Node>> list();
+
+    /** The node, or null when it does not exist. */
+    Future<Node> get(String name);
+
+    /** A JSON merge patch (RFC 7396) of objects only; returns the patched node. */
+    Future<Node> mergePatch(String name, String patch);
+
+    /** Starts an informer on the selected nodes; the future completes once its first list is in. */
+    Future<NodeWatch> watch(NodeEvents events);
+
+    interface NodeEvents {
+        void upsert(Node node);
+
+        void deleted(String name);
+    }
+
+    interface NodeWatch {
+        List<Node> snapshot();
+
+        void close();
+    }
+}

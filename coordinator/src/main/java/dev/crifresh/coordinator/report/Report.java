@@ -1,0 +1,76 @@
+package dev.crifresh.coordinator.report;
+
+import java.util.List;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The run's report, the JSON of SCENARIOS.md:
+ * <pre>
+ * {"result": "succeeded|failed|planned",
+ *  "nodes": [{"name", "role", "verdict", "reason", "decision", "outcome", "markerSaysCurrent",
+ *             "markerContradicts", "detail"}],
+ *  "summary": {"nodes", "fresh", "stale", "configPending", "unknown", "rebooted", "skipped", "failed"},
+ *  "rebootOrder": ["node", ...],
+ *  "error": "why the run failed"}          (only when result is failed)
+ * </pre>
+ * {@code markerContradicts}, {@code detail} and {@code error} are additions to the scenario schema.
+ *
+ * @param rebootOrder node names in the order their reboots (with action none: their waits) began; for a
+ *                    plan, the order a rollout would follow
+ * @param stop        why the run ended; decides {@link #exitCode()}
+ * @param error       one line naming what stopped the run, null when it did not fail
+ */
+public record Report(Result result, List<NodeReport> nodes, Summary summary, List<String> rebootOrder, StopReason stop, String error) {
+    private static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+    public Report {
+        nodes = List.copyOf(nodes);
+        rebootOrder = List.copyOf(rebootOrder);
+    }
+
+    public static Report of(Result result, List<NodeReport> nodes, List<String> rebootOrder, StopReason stop, String error) {
+        return new Report(result, nodes, Summary.of(nodes), rebootOrder, stop, error);
+    }
+
+    /** 0 succeeded or planned, 1 a node failed, 3 timed out waiting, 4 lock not acquired or lost. */
+    public int exitCode() {
+        return stop.exitCode();
+    }
+
+    public String toJson() {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("result", result.wire());
+        ArrayNode list = root.putArray("nodes");
+        for (NodeReport n : nodes) {
+            ObjectNode o = list.addObject();
+            o.put("name", n.name());
+            o.put("role", n.role().wire());
+            o.put("verdict", n.verdict().wire());
+            o.put("reason", n.reason());
+            o.put("decision", n.decision().wire());
+            o.put("outcome", n.outcome().wire());
+            o.put("markerSaysCurrent", n.markerSaysCurrent());
+            o.put("markerContradicts", n.markerContradicts());
+            o.put("detail", n.detail());
+        }
+        ObjectNode s = root.putObject("summary");
+        s.put("nodes", summary.nodes());
+        s.put("fresh", summary.fresh());
+        s.put("stale", summary.stale());
+        s.put("configPending", summary.configPending());
+        s.put("unknown", summary.unknown());
+        s.put("rebooted", summary.rebooted());
+        s.put("skipped", summary.skipped());
+        s.put("failed", summary.failed());
+        ArrayNode order = root.putArray("rebootOrder");
+        rebootOrder.forEach(order::add);
+        if (error != null) {
+            root.put("error", error);
+        }
+        return JSON.writeValueAsString(root) + "\n";
+    }
+}

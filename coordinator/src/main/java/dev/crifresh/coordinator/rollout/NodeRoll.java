@@ -1,0 +1,549 @@
+package dev.crifresh.coordinator.rollout;
+
+import dev.crifresh.coordinator.classify.Classification;
+import dev.crifresh.coordinator.classify.NodeFacts;
+import dev.crifresh.coordinator.classify.NodeVerdict;
+import dev.crifresh.coordinator.classify.Role;
+import dev.crifresh.coordinator.kube.CrifreshAnnotations;
+import dev.crifresh.coordinator.kube.NodePatches;
+import dev.crifresh.coordinator.kube.PodOps.Eviction;
+import dev.crifresh.coordinator.report.Outcome;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.vertx.core.Future;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One node's way through a rollout. Every method runs on the run's context; asynchronous steps check
+ * on return that the node is still in the state that started them.
+ * <ol>
+ *   <li>{@code OWNING}: one JSON merge patch sets {@code crifresh.dev/rollout=<runId>/draining} and, when
+ *       the node was schedulable, {@code spec.unschedulable=true} with {@code crifresh.dev/cordoned=true}
+ *       (guarded by the resource version it was decided on);</li>
+ *   <li>{@code DRAINING}: evict every pod but DaemonSet, mirror and already-terminating pods through the
+ *       Eviction API; a PDB answer (429) is retried with backoff; wait until the evicted pods are gone;
+ *       all within {@code --drain-timeout};</li>
+ *   <li>{@code REBOOTING}: record the boot id and phase {@code rebooting}, call the reboot driver;</li>
+ *   <li>{@code RETURNING}: wait for a new boot id and Ready within {@code --reboot-timeout}, then phase
+ *       {@code verifying};</li>
+ *   <li>{@code ATTESTING}: wait within {@code --attest-timeout} for a valid fresh attestation from the new
+ *       boot that holds the desired credential; config-pending or unknown keep waiting; stale reboots
+ *       once more (drain, reboot), never a third time;</li>
+ *   <li>{@code RELEASING}: uncordon only when crifresh cordoned, drop the crifresh annotations.</li>
+ * </ol>
+ * A failure before the reboot request rolls the node back (uncordon if we cordoned, annotations
+ * dropped). A failure after it leaves the node cordoned and owned, so a rerun resumes waiting for it.
+ */
+final class NodeRoll {
+    enum State { QUEUED, OWNING, DRAINING, REBOOTING, RETURNING, ATTESTING, RELEASING, DONE, ABANDONED }
+
+    private static final int PATCH_ATTEMPTS = 5;
+
+    private final RollHost host;
+    private final String name;
+    private final Role role;
+    private final int index;
+    private final int total;
+    private final Ownership resumeFrom;
+
+    private State state = State.QUEUED;
+    private boolean busy;
+    private long timer = -1;
+    private int reboots;
+    private boolean cordonedByUs;
+    private String bootBefore;
+    private String lastWaitDetail;
+    private Outcome outcome;
+    private String detail;
+
+    /** @param resumeFrom the ownership an earlier run left on the node, or null */
+    NodeRoll(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom) {
+        this.host = host;
+        this.name = facts.name();
+        this.role = facts.role();
+        this.index = index;
+        this.total = total;
+        this.resumeFrom = resumeFrom;
+    }
+
+    String name() {
+        return name;
+    }
+
+    Role role() {
+        return role;
+    }
+
+    State state() {
+        return state;
+    }
+
+    Outcome outcome() {
+        return outcome;
+    }
+
+    String detail() {
+        return detail;
+    }
+
+    String prefix() {
+        return "[" + index + "/" + total + "] " + name;
+    }
+
+    boolean finished() {
+        return state == State.DONE || state == State.ABANDONED;
+    }
+
+    /** Whether the node's reboot was requested by this run or an earlier one it resumes. */
+    boolean rebootRequested() {
+        return reboots > 0;
+    }
+
+    // ---- start -----------------------------------------------------------------------------------
+
+    void start() {
+        NodeFacts facts = host.facts(name);
+        if (facts == null) {
+            finish(Outcome.FAILED, "the node was deleted before it was started");
+            return;
+        }
+        cordonedByUs = "true".equals(facts.annotation(CrifreshAnnotations.CORDONED));
+        if (resumeFrom == null) {
+            own();
+            return;
+        }
+        Classification now = host.classifyNow(name);
+        String earlier = "earlier run " + resumeFrom.runId() + " left it in phase " + resumeFrom.phase().wire();
+        if (resumeFrom.phase().mayHaveRebooted()) {
+            reboots = 1;
+            bootBefore = facts.annotation(CrifreshAnnotations.BOOT_ID);
+            host.rebootRequested(this);
+            say("resuming: " + earlier + ", waiting for it");
+            if (resumeFrom.phase() == Phase.VERIFYING || bootBefore == null) {
+                awaitAttestation();
+            } else {
+                awaitReturn();
+            }
+            return;
+        }
+        if (now.verdict() == NodeVerdict.FRESH) {
+            say("resuming: " + earlier + "; it is fresh now, releasing it");
+            release(Outcome.SKIPPED, "fresh; released from " + earlier);
+            return;
+        }
+        say("resuming: " + earlier + ", starting it over");
+        own();
+    }
+
+    // ---- own + cordon ------------------------------------------------------------------------------
+
+    private void own() {
+        state = State.OWNING;
+        ownAttempt(1);
+    }
+
+    private void ownAttempt(int attempt) {
+        busy = true;
+        host.nodes().get(name).compose(node -> {
+            if (node == null) {
+                return Future.failedFuture(new IllegalStateException("the node was deleted"));
+            }
+            NodeFacts facts = NodeFacts.of(node);
+            boolean cordon = !facts.unschedulable();
+            String ownership = new Ownership(host.settings().runId(), Phase.DRAINING).toString();
+            return host.nodes().mergePatch(name, NodePatches.ownAndCordon(ownership, cordon, facts.resourceVersion()))
+                    .map(patched -> {
+                        host.patched(patched);
+                        return cordon;
+                    });
+        }).onComplete(ar -> {
+            busy = false;
+            if (state != State.OWNING) {
+                return;
+            }
+            if (ar.succeeded()) {
+                cordonedByUs |= ar.result();
+                say(ar.result() ? "cordoned" : "already cordoned by someone else; it stays cordoned");
+                drain();
+            } else if (conflict(ar.cause()) && attempt < PATCH_ATTEMPTS) {
+                ownAttempt(attempt + 1);
+            } else {
+                failRollingBack("could not cordon: " + message(ar.cause()));
+            }
+        });
+    }
+
+    // ---- drain -------------------------------------------------------------------------------------
+
+    private final Set<String> evicted = new HashSet<>();
+    private long drainDeadline;
+    private Backoff backoff;
+    private int lastLeft = -1;
+
+    private void drain() {
+        state = State.DRAINING;
+        evicted.clear();
+        lastLeft = -1;
+        Duration timeout = host.settings().drainTimeout();
+        drainDeadline = System.nanoTime() + timeout.toNanos();
+        backoff = Backoff.forTimeout(timeout);
+        drainStep();
+    }
+
+    private void drainStep() {
+        busy = true;
+        host.pods().podsOn(name).onComplete(ar -> {
+            busy = false;
+            if (state != State.DRAINING) {
+                return;
+            }
+            if (ar.failed()) {
+                scheduleDrainStep(backoff.next(), "cannot list pods: " + message(ar.cause()));
+                return;
+            }
+            List<Pod> waitFor = new ArrayList<>();
+            List<Pod> toEvict = new ArrayList<>();
+            for (Pod pod : ar.result()) {
+                String uid = uid(pod);
+                if (DrainSelection.neverEvicted(pod)) {
+                    continue;
+                }
+                if (evicted.contains(uid)) {
+                    waitFor.add(pod);
+                } else if (!DrainSelection.terminating(pod)) {
+                    waitFor.add(pod);
+                    toEvict.add(pod);
+                }
+            }
+            if (waitFor.isEmpty()) {
+                say("drained");
+                reboot();
+                return;
+            }
+            if (waitFor.size() != lastLeft) {
+                lastLeft = waitFor.size();
+                say("draining: " + lastLeft + (lastLeft == 1 ? " pod left" : " pods left"));
+            }
+            evictAll(toEvict, waitFor);
+        });
+    }
+
+    private void evictAll(List<Pod> toEvict, List<Pod> waitFor) {
+        Map<Pod, Future<Eviction>> attempts = new LinkedHashMap<>();
+        for (Pod pod : toEvict) {
+            attempts.put(pod, host.pods().evict(pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
+        }
+        busy = true;
+        Future.join(new ArrayList<>(attempts.values())).onComplete(ignored -> {
+            busy = false;
+            if (state != State.DRAINING) {
+                return;
+            }
+            List<String> blocked = new ArrayList<>();
+            for (Map.Entry<Pod, Future<Eviction>> e : attempts.entrySet()) {
+                Future<Eviction> f = e.getValue();
+                if (f.failed()) {
+                    blocked.add(DrainSelection.id(e.getKey()) + " (eviction failed: " + message(f.cause()) + ")");
+                } else if (f.result() == Eviction.BLOCKED) {
+                    blocked.add(DrainSelection.id(e.getKey()) + " (eviction refused by a PodDisruptionBudget)");
+                } else {
+                    evicted.add(uid(e.getKey()));
+                }
+            }
+            List<String> left = new ArrayList<>(blocked);
+            for (Pod pod : waitFor) {
+                if (evicted.contains(uid(pod))) {
+                    left.add(DrainSelection.id(pod) + " (evicted, still terminating)");
+                }
+            }
+            long delay = blocked.isEmpty() ? pollMillis() : backoff.next();
+            scheduleDrainStep(delay, String.join(", ", left));
+        });
+    }
+
+    private void scheduleDrainStep(long delayMillis, String left) {
+        long remaining = (drainDeadline - System.nanoTime()) / 1_000_000;
+        if (remaining <= 0) {
+            failRollingBack("drain did not finish within " + seconds(host.settings().drainTimeout()) + ": " + left);
+            return;
+        }
+        lastWaitDetail = left;
+        timer = host.vertx().setTimer(Math.max(1, Math.min(delayMillis, remaining)), id -> {
+            timer = -1;
+            if (state == State.DRAINING) {
+                if (System.nanoTime() >= drainDeadline) {
+                    failRollingBack("drain did not finish within " + seconds(host.settings().drainTimeout()) + ": " + lastWaitDetail);
+                } else {
+                    drainStep();
+                }
+            }
+        });
+    }
+
+    private long pollMillis() {
+        return Math.min(1000, Math.max(20, host.settings().drainTimeout().toMillis() / 20));
+    }
+
+    // ---- reboot ------------------------------------------------------------------------------------
+
+    private void reboot() {
+        if (host.stopping()) {
+            String why = reboots == 0 ? "not rebooted: the rollout stopped before its reboot; released"
+                    : "still stale after its reboot; not rebooted again because the rollout stopped";
+            if (reboots == 0) {
+                release(Outcome.NOT_ATTEMPTED, why);
+            } else {
+                finish(Outcome.FAILED, why + "; left cordoned with " + CrifreshAnnotations.ROLLOUT);
+            }
+            return;
+        }
+        state = State.REBOOTING;
+        NodeFacts facts = host.facts(name);
+        Node node = host.node(name);
+        if (facts == null || node == null) {
+            failRollingBack("the node was deleted");
+            return;
+        }
+        bootBefore = facts.bootId();
+        String ownership = new Ownership(host.settings().runId(), Phase.REBOOTING).toString();
+        busy = true;
+        host.nodes().mergePatch(name, NodePatches.phase(ownership, bootBefore))
+                .compose(patched -> host.vertx().<Void>executeBlocking(() -> {
+                    host.driver().reboot(node);
+                    return null;
+                }, false))
+                .onComplete(ar -> {
+                    busy = false;
+                    if (state != State.REBOOTING) {
+                        return;
+                    }
+                    if (ar.failed()) {
+                        failRollingBack("reboot request failed: " + message(ar.cause()));
+                        return;
+                    }
+                    reboots++;
+                    if (reboots == 1) {
+                        host.rebootRequested(this);
+                    }
+                    say(reboots == 1 ? "reboot requested" : "reboot requested again (" + reboots + ")");
+                    awaitReturn();
+                });
+    }
+
+    // ---- wait for the node to return -----------------------------------------------------------------
+
+    private void awaitReturn() {
+        state = State.RETURNING;
+        Duration timeout = host.settings().rebootTimeout();
+        armTimer(timeout, () -> finish(Outcome.FAILED, "did not return Ready with a new boot id within " + seconds(timeout)
+                + "; left cordoned with " + CrifreshAnnotations.ROLLOUT + " so a rerun waits for it"));
+        checkReturned();
+    }
+
+    private void checkReturned() {
+        NodeFacts facts = host.facts(name);
+        if (facts == null) {
+            finish(Outcome.FAILED, "the node was deleted while rebooting");
+            return;
+        }
+        boolean newBoot = facts.bootId() != null && !facts.bootId().equals(bootBefore);
+        if (!newBoot || !facts.ready()) {
+            return;
+        }
+        cancelTimer();
+        say("back with a new boot id, waiting for a fresh attestation");
+        String ownership = new Ownership(host.settings().runId(), Phase.VERIFYING).toString();
+        busy = true;
+        state = State.ATTESTING;
+        host.nodes().mergePatch(name, NodePatches.phase(ownership, null)).onComplete(ar -> {
+            busy = false;
+            if (state == State.ATTESTING) {
+                awaitAttestation();
+            }
+        });
+    }
+
+    // ---- wait for a fresh attestation from the new boot ---------------------------------------------
+
+    private void awaitAttestation() {
+        state = State.ATTESTING;
+        Duration timeout = host.settings().attestTimeout();
+        armTimer(timeout, () -> finish(Outcome.FAILED, "no fresh attestation from the new boot within " + seconds(timeout)
+                + (lastWaitDetail == null ? "" : " (last: " + lastWaitDetail + ")")
+                + "; left cordoned with " + CrifreshAnnotations.ROLLOUT + " so a rerun waits for it"));
+        checkAttestation();
+    }
+
+    private void checkAttestation() {
+        if (host.facts(name) == null) {
+            finish(Outcome.FAILED, "the node was deleted while waiting for its attestation");
+            return;
+        }
+        Classification c = host.classifyNow(name);
+        switch (c.verdict()) {
+            case FRESH -> {
+                cancelTimer();
+                say("fresh (" + c.reason() + ")");
+                release(Outcome.REBOOTED, "rebooted" + (reboots > 1 ? " " + reboots + " times" : "") + "; " + c.detail());
+            }
+            case STALE -> {
+                cancelTimer();
+                if (reboots >= 2) {
+                    finish(Outcome.FAILED, "still stale after " + reboots + " reboots (" + c.reason() + "): " + c.detail()
+                            + "; left cordoned with " + CrifreshAnnotations.ROLLOUT);
+                } else {
+                    say("still stale after the reboot (" + c.reason() + "), rebooting once more");
+                    drain();
+                }
+            }
+            default -> lastWaitDetail = c.verdict().wire() + ", " + c.reason() + ": " + c.detail();
+        }
+    }
+
+    // ---- node updates --------------------------------------------------------------------------------
+
+    /** The informer saw a change of this node. */
+    void onUpdate() {
+        if (busy) {
+            return;
+        }
+        if (state == State.RETURNING) {
+            checkReturned();
+        } else if (state == State.ATTESTING) {
+            checkAttestation();
+        }
+    }
+
+    /** The informer saw the node disappear. */
+    void onDeleted() {
+        if (!finished() && !busy && state != State.QUEUED) {
+            finish(Outcome.FAILED, "the node was deleted during its rollout");
+        }
+    }
+
+    // ---- release, fail, abandon ------------------------------------------------------------------------
+
+    private void release(Outcome result, String why) {
+        state = State.RELEASING;
+        cancelTimer();
+        NodeFacts facts = host.facts(name);
+        boolean uncordon = cordonedByUs || (facts != null && "true".equals(facts.annotation(CrifreshAnnotations.CORDONED)));
+        releaseAttempt(uncordon, result, why, 1);
+    }
+
+    private void releaseAttempt(boolean uncordon, Outcome result, String why, int attempt) {
+        busy = true;
+        host.nodes().mergePatch(name, NodePatches.release(uncordon)).onComplete(ar -> {
+            busy = false;
+            if (state != State.RELEASING) {
+                return;
+            }
+            if (ar.succeeded()) {
+                host.patched(ar.result());
+                if (uncordon) {
+                    say("uncordoned");
+                }
+                finish(result, why);
+            } else if (attempt < PATCH_ATTEMPTS) {
+                releaseAttempt(uncordon, result, why, attempt + 1);
+            } else {
+                finish(Outcome.FAILED, why + "; then could not " + (uncordon ? "uncordon it" : "drop the crifresh annotations")
+                        + ": " + message(ar.cause()));
+            }
+        });
+    }
+
+    /** A failure before the reboot request: undo the cordon and ownership, then fail. */
+    private void failRollingBack(String why) {
+        if (reboots > 0) {
+            finish(Outcome.FAILED, why + "; left cordoned with " + CrifreshAnnotations.ROLLOUT);
+            return;
+        }
+        say("failed: " + why);
+        state = State.RELEASING;
+        cancelTimer();
+        NodeFacts facts = host.facts(name);
+        boolean uncordon = cordonedByUs || (facts != null && "true".equals(facts.annotation(CrifreshAnnotations.CORDONED)));
+        releaseAttempt(uncordon, Outcome.FAILED, why + (uncordon ? " (uncordoned again)" : ""), 1);
+    }
+
+    /** The run is interrupted: stop here and leave the node as it is, for a rerun to resume. */
+    void abandon(String why) {
+        if (finished()) {
+            return;
+        }
+        cancelTimer();
+        State was = state;
+        state = State.ABANDONED;
+        outcome = was == State.QUEUED ? Outcome.NOT_ATTEMPTED : Outcome.FAILED;
+        detail = was == State.QUEUED ? why : why + " while " + was.name().toLowerCase() + "; a rerun resumes from "
+                + CrifreshAnnotations.ROLLOUT;
+    }
+
+    private void finish(Outcome result, String why) {
+        if (finished()) {
+            return;
+        }
+        cancelTimer();
+        state = State.DONE;
+        outcome = result;
+        detail = why;
+        if (result == Outcome.FAILED) {
+            say("failed: " + why);
+        }
+        host.finished(this);
+    }
+
+    // ---- helpers -----------------------------------------------------------------------------------
+
+    private void armTimer(Duration timeout, Runnable onTimeout) {
+        cancelTimer();
+        State armedIn = state;
+        timer = host.vertx().setTimer(Math.max(1, timeout.toMillis()), id -> {
+            timer = -1;
+            if (state == armedIn) {
+                onTimeout.run();
+            }
+        });
+    }
+
+    private void cancelTimer() {
+        if (timer >= 0) {
+            host.vertx().cancelTimer(timer);
+            timer = -1;
+        }
+    }
+
+    private void say(String text) {
+        host.progress(this, text);
+    }
+
+    private static String uid(Pod pod) {
+        String uid = pod.getMetadata().getUid();
+        return uid != null ? uid : DrainSelection.id(pod);
+    }
+
+    private static boolean conflict(Throwable t) {
+        return t instanceof KubernetesClientException k && k.getCode() == 409;
+    }
+
+    static String message(Throwable t) {
+        if (t instanceof KubernetesClientException k && k.getStatus() != null && k.getStatus().getMessage() != null) {
+            return k.getCode() + " " + k.getStatus().getMessage();
+        }
+        String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : m;
+    }
+
+    static String seconds(Duration d) {
+        long ms = d.toMillis();
+        return ms % 1000 == 0 ? (ms / 1000) + "s" : ms + "ms";
+    }
+}

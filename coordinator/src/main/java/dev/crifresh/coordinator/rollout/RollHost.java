@@ -1,0 +1,43 @@
+package dev.crifresh.coordinator.rollout;
+
+import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.classify.Classification;
+import dev.crifresh.coordinator.classify.NodeFacts;
+import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.kube.NodeOps;
+import dev.crifresh.coordinator.kube.PodOps;
+import io.fabric8.kubernetes.api.model.Node;
+import io.vertx.core.Vertx;
+
+/** What a {@link NodeRoll} needs from the run it belongs to. Every call happens on the run's context. */
+interface RollHost {
+    Vertx vertx();
+
+    CoordinatorSettings settings();
+
+    NodeOps nodes();
+
+    PodOps pods();
+
+    RebootDriver driver();
+
+    /** The node's latest state from the informer; null once deleted. */
+    NodeFacts facts(String name);
+
+    Node node(String name);
+
+    /** Classifies the node's latest state now. */
+    Classification classifyNow(String name);
+
+    /** True once the run stops taking on new work (a failure, a lost Lease, an interruption). */
+    boolean stopping();
+
+    void progress(NodeRoll roll, String text);
+
+    /** A patch we sent returned this node: newer than the informer's copy until its event arrives. */
+    void patched(Node node);
+
+    void rebootRequested(NodeRoll roll);
+
+    void finished(NodeRoll roll);
+}

@@ -1,0 +1,801 @@
+package dev.crifresh.coordinator.rollout;
+
+import dev.crifresh.coordinator.Action;
+import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.classify.Classification;
+import dev.crifresh.coordinator.classify.NodeClassifier;
+import dev.crifresh.coordinator.classify.NodeFacts;
+import dev.crifresh.coordinator.classify.NodeVerdict;
+import dev.crifresh.coordinator.classify.Role;
+import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.kube.CrifreshAnnotations;
+import dev.crifresh.coordinator.kube.LeaseLock;
+import dev.crifresh.coordinator.kube.NodeOps;
+import dev.crifresh.coordinator.kube.NodePatches;
+import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.report.Decision;
+import dev.crifresh.coordinator.report.NodeReport;
+import dev.crifresh.coordinator.report.Outcome;
+import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.coordinator.report.Result;
+import dev.crifresh.coordinator.report.StopReason;
+import io.fabric8.kubernetes.api.model.Node;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * One rollout run: the state machine. Everything runs on one Vert.x context, driven by Node informer
+ * events and timers; blocking Kubernetes calls and the reboot driver run on worker threads.
+ * <ol>
+ *   <li><b>Lock</b>: take the Lease {@code crifresh-rollout} (retrying until {@code --lock-timeout}, else
+ *       exit 4) and renew it every third of its duration. A lost Lease stops new work.</li>
+ *   <li><b>Observe</b>: start a Node informer on the selected nodes.</li>
+ *   <li><b>Classify</b> every node (signature checks on worker threads).</li>
+ *   <li><b>Wait for config</b>: while a node is config-pending, re-classify it on every update; when
+ *       {@code --config-timeout} passes first, stop before any reboot (exit 3).</li>
+ *   <li><b>Decide</b>: fresh → skip; config-pending that turned fresh → became-fresh; stale and unknown →
+ *       reboot (action none: wait for them to turn fresh, bounded by {@code --attest-timeout}). Nodes an
+ *       earlier run left owned ({@code crifresh.dev/rollout}) are resumed at once, outside the budget (they
+ *       are that run's work in progress): waited for when their reboot may have happened, started over
+ *       otherwise, released when fresh.</li>
+ *   <li><b>Check</b>: the reboot driver checks every node it will reboot (e.g. a unique InternalIP)
+ *       before any node is touched.</li>
+ *   <li><b>Roll</b> ({@link NodeRoll}): workers first — already-unavailable ones first — as many at once
+ *       as {@code --max-unavailable} allows, counting nodes NotReady or cordoned by others; then control
+ *       planes one at a time, each only while every other control plane is Ready.</li>
+ *   <li><b>Stop at the first failure</b>: nothing new starts, nodes in progress that were not rebooted
+ *       yet are released, rebooting ones are waited for; the rest are not-attempted. When nothing can
+ *       start for {@code --reboot-timeout} (budget used up by others), the run times out (exit 3).</li>
+ *   <li><b>Report</b> and release the Lease.</li>
+ * </ol>
+ */
+public final class Rollout implements RollHost, NodeOps.NodeEvents {
+    private enum Stage { LOCKING, OBSERVING, CONFIG_WAIT, ROLLING, WAITING, DONE }
+
+    private final Vertx vertx;
+    private final Context context;
+    private final NodeOps nodeOps;
+    private final PodOps podOps;
+    private final LeaseLock lease;
+    private final NodeClassifier classifier;
+    private final CoordinatorSettings settings;
+    private final RebootDriver driver;
+    private final ProgressListener progress;
+    private final Clock clock;
+    private final Promise<Report> promise = Promise.promise();
+
+    private Stage stage = Stage.LOCKING;
+    private boolean locked;
+    private long lockDeadline;
+    private NodeOps.NodeWatch watch;
+    private long renewTimer = -1;
+    private long lastRenewNanos;
+    private long stageTimer = -1;
+    private long blockedTimer = -1;
+    private String blockedBecause;
+
+    private final Map<String, Node> raw = new HashMap<>();
+    private final Map<String, NodeFacts> facts = new HashMap<>();
+    private final Map<String, Classification> initial = new TreeMap<>();
+    private final Map<String, Decision> decisions = new HashMap<>();
+    private final Map<String, Outcome> outcomes = new HashMap<>();
+    private final Map<String, String> details = new HashMap<>();
+    private final Set<String> configPending = new LinkedHashSet<>();
+    private final Set<String> waiting = new LinkedHashSet<>();
+    private final Map<String, NodeRoll> rolls = new LinkedHashMap<>();
+    private final List<NodeRoll> queue = new ArrayList<>();
+    private final Set<String> inFlight = new LinkedHashSet<>();
+    private final List<String> rebootOrder = new ArrayList<>();
+    private int budget;
+
+    private boolean stopping;
+    private StopReason stop;
+    private String error;
+
+    public Rollout(Vertx vertx, Context context, NodeOps nodeOps, PodOps podOps, LeaseLock lease,
+                   NodeClassifier classifier, CoordinatorSettings settings, RebootDriver driver,
+                   ProgressListener progress, Clock clock) {
+        this.vertx = vertx;
+        this.context = context;
+        this.nodeOps = nodeOps;
+        this.podOps = podOps;
+        this.lease = lease;
+        this.classifier = classifier;
+        this.settings = settings;
+        this.driver = driver;
+        this.progress = progress;
+        this.clock = clock;
+    }
+
+    /** Runs the rollout; call on the rollout's context. */
+    public Future<Report> run() {
+        lockDeadline = System.nanoTime() + settings.lockTimeout().toNanos();
+        tryLock(true);
+        return promise.future();
+    }
+
+    /** Stops at once: nothing new starts, in-progress nodes are left as they are for a rerun to resume. */
+    public void interrupt() {
+        if (stage == Stage.DONE) {
+            return;
+        }
+        stopWith(StopReason.INTERRUPTED, "interrupted");
+        for (NodeRoll roll : rolls.values()) {
+            if (inFlight.contains(roll.name())) {
+                roll.abandon("interrupted");
+            }
+        }
+        inFlight.clear();
+        if (stage != Stage.LOCKING) {
+            finish();
+        }
+    }
+
+    // ---- 1. lock ---------------------------------------------------------------------------------------
+
+    private void tryLock(boolean first) {
+        lease.tryAcquire().onComplete(ar -> {
+            if (stage == Stage.DONE) {
+                return;
+            }
+            if (stop == StopReason.INTERRUPTED) {
+                if (ar.succeeded() && ar.result().acquired()) {
+                    locked = true;
+                }
+                finish();
+                return;
+            }
+            if (ar.succeeded() && ar.result().acquired()) {
+                locked = true;
+                lastRenewNanos = System.nanoTime();
+                progress.line("rollout lock acquired (Lease " + settings.leaseNamespace() + "/crifresh-rollout, run " + settings.runId() + ")");
+                long every = Math.max(10, settings.leaseDuration().toMillis() / 3);
+                renewTimer = vertx.setPeriodic(every, id -> renewLock());
+                observe();
+                return;
+            }
+            String why = ar.succeeded() ? "held by " + ar.result().holder() : NodeRoll.message(ar.cause());
+            long left = (lockDeadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                lockFailed("rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) not acquired within "
+                        + NodeRoll.seconds(settings.lockTimeout()) + ": " + why);
+                return;
+            }
+            if (first) {
+                progress.line("waiting up to " + NodeRoll.seconds(settings.lockTimeout()) + " for the rollout lock: " + why);
+            }
+            long retry = Math.min(left, Math.max(20, Math.min(1000, settings.lockTimeout().toMillis() / 10)));
+            vertx.setTimer(retry, id -> tryLock(false));
+        });
+    }
+
+    private void lockFailed(String why) {
+        stopWith(StopReason.LOCK_NOT_ACQUIRED, why);
+        nodeOps.list().compose(list -> {
+            list.forEach(this::remember);
+            return BulkClassify.classifyAll(context, classifier, list.stream().map(NodeFacts::of).toList(), clock.instant());
+        }).onComplete(ar -> {
+            if (ar.succeeded()) {
+                initial.putAll(ar.result());
+            }
+            finish();
+        });
+    }
+
+    private void renewLock() {
+        lease.renew().onComplete(ar -> {
+            if (stage == Stage.DONE) {
+                return;
+            }
+            if (ar.succeeded() && ar.result()) {
+                lastRenewNanos = System.nanoTime();
+                return;
+            }
+            boolean notOurs = ar.succeeded();
+            boolean expired = System.nanoTime() - lastRenewNanos > settings.leaseDuration().toNanos();
+            if (notOurs || expired) {
+                stopWith(StopReason.LOCK_LOST, "lost the rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout)"
+                        + (notOurs ? ": another run holds it" : ": renewal failed: " + NodeRoll.message(ar.cause())));
+                pump();
+            }
+        });
+    }
+
+    // ---- 2. observe + 3. classify ---------------------------------------------------------------------------
+
+    private void observe() {
+        stage = Stage.OBSERVING;
+        nodeOps.watch(this).compose(w -> {
+            watch = w;
+            if (stage == Stage.DONE) {
+                w.close();
+                return Future.failedFuture("interrupted");
+            }
+            List<Node> snapshot = w.snapshot();
+            snapshot.forEach(this::remember);
+            return BulkClassify.classifyAll(context, classifier, snapshot.stream().map(NodeFacts::of).toList(), clock.instant());
+        }).onComplete(ar -> {
+            if (stage == Stage.DONE) {
+                return;
+            }
+            if (ar.failed()) {
+                stopWith(StopReason.NODE_FAILED, "cannot watch nodes: " + NodeRoll.message(ar.cause()));
+                finish();
+                return;
+            }
+            initial.putAll(ar.result());
+            announceClassification();
+            if (stopping) {
+                finish();
+            } else {
+                waitForConfig();
+            }
+        });
+    }
+
+    private void remember(Node node) {
+        raw.put(node.getMetadata().getName(), node);
+        facts.put(node.getMetadata().getName(), NodeFacts.of(node));
+    }
+
+    private void announceClassification() {
+        Map<NodeVerdict, Integer> counts = new TreeMap<>();
+        initial.values().forEach(c -> counts.merge(c.verdict(), 1, Integer::sum));
+        progress.line("classified " + initial.size() + " nodes: "
+                + counts.getOrDefault(NodeVerdict.FRESH, 0) + " fresh, "
+                + counts.getOrDefault(NodeVerdict.STALE, 0) + " stale, "
+                + counts.getOrDefault(NodeVerdict.CONFIG_PENDING, 0) + " config-pending, "
+                + counts.getOrDefault(NodeVerdict.UNKNOWN, 0) + " unknown");
+        for (Classification c : initial.values()) {
+            if (c.markerContradicts()) {
+                progress.line("warning: " + c.name() + ": the machine-config marker says current, but containerd is "
+                        + c.verdict().wire() + " (" + c.reason() + ")");
+            }
+        }
+    }
+
+    // ---- 4. wait for config-pending nodes ------------------------------------------------------------------
+
+    private void waitForConfig() {
+        stage = Stage.CONFIG_WAIT;
+        for (Classification c : initial.values()) {
+            if (c.verdict() == NodeVerdict.CONFIG_PENDING) {
+                configPending.add(c.name());
+            }
+        }
+        if (configPending.isEmpty()) {
+            decide();
+            return;
+        }
+        Duration timeout = settings.configTimeout();
+        progress.line("waiting up to " + NodeRoll.seconds(timeout) + " for " + configPending.size()
+                + " config-pending node(s) to hold the desired credential for " + classifier.registry() + ": "
+                + String.join(", ", configPending));
+        stageTimer = vertx.setTimer(timeout.toMillis(), id -> {
+            stageTimer = -1;
+            if (stage == Stage.CONFIG_WAIT) {
+                configTimedOut();
+            }
+        });
+        for (String name : List.copyOf(configPending)) {
+            recheckConfig(name);
+        }
+    }
+
+    private void recheckConfig(String name) {
+        if (!configPending.contains(name) || facts.get(name) == null) {
+            return;
+        }
+        Classification c = classifyNow(name);
+        if (c.verdict() != NodeVerdict.CONFIG_PENDING) {
+            configPending.remove(name);
+            progress.line(name + " now holds the desired credential; containerd is " + c.verdict().wire() + " (" + c.reason() + ")");
+            if (configPending.isEmpty() && stage == Stage.CONFIG_WAIT) {
+                cancelStageTimer();
+                decide();
+            }
+        }
+    }
+
+    private void configTimedOut() {
+        String names = String.join(", ", configPending);
+        stopWith(StopReason.TIMED_OUT, configPending.size() + " node(s) did not hold the desired credential for "
+                + classifier.registry() + " within " + NodeRoll.seconds(settings.configTimeout()) + ": " + names
+                + "; nothing was rebooted");
+        for (String name : configPending) {
+            decisions.put(name, Decision.WAIT);
+            outcomes.put(name, Outcome.FAILED);
+            Classification c = facts.containsKey(name) ? classifyNow(name) : initial.get(name);
+            details.put(name, "config did not hold the desired credential within " + NodeRoll.seconds(settings.configTimeout())
+                    + ": " + c.detail());
+        }
+        finish();
+    }
+
+    // ---- 5. decide + 6. check ------------------------------------------------------------------------------
+
+    private void decide() {
+        if (stopping) {
+            finish();
+            return;
+        }
+        List<NodeFacts> toRoll = new ArrayList<>();
+        List<NodeFacts> leftovers = new ArrayList<>();
+        for (Classification first : initial.values()) {
+            String name = first.name();
+            NodeFacts f = facts.get(name);
+            if (f == null) {
+                outcomes.put(name, Outcome.NOT_ATTEMPTED);
+                details.put(name, "the node was deleted during the run");
+                continue;
+            }
+            Classification now = classifyNow(name);
+            Ownership owner = Decisions.leftover(f);
+            if (owner != null && settings.action() == Action.REBOOT) {
+                decisions.put(name, Decision.REBOOT);
+                toRoll.add(f);
+                continue;
+            }
+            if (owner != null) {
+                leftovers.add(f);
+            }
+            if (now.verdict() == NodeVerdict.FRESH) {
+                boolean becameFresh = first.verdict() == NodeVerdict.CONFIG_PENDING;
+                decisions.put(name, becameFresh ? Decision.WAIT : Decision.SKIP);
+                outcomes.put(name, becameFresh ? Outcome.BECAME_FRESH : Outcome.SKIPPED);
+                details.put(name, (becameFresh ? "the config now holds the desired credential; " : "") + now.detail());
+            } else if (settings.action() == Action.REBOOT) {
+                decisions.put(name, Decision.REBOOT);
+                if (first.verdict() == NodeVerdict.CONFIG_PENDING) {
+                    details.put(name, "the config now holds the desired credential, containerd is " + now.verdict().wire());
+                }
+                toRoll.add(f);
+            } else {
+                decisions.put(name, Decision.WAIT);
+                toRoll.add(f);
+            }
+        }
+        List<NodeFacts> ordered = RolloutOrder.order(toRoll);
+        if (settings.action() == Action.NONE) {
+            releaseLeftovers(leftovers).onComplete(ar -> waitForFresh(ordered));
+        } else {
+            checkDriver(ordered);
+        }
+    }
+
+    private void checkDriver(List<NodeFacts> ordered) {
+        List<Node> selected = initial.keySet().stream().map(raw::get).filter(n -> n != null).toList();
+        Map<String, Node> toCheck = new LinkedHashMap<>();
+        for (NodeFacts f : ordered) {
+            Ownership o = Decisions.leftover(f);
+            if (o == null || !o.phase().mayHaveRebooted()) {
+                toCheck.put(f.name(), raw.get(f.name()));
+            }
+        }
+        context.<Map<String, String>>executeBlocking(() -> {
+            Map<String, String> problems = new LinkedHashMap<>();
+            for (Map.Entry<String, Node> e : toCheck.entrySet()) {
+                String name = e.getKey();
+                try {
+                    driver.check(e.getValue(), selected);
+                } catch (Exception ex) {
+                    problems.put(name, ex.getMessage() == null ? ex.toString() : ex.getMessage());
+                }
+            }
+            return problems;
+        }, false).onComplete(ar -> {
+            if (stage == Stage.DONE) {
+                return;
+            }
+            Map<String, String> problems = ar.succeeded() ? ar.result() : Map.of("*", NodeRoll.message(ar.cause()));
+            if (!problems.isEmpty()) {
+                problems.forEach((name, why) -> {
+                    if (initial.containsKey(name)) {
+                        outcomes.put(name, Outcome.FAILED);
+                        details.put(name, "cannot be rebooted: " + why);
+                    }
+                });
+                stopWith(StopReason.NODE_FAILED, "the reboot driver cannot reboot " + String.join(", ", problems.keySet())
+                        + ": " + problems.values().iterator().next() + "; no node was touched");
+                finish();
+                return;
+            }
+            roll(ordered);
+        });
+    }
+
+    // ---- 7. roll ---------------------------------------------------------------------------------------------
+
+    private void roll(List<NodeFacts> ordered) {
+        stage = Stage.ROLLING;
+        budget = settings.budget().budget(initial.size());
+        if (ordered.isEmpty()) {
+            progress.line("nothing to reboot");
+            finish();
+            return;
+        }
+        progress.line("rolling " + ordered.size() + " node(s), max-unavailable " + budget + " of " + initial.size()
+                + ": " + String.join(", ", ordered.stream().map(NodeFacts::name).toList()));
+        int index = 1;
+        for (NodeFacts f : ordered) {
+            NodeRoll roll = new NodeRoll(this, f, index++, ordered.size(), Decisions.leftover(f));
+            rolls.put(f.name(), roll);
+            queue.add(roll);
+        }
+        // An earlier run's unfinished nodes are already cordoned by crifresh: they are this run's work in
+        // progress, started at once and outside the budget (waiting for budget they hold would deadlock).
+        for (NodeRoll roll : List.copyOf(queue)) {
+            if (Decisions.leftover(facts.get(roll.name())) != null) {
+                start(roll);
+            }
+        }
+        pump();
+    }
+
+    private void start(NodeRoll roll) {
+        queue.remove(roll);
+        inFlight.add(roll.name());
+        roll.start();
+    }
+
+    /** Starts every queued node that may start now; finishes when nothing is left. */
+    private void pump() {
+        if (stage != Stage.ROLLING) {
+            return;
+        }
+        if (!stopping) {
+            startWhatFits();
+        }
+        if (inFlight.isEmpty() && (queue.isEmpty() || stopping)) {
+            finish();
+            return;
+        }
+        if (!stopping && inFlight.isEmpty() && !queue.isEmpty()) {
+            armBlockedTimer();
+        } else {
+            cancelBlockedTimer();
+        }
+    }
+
+    private void startWhatFits() {
+        List<NodeFacts> selected = selectedFacts();
+        Map<String, String> unavailable = Budget.unavailable(selected, inFlight);
+        String blocker = null;
+        for (NodeRoll roll : List.copyOf(queue)) {
+            NodeFacts f = facts.get(roll.name());
+            if (f == null) {
+                queue.remove(roll);
+                roll.abandon("not attempted: the node was deleted during the run");
+                continue;
+            }
+            if (roll.role() == Role.WORKER) {
+                if (Budget.workerFits(roll.name(), unavailable, budget)) {
+                    start(roll);
+                    unavailable.put(roll.name(), "in progress");
+                } else if (blocker == null) {
+                    blocker = roll.name() + " waits: " + Budget.describe(unavailable, budget);
+                }
+                continue;
+            }
+            boolean workersLeft = queue.stream().anyMatch(r -> r.role() == Role.WORKER)
+                    || inFlight.stream().anyMatch(n -> rolls.get(n).role() == Role.WORKER);
+            String why = Budget.controlPlaneBlocker(f, selected, inFlight, workersLeft);
+            if (why == null) {
+                start(roll);
+            } else if (blocker == null) {
+                blocker = roll.name() + " waits: " + why;
+            }
+            break;
+        }
+        blockedBecause = blocker;
+    }
+
+    private List<NodeFacts> selectedFacts() {
+        List<NodeFacts> out = new ArrayList<>(initial.size());
+        for (String name : initial.keySet()) {
+            NodeFacts f = facts.get(name);
+            if (f != null) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    private void armBlockedTimer() {
+        if (blockedTimer >= 0) {
+            return;
+        }
+        if (blockedBecause != null) {
+            progress.line(blockedBecause);
+        }
+        Duration timeout = settings.rebootTimeout();
+        blockedTimer = vertx.setTimer(timeout.toMillis(), id -> {
+            blockedTimer = -1;
+            if (stage == Stage.ROLLING && inFlight.isEmpty() && !queue.isEmpty() && !stopping) {
+                stopWith(StopReason.TIMED_OUT, "no node could start for " + NodeRoll.seconds(timeout) + ": "
+                        + (blockedBecause == null ? "blocked" : blockedBecause));
+                pump();
+            }
+        });
+    }
+
+    private void cancelBlockedTimer() {
+        if (blockedTimer >= 0) {
+            vertx.cancelTimer(blockedTimer);
+            blockedTimer = -1;
+        }
+    }
+
+    // ---- action none -----------------------------------------------------------------------------------------
+
+    private Future<Void> releaseLeftovers(List<NodeFacts> leftovers) {
+        List<Future<Node>> patches = new ArrayList<>();
+        for (NodeFacts f : leftovers) {
+            boolean uncordon = "true".equals(f.annotation(CrifreshAnnotations.CORDONED));
+            progress.line(f.name() + ": dropping an earlier run's crifresh annotations" + (uncordon ? " and uncordoning it" : ""));
+            patches.add(nodeOps.mergePatch(f.name(), NodePatches.release(uncordon)));
+        }
+        return Future.join(patches).mapEmpty();
+    }
+
+    private void waitForFresh(List<NodeFacts> ordered) {
+        stage = Stage.WAITING;
+        if (ordered.isEmpty()) {
+            finish();
+            return;
+        }
+        ordered.forEach(f -> {
+            waiting.add(f.name());
+            rebootOrder.add(f.name());
+        });
+        Duration timeout = settings.attestTimeout();
+        progress.line("action none: waiting up to " + NodeRoll.seconds(timeout) + " for " + waiting.size()
+                + " node(s) to attest fresh: " + String.join(", ", waiting));
+        stageTimer = vertx.setTimer(timeout.toMillis(), id -> {
+            stageTimer = -1;
+            if (stage != Stage.WAITING) {
+                return;
+            }
+            for (String name : waiting) {
+                outcomes.put(name, Outcome.FAILED);
+                Classification c = facts.containsKey(name) ? classifyNow(name) : initial.get(name);
+                details.put(name, "did not attest fresh within " + NodeRoll.seconds(timeout) + ": " + c.verdict().wire()
+                        + " (" + c.reason() + ") " + c.detail());
+            }
+            stopWith(StopReason.TIMED_OUT, waiting.size() + " node(s) did not attest fresh within "
+                    + NodeRoll.seconds(timeout) + ": " + String.join(", ", waiting));
+            finish();
+        });
+        for (String name : List.copyOf(waiting)) {
+            recheckWaiting(name);
+        }
+    }
+
+    private void recheckWaiting(String name) {
+        if (!waiting.contains(name) || facts.get(name) == null) {
+            return;
+        }
+        Classification c = classifyNow(name);
+        if (c.verdict() == NodeVerdict.FRESH) {
+            waiting.remove(name);
+            outcomes.put(name, Outcome.BECAME_FRESH);
+            details.put(name, "turned fresh without a reboot; " + c.detail());
+            progress.line(name + " is fresh (" + c.reason() + ")");
+            if (waiting.isEmpty()) {
+                cancelStageTimer();
+                finish();
+            }
+        }
+    }
+
+    // ---- informer events -------------------------------------------------------------------------------------
+
+    @Override
+    public void upsert(Node node) {
+        if (stage == Stage.DONE) {
+            return;
+        }
+        String name = node.getMetadata().getName();
+        NodeFacts before = facts.get(name);
+        remember(node);
+        switch (stage) {
+            case CONFIG_WAIT -> recheckConfig(name);
+            case WAITING -> recheckWaiting(name);
+            case ROLLING -> {
+                NodeRoll roll = rolls.get(name);
+                if (roll != null && inFlight.contains(name)) {
+                    roll.onUpdate();
+                }
+                NodeFacts after = facts.get(name);
+                if (before == null || before.ready() != after.ready() || before.unschedulable() != after.unschedulable()) {
+                    pump();
+                }
+            }
+            default -> { }
+        }
+    }
+
+    @Override
+    public void deleted(String name) {
+        if (stage == Stage.DONE) {
+            return;
+        }
+        raw.remove(name);
+        facts.remove(name);
+        if (configPending.remove(name)) {
+            outcomes.put(name, Outcome.NOT_ATTEMPTED);
+            details.put(name, "the node was deleted during the run");
+            if (configPending.isEmpty() && stage == Stage.CONFIG_WAIT) {
+                cancelStageTimer();
+                decide();
+            }
+        }
+        if (waiting.remove(name)) {
+            outcomes.put(name, Outcome.FAILED);
+            details.put(name, "the node was deleted while waiting for it to turn fresh");
+            stopWith(StopReason.NODE_FAILED, name + " was deleted during the run");
+            if (waiting.isEmpty() && stage == Stage.WAITING) {
+                finish();
+            }
+        }
+        NodeRoll roll = rolls.get(name);
+        if (roll != null && inFlight.contains(name)) {
+            roll.onDeleted();
+        }
+        if (stage == Stage.ROLLING) {
+            pump();
+        }
+    }
+
+    // ---- RollHost --------------------------------------------------------------------------------------------
+
+    @Override
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    @Override
+    public CoordinatorSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public NodeOps nodes() {
+        return nodeOps;
+    }
+
+    @Override
+    public PodOps pods() {
+        return podOps;
+    }
+
+    @Override
+    public RebootDriver driver() {
+        return driver;
+    }
+
+    @Override
+    public NodeFacts facts(String name) {
+        return facts.get(name);
+    }
+
+    @Override
+    public Node node(String name) {
+        return raw.get(name);
+    }
+
+    @Override
+    public Classification classifyNow(String name) {
+        return classifier.classify(facts.get(name), clock.instant());
+    }
+
+    @Override
+    public boolean stopping() {
+        return stopping;
+    }
+
+    @Override
+    public void progress(NodeRoll roll, String text) {
+        progress.line(roll.prefix() + " " + text);
+    }
+
+    @Override
+    public void patched(Node node) {
+        if (stage != Stage.DONE && node != null) {
+            remember(node);
+        }
+    }
+
+    @Override
+    public void rebootRequested(NodeRoll roll) {
+        if (!rebootOrder.contains(roll.name())) {
+            rebootOrder.add(roll.name());
+        }
+    }
+
+    @Override
+    public void finished(NodeRoll roll) {
+        inFlight.remove(roll.name());
+        if (roll.outcome() == Outcome.FAILED) {
+            stopWith(StopReason.NODE_FAILED, roll.name() + ": " + roll.detail());
+        }
+        // Not re-entrant: the roll may report from inside pump().
+        context.runOnContext(v -> pump());
+    }
+
+    // ---- 8. stop + 9. report -------------------------------------------------------------------------------
+
+    private void stopWith(StopReason reason, String why) {
+        if (stop == null) {
+            stop = reason;
+            error = why;
+            if (reason != StopReason.LOCK_NOT_ACQUIRED) {
+                progress.line("stopping: " + why + (stage == Stage.ROLLING ? "; no new reboots" : ""));
+            }
+        }
+        stopping = true;
+        cancelBlockedTimer();
+    }
+
+    private void cancelStageTimer() {
+        if (stageTimer >= 0) {
+            vertx.cancelTimer(stageTimer);
+            stageTimer = -1;
+        }
+    }
+
+    private void finish() {
+        if (stage == Stage.DONE) {
+            return;
+        }
+        stage = Stage.DONE;
+        cancelStageTimer();
+        cancelBlockedTimer();
+        if (renewTimer >= 0) {
+            vertx.cancelTimer(renewTimer);
+        }
+        if (watch != null) {
+            watch.close();
+        }
+        for (NodeRoll roll : queue) {
+            roll.abandon("not attempted: the rollout stopped (" + error + ")");
+        }
+        Report report = report();
+        Future<Void> released = locked ? lease.release() : Future.succeededFuture();
+        released.onComplete(ar -> promise.tryComplete(report));
+    }
+
+    private Report report() {
+        List<NodeReport> nodes = new ArrayList<>();
+        for (Classification c : initial.values()) {
+            String name = c.name();
+            NodeRoll roll = rolls.get(name);
+            Decision decision = decisions.getOrDefault(name, Decisions.of(c, settings.action()));
+            Outcome outcome = outcomes.getOrDefault(name, Outcome.NOT_ATTEMPTED);
+            String detail = details.getOrDefault(name, c.detail());
+            if (roll != null && roll.outcome() != null) {
+                outcome = roll.outcome();
+                detail = roll.detail();
+            } else if (outcome == Outcome.NOT_ATTEMPTED && !outcomes.containsKey(name) && stop != null) {
+                detail = "not attempted: the rollout stopped; " + c.detail();
+            }
+            nodes.add(new NodeReport(name, c.node().role(), c.verdict(), c.reason(), decision, outcome,
+                    c.markerSaysCurrent(), c.markerContradicts(), detail));
+        }
+        Result result = stop == null ? Result.SUCCEEDED : Result.FAILED;
+        return Report.of(result, nodes, rebootOrder, stop == null ? StopReason.COMPLETED : stop, error);
+    }
+}

@@ -1,0 +1,150 @@
+package dev.crifresh.coordinator.rollout;
+
+import static dev.crifresh.coordinator.rollout.RolloutTest.annotation;
+import static dev.crifresh.coordinator.rollout.RolloutTest.assertNothingLeftBehind;
+import static dev.crifresh.coordinator.rollout.RolloutTest.cordoned;
+import static dev.crifresh.coordinator.fixture.Harness.line;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.common.evidence.Verdict;
+import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.fixture.Harness;
+import dev.crifresh.coordinator.fixture.Poll;
+import dev.crifresh.coordinator.fixture.TestDriver.Behaviour;
+import dev.crifresh.coordinator.kube.CrifreshAnnotations;
+import dev.crifresh.coordinator.report.Outcome;
+import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.coordinator.report.StopReason;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A rollout stopped in each phase — killed like a crashed job (its Lease left to expire) or stopped
+ * gracefully — and a rerun that resumes from the ownership annotations: nothing rebooted twice,
+ * nothing left cordoned.
+ */
+class ResumeTest {
+    private final Harness h = new Harness();
+
+    @AfterEach
+    void close() {
+        h.close();
+    }
+
+    private static CoordinatorSettings rerun() {
+        return Harness.fastSettings().withLockTimeout(Duration.ofSeconds(5));
+    }
+
+    private boolean inPhase(String node, String phase) {
+        String v = annotation(h, node, CrifreshAnnotations.ROLLOUT);
+        return v != null && v.endsWith("/" + phase);
+    }
+
+    @Test
+    void killedWhileDrainingTheRerunStartsTheNodeOver() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.worker("w2", Verdict.STALE);
+        h.cluster.addPod("shop", "db-0", "w1");
+        h.cluster.refuseEvictionsAlways("shop", "db-0");
+        Harness.Run first = h.run(Harness.fastSettings().withDrainTimeout(Duration.ofSeconds(30))).rollout();
+        Poll.until(Duration.ofSeconds(15), "w1 draining", () -> inPhase("w1", "draining") && h.cluster.refusals() > 0);
+        first.kill();
+        assertTrue(cordoned(h, "w1"));
+
+        h.cluster.server.clearExpectations();
+        h.cluster.acceptEvictions("shop", "db-0", h.evictions);
+        Report r = h.run(rerun()).rollout().report();
+        assertEquals(0, r.exitCode(), r.toJson());
+        assertEquals(Outcome.REBOOTED, line(r, "w1").outcome());
+        assertEquals(Outcome.REBOOTED, line(r, "w2").outcome());
+        assertEquals(1, h.driver.rebootsOf("w1"));
+        assertFalse(cordoned(h, "w1"), "w1 left cordoned");
+        assertNothingLeftBehind(h);
+    }
+
+    @Test
+    void killedWhileRebootingTheRerunWaitsInsteadOfRebootingAgain() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.driver.behave("w1", Behaviour.HOLD);
+        Harness.Run first = h.run(Harness.fastSettings()).rollout();
+        Poll.until(Duration.ofSeconds(15), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1 && inPhase("w1", "rebooting"));
+        first.kill();
+
+        Harness.Run second = h.run(rerun()).rollout();
+        Poll.until(Duration.ofSeconds(15), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
+        h.driver.bringBack("w1");
+        Report r = second.report();
+        assertEquals(0, r.exitCode(), r.toJson());
+        assertEquals(Outcome.REBOOTED, line(r, "w1").outcome());
+        assertEquals(1, h.driver.rebootsOf("w1"), "w1 was rebooted again");
+        assertFalse(cordoned(h, "w1"));
+        assertNothingLeftBehind(h);
+    }
+
+    @Test
+    void killedWhileVerifyingTheRerunWaitsForTheAttestation() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.driver.behave("w1", Behaviour.NO_AGENT);
+        Harness.Run first = h.run(Harness.fastSettings()).rollout();
+        Poll.until(Duration.ofSeconds(15), "w1 verifying", () -> inPhase("w1", "verifying"));
+        first.kill();
+
+        Harness.Run second = h.run(rerun()).rollout();
+        Poll.until(Duration.ofSeconds(15), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
+        h.agent.attest(h.cluster, "w1", Verdict.FRESH, dev.crifresh.coordinator.fixture.TestAgent.DESIRED);
+        Report r = second.report();
+        assertEquals(0, r.exitCode(), r.toJson());
+        assertEquals(Outcome.REBOOTED, line(r, "w1").outcome());
+        assertEquals(1, h.driver.rebootsOf("w1"));
+        assertNothingLeftBehind(h);
+        assertFalse(cordoned(h, "w1"));
+    }
+
+    @Test
+    void leftoversOfARunStoppedRightAfterCordoningAreFinishedOrReleased() throws Exception {
+        String leftover = "{\"metadata\":{\"annotations\":{\"crifresh.dev/rollout\":\"old-run/draining\",\"crifresh.dev/cordoned\":\"true\"}},"
+                + "\"spec\":{\"unschedulable\":true}}";
+        h.worker("stale", Verdict.STALE);
+        h.cluster.mergePatch("stale", leftover);
+        h.worker("fresh", Verdict.FRESH);
+        h.cluster.mergePatch("fresh", leftover);
+        Report r = h.rollout(Harness.fastSettings());
+        assertEquals(0, r.exitCode(), r.toJson());
+        assertEquals(Outcome.REBOOTED, line(r, "stale").outcome());
+        assertEquals(Outcome.SKIPPED, line(r, "fresh").outcome());
+        assertEquals(1, h.driver.rebootsOf("stale"));
+        assertEquals(0, h.driver.rebootsOf("fresh"));
+        assertFalse(cordoned(h, "stale"), "crifresh's own cordon was not lifted");
+        assertFalse(cordoned(h, "fresh"), "crifresh's own cordon was not lifted");
+        assertNothingLeftBehind(h);
+    }
+
+    @Test
+    void aGracefulStopLeavesTheNodeForARerunAndReleasesTheLease() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.cluster.addPod("shop", "db-0", "w1");
+        h.cluster.refuseEvictionsAlways("shop", "db-0");
+        Harness.Run first = h.run(Harness.fastSettings().withDrainTimeout(Duration.ofSeconds(30))).rollout();
+        Poll.until(Duration.ofSeconds(15), "w1 draining", () -> inPhase("w1", "draining") && h.cluster.refusals() > 0);
+        first.coordinator.stop();
+        Report stopped = first.report();
+        assertEquals(StopReason.INTERRUPTED, stopped.stop());
+        assertEquals(1, stopped.exitCode());
+        assertEquals(Outcome.FAILED, line(stopped, "w1").outcome());
+        assertTrue(line(stopped, "w1").detail().contains("interrupted while draining"), line(stopped, "w1").detail());
+        assertNull(h.cluster.test.leases().inNamespace("crifresh").withName("crifresh-rollout").get().getSpec().getHolderIdentity());
+        assertTrue(cordoned(h, "w1"));
+
+        h.cluster.server.clearExpectations();
+        h.cluster.acceptEvictions("shop", "db-0", h.evictions);
+        Report r = h.rollout(Harness.fastSettings());
+        assertEquals(0, r.exitCode(), r.toJson());
+        assertEquals(1, h.driver.rebootsOf("w1"));
+        assertFalse(cordoned(h, "w1"));
+        assertNothingLeftBehind(h);
+    }
+}
