@@ -53,14 +53,12 @@ public final class AgentBench {
     private static final String NODE = "bench-node";
     private static final String BOOT_ID = "0b9d7f8e-1111-4222-8333-444455556666";
     private static final byte[] FINGERPRINT_KEY = "fingerprint-key-of-32-bytes-xxxx".getBytes(StandardCharsets.US_ASCII);
-    /** The JVM flags the agent image ships (Dockerfile.agent's JAVA_TOOL_OPTIONS). */
-    static final List<String> IMAGE_JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-XX:CICompilerCount=1", "-Xss256k", "-Xmx24m", "-Xmn4m", "-XX:MinHeapFreeRatio=10",
-            "-XX:MaxHeapFreeRatio=25", "-XX:MaxMetaspaceSize=48m", "-XX:ReservedCodeCacheSize=16m",
-            "-XX:MaxDirectMemorySize=16m", "-XX:-UsePerfData", "-XX:+ExitOnOutOfMemoryError");
+    private static final java.util.regex.Pattern ENTRYPOINT =
+            java.util.regex.Pattern.compile("^ENTRYPOINT\\s*\\[(.*)]\\s*$", java.util.regex.Pattern.MULTILINE);
 
     public static void main(String[] args) throws Exception {
         Path jar = Path.of(args.length > 0 ? args[0] : "agent/target/crifresh-agent.jar");
+        Path dockerfile = Path.of(args.length > 1 ? args[1] : "Dockerfile.agent");
         int writes = Integer.getInteger("bench.writes", 200);
         int idleSeconds = Integer.getInteger("bench.idleSeconds", 60);
         String only = System.getProperty("bench.only", "latency,writes,idle");
@@ -73,7 +71,7 @@ public final class AgentBench {
                 writesPerHour(vertx);
             }
             if (only.contains("idle")) {
-                idle(vertx, jar, idleSeconds, jvmFlags());
+                idle(vertx, jar, idleSeconds, jvmFlags(dockerfile));
             }
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -194,10 +192,29 @@ public final class AgentBench {
         }
     }
 
-    /** The image's flags, or {@code -Dbench.jvmFlags="..."} (space-separated) to compare alternatives. */
-    private static List<String> jvmFlags() {
+    /**
+     * The JVM flags the image ships: the arguments between {@code java} and {@code -jar} in
+     * Dockerfile.agent's ENTRYPOINT; or {@code -Dbench.jvmFlags="..."} (space-separated) to compare others.
+     */
+    static List<String> jvmFlags(Path dockerfile) throws java.io.IOException {
         String override = System.getProperty("bench.jvmFlags");
-        return override == null || override.isBlank() ? IMAGE_JVM_FLAGS : List.of(override.trim().split("\\s+"));
+        if (override != null && !override.isBlank()) {
+            return List.of(override.trim().split("\\s+"));
+        }
+        java.util.regex.Matcher m = ENTRYPOINT.matcher(Files.readString(dockerfile));
+        if (!m.find()) {
+            throw new IllegalStateException(dockerfile + " has no ENTRYPOINT [\"java\", ..., \"-jar\", ...]");
+        }
+        List<String> words = new ArrayList<>();
+        java.util.regex.Matcher quoted = java.util.regex.Pattern.compile("\"([^\"]*)\"").matcher(m.group(1));
+        while (quoted.find()) {
+            words.add(quoted.group(1));
+        }
+        int jarAt = words.indexOf("-jar");
+        if (words.isEmpty() || !words.get(0).equals("java") || jarAt < 0) {
+            throw new IllegalStateException(dockerfile + ": ENTRYPOINT is not java <flags> -jar <jar>: " + words);
+        }
+        return List.copyOf(words.subList(1, jarAt));
     }
 
     static void idle(Vertx vertx, Path jar, int idleSeconds, List<String> jvmFlags) throws Exception {
