@@ -93,6 +93,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final Map<String, Decision> decisions = new HashMap<>();
     private final Map<String, Outcome> outcomes = new HashMap<>();
     private final Map<String, String> details = new HashMap<>();
+    private final Map<String, String> awaitingEcho = new HashMap<>();
     private final Set<String> configPending = new LinkedHashSet<>();
     private final Set<String> waiting = new LinkedHashSet<>();
     private final Map<String, NodeRoll> rolls = new LinkedHashMap<>();
@@ -110,7 +111,27 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                    ProgressListener progress, Clock clock) {
         this.vertx = vertx;
         this.context = context;
-        this.nodeOps = nodeOps;
+        this.nodeOps = new NodeOps() {
+            @Override
+            public Future<List<Node>> list() {
+                return nodeOps.list();
+            }
+
+            @Override
+            public Future<Node> get(String name) {
+                return nodeOps.get(name);
+            }
+
+            @Override
+            public Future<Node> mergePatch(String name, String patch) {
+                return nodeOps.mergePatch(name, patch).onSuccess(Rollout.this::patched);
+            }
+
+            @Override
+            public Future<NodeWatch> watch(NodeEvents events) {
+                return nodeOps.watch(events);
+            }
+        };
         this.podOps = podOps;
         this.lease = lease;
         this.classifier = classifier;
@@ -605,12 +626,18 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     @Override
     public void upsert(Node node) {
+        String name = node.getMetadata().getName();
         if (stage == Stage.DONE) {
+            if (awaitingEcho.containsKey(name) && echoes(awaitingEcho.get(name), node.getMetadata().getResourceVersion())) {
+                awaitingEcho.remove(name);
+            }
             return;
         }
-        String name = node.getMetadata().getName();
         NodeFacts before = facts.get(name);
         remember(node);
+        if (awaitingEcho.containsKey(name) && echoes(awaitingEcho.get(name), node.getMetadata().getResourceVersion())) {
+            awaitingEcho.remove(name);
+        }
         switch (stage) {
             case CONFIG_WAIT -> recheckConfig(name);
             case WAITING -> recheckWaiting(name);
@@ -712,10 +739,26 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         progress.line(roll.prefix() + " " + text);
     }
 
-    @Override
-    public void patched(Node node) {
+    /**
+     * A patch we sent returned this node: newer than the informer's copy until the patch's own watch
+     * event (its echo) arrives.
+     */
+    private void patched(Node node) {
         if (stage != Stage.DONE && node != null) {
             remember(node);
+            awaitingEcho.put(node.getMetadata().getName(), node.getMetadata().getResourceVersion());
+        }
+    }
+
+    /** Whether a watch event with resource version {@code seen} is (at least) the echo of our write {@code awaited}. */
+    static boolean echoes(String awaited, String seen) {
+        if (awaited == null || awaited.equals(seen)) {
+            return true;
+        }
+        try {
+            return seen != null && Long.parseLong(seen) >= Long.parseLong(awaited);
+        } catch (NumberFormatException opaque) {
+            return false;
         }
     }
 
@@ -767,15 +810,36 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (renewTimer >= 0) {
             vertx.cancelTimer(renewTimer);
         }
-        if (watch != null) {
-            watch.close();
-        }
         for (NodeRoll roll : queue) {
             roll.abandon("not attempted: the rollout stopped (" + error + ")");
         }
         Report report = report();
         Future<Void> released = locked ? lease.release() : Future.succeededFuture();
-        released.onComplete(ar -> promise.tryComplete(report));
+        released.compose(v -> closeWatch()).onComplete(ar -> promise.tryComplete(report));
+    }
+
+    /**
+     * Closes the informer once it has received the watch events of our own last writes (at most 1 s):
+     * closing a watch while the server is still writing an event to it makes fabric8's mock server
+     * stall that connection's event loop for 30 s.
+     */
+    private Future<Void> closeWatch() {
+        if (watch == null) {
+            return Future.succeededFuture();
+        }
+        Promise<Void> closed = Promise.promise();
+        long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+        Runnable[] check = new Runnable[1];
+        check[0] = () -> {
+            if (awaitingEcho.isEmpty() || System.nanoTime() >= deadline) {
+                watch.close();
+                closed.tryComplete();
+            } else {
+                vertx.setTimer(5, id -> check[0].run());
+            }
+        };
+        check[0].run();
+        return closed.future();
     }
 
     private Report report() {
