@@ -1,0 +1,131 @@
+package dev.crifresh.agent;
+
+import dev.crifresh.agent.host.HostClock;
+import dev.crifresh.agent.host.HostReader;
+import dev.crifresh.agent.http.AgentHttpServer;
+import dev.crifresh.agent.http.AgentMetrics;
+import dev.crifresh.agent.loop.AgentLoop;
+import dev.crifresh.agent.loop.Evaluator;
+import dev.crifresh.agent.publish.Backoff;
+import dev.crifresh.agent.publish.ConditionPublisher;
+import dev.crifresh.agent.publish.Fabric8NodeApi;
+import dev.crifresh.agent.publish.NodeApi;
+import dev.crifresh.agent.publish.PublishedAttestation;
+import dev.crifresh.common.attest.AttestationSigner;
+import dev.crifresh.common.attest.SigningKey;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running agent: the evaluator loop, the condition publisher and (optionally) the HTTP server,
+ * all on one Vert.x context. Several runtimes may share one {@link Vertx} and one
+ * {@link KubernetesClient} (the simulator runs one per simulated node).
+ */
+public final class AgentRuntime {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
+
+    private final AgentSettings settings;
+    private final AgentLoop loop;
+    private final ConditionPublisher publisher;
+    private final AgentMetrics metrics;
+    private volatile AgentHttpServer http;
+    private volatile Future<Void> stopping;
+
+    private AgentRuntime(AgentSettings settings, AgentLoop loop, ConditionPublisher publisher, AgentMetrics metrics) {
+        this.settings = settings;
+        this.loop = loop;
+        this.publisher = publisher;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Starts an agent. The returned future completes once the HTTP server listens (if any), the Node
+     * watch and the file watcher are set up and the first evaluation was requested; publishing
+     * continues in the background (an unreachable API is retried, never fatal).
+     *
+     * @param fingerprintKey the credential-fingerprint HMAC key; null publishes no registry fingerprints
+     * @param clock          every clock read of this agent goes through it
+     */
+    public static Future<AgentRuntime> start(Vertx vertx, KubernetesClient client, AgentSettings settings,
+                                             SigningKey key, byte[] fingerprintKey, HostClock clock) {
+        return start(vertx, new Fabric8NodeApi(client), settings, key, fingerprintKey, clock, Backoff.standard());
+    }
+
+    static Future<AgentRuntime> start(Vertx vertx, NodeApi api, AgentSettings settings, SigningKey key,
+                                      byte[] fingerprintKey, HostClock clock, Backoff backoff) {
+        Objects.requireNonNull(key, "signing key");
+        Context context = vertx.getOrCreateContext();
+        AgentMetrics metrics = new AgentMetrics();
+        HostReader reader = new HostReader(settings.procRoot(), settings.hostRoot(), settings.watchGlobs(),
+                settings.matcher(), clock);
+        Evaluator evaluator = new Evaluator(reader, settings.rules(), fingerprintKey);
+        ConditionPublisher publisher = new ConditionPublisher(vertx, context, api, settings,
+                new AttestationSigner(key), clock, metrics, backoff);
+        AgentLoop loop = new AgentLoop(vertx, context, settings, evaluator, (assessment, heartbeat, change) -> {
+            metrics.evaluated(assessment.evaluation(), assessment.observation().files());
+            publisher.offer(assessment, heartbeat, change);
+        });
+        AgentRuntime runtime = new AgentRuntime(settings, loop, publisher, metrics);
+        Future<Void> httpStarted = settings.metricsPort() < 0 ? Future.succeededFuture()
+                : AgentHttpServer.start(vertx, settings.metricsPort(), metrics, publisher::ready,
+                        () -> publisher.published().map(PublishedAttestation::claimsJson))
+                .map(server -> {
+                    runtime.http = server;
+                    return null;
+                });
+        return httpStarted
+                .compose(v -> publisher.start())
+                .compose(v -> loop.start())
+                .map(v -> {
+                    LOG.info("[{}] agent {} started: proc root {}, host root {}, watching {}, metrics port {}",
+                            settings.nodeName(), settings.agentVersion(), settings.procRoot(), settings.hostRoot(),
+                            settings.watchGlobs(), runtime.metricsPort());
+                    return runtime;
+                })
+                .recover(failure -> runtime.stop().transform(ignored -> Future.failedFuture(failure)));
+    }
+
+    /**
+     * Stops evaluating, watching and publishing and closes the HTTP server. The condition stays on the
+     * Node as last written: it expires by itself ({@code exp}), and a replacement agent takes over.
+     */
+    public synchronized Future<Void> stop() {
+        if (stopping == null) {
+            stopping = loop.stop()
+                    .eventually(() -> publisher.stop())
+                    .eventually(() -> http == null ? Future.succeededFuture() : http.close())
+                    .onComplete(ar -> LOG.info("[{}] agent stopped", settings.nodeName()));
+        }
+        return stopping;
+    }
+
+    /** The HTTP port actually bound, or -1 when there is no HTTP server. */
+    public int metricsPort() {
+        AgentHttpServer server = http;
+        return server == null ? -1 : server.port();
+    }
+
+    /** Whether a condition has been published (what /readyz reports). */
+    public boolean ready() {
+        return publisher.ready();
+    }
+
+    /** The last attestation written to the Node. */
+    public Optional<PublishedAttestation> published() {
+        return publisher.published();
+    }
+
+    public AgentMetrics metrics() {
+        return metrics;
+    }
+
+    public AgentSettings settings() {
+        return settings;
+    }
+}

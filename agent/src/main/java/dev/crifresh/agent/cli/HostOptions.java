@@ -1,0 +1,114 @@
+package dev.crifresh.agent.cli;
+
+import dev.crifresh.agent.host.WatchGlobs;
+import dev.crifresh.common.evidence.ContainerdMatcher;
+import dev.crifresh.common.evidence.RuleSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** The options that say where and how to observe the node; shared by {@code run} and {@code observe}. */
+final class HostOptions {
+    /** Minimum size of the fingerprint HMAC key (the trust bundle's fingerprint.key). */
+    static final int MIN_FINGERPRINT_KEY_BYTES = 32;
+
+    enum Mode { talos, generic }
+
+    @Option(names = "--proc-root", paramLabel = "DIR", defaultValue = "${env:CRIFRESH_PROC_ROOT:-/proc}",
+            description = "The host's /proc (the pod runs with hostPID). Env CRIFRESH_PROC_ROOT. Default: ${DEFAULT-VALUE}.")
+    Path procRoot;
+
+    @Option(names = "--host-root", paramLabel = "DIR", defaultValue = "${env:CRIFRESH_HOST_ROOT:-/host}",
+            description = "Where the host's file system is mounted; watched paths resolve under it."
+                    + " Env CRIFRESH_HOST_ROOT. Default: ${DEFAULT-VALUE}.")
+    Path hostRoot;
+
+    @Option(names = "--watch", paramLabel = "GLOB", split = ",",
+            defaultValue = "${env:CRIFRESH_WATCH:-/etc/cri/containerd.toml,/etc/cri/conf.d/cri.toml,/etc/cri/conf.d/*.part}",
+            description = "Config files containerd loads (repeatable or comma-separated; wildcards in the file"
+                    + " name only). Env CRIFRESH_WATCH. Default: ${DEFAULT-VALUE}.")
+    List<String> watch;
+
+    @Option(names = "--containerd-match", paramLabel = "SPEC",
+            defaultValue = "${env:CRIFRESH_CONTAINERD_MATCH:-" + ContainerdMatcher.TALOS_CRI_SPEC + "}",
+            description = "'--flag value' pairs the CRI containerd's command line must contain."
+                    + " Env CRIFRESH_CONTAINERD_MATCH. Default: '${DEFAULT-VALUE}'.")
+    String containerdMatch;
+
+    @Option(names = "--mode", paramLabel = "MODE", defaultValue = "${env:CRIFRESH_MODE:-talos}",
+            description = "talos: configs live on tmpfs, a write that seems older than the boot is a clock"
+                    + " anomaly; generic: no such check. Env CRIFRESH_MODE. Default: ${DEFAULT-VALUE}.")
+    Mode mode;
+
+    @Option(names = "--margin", paramLabel = "DURATION", defaultValue = "${env:CRIFRESH_MARGIN:-50ms}",
+            description = "How much later than the newest config write containerd must have started."
+                    + " Env CRIFRESH_MARGIN. Default: ${DEFAULT-VALUE}.")
+    Duration margin;
+
+    @Option(names = "--fingerprint-key", paramLabel = "FILE", defaultValue = "${env:CRIFRESH_FINGERPRINT_KEY}",
+            description = "The credential-fingerprint HMAC key (the trust bundle's fingerprint.key)."
+                    + " Env CRIFRESH_FINGERPRINT_KEY.")
+    Path fingerprintKey;
+
+    ContainerdMatcher matcher(CommandSpec spec) {
+        try {
+            return ContainerdMatcher.parse(containerdMatch);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--containerd-match: " + e.getMessage());
+        }
+    }
+
+    List<String> watchGlobs(CommandSpec spec) {
+        if (watch == null || watch.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--watch: at least one config file must be watched");
+        }
+        for (String g : watch) {
+            try {
+                WatchGlobs.validate(g);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--watch: " + e.getMessage());
+            }
+        }
+        return List.copyOf(watch);
+    }
+
+    RuleSettings rules(CommandSpec spec) {
+        if (margin.isNegative()) {
+            throw new ParameterException(spec.commandLine(), "--margin must not be negative");
+        }
+        return new RuleSettings(margin, mode == Mode.talos);
+    }
+
+    /** The HMAC key bytes, or null when no key file was given. */
+    byte[] fingerprintKeyBytes(CommandSpec spec) {
+        if (fingerprintKey == null) {
+            return null;
+        }
+        byte[] key;
+        try {
+            key = Files.readAllBytes(fingerprintKey);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(),
+                    "--fingerprint-key " + fingerprintKey + ": cannot read: " + CliErrors.describe(e));
+        }
+        if (key.length < MIN_FINGERPRINT_KEY_BYTES) {
+            throw new ParameterException(spec.commandLine(), "--fingerprint-key " + fingerprintKey + ": must hold at least "
+                    + MIN_FINGERPRINT_KEY_BYTES + " bytes, has " + key.length);
+        }
+        return key;
+    }
+
+    void requireDirectories(CommandSpec spec) {
+        if (!Files.isDirectory(procRoot)) {
+            throw new ParameterException(spec.commandLine(), "--proc-root " + procRoot + ": not a directory");
+        }
+        if (!Files.isDirectory(hostRoot)) {
+            throw new ParameterException(spec.commandLine(), "--host-root " + hostRoot + ": not a directory");
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.crifresh.agent.cli;
+
+import dev.crifresh.agent.loop.Assessment;
+import dev.crifresh.common.evidence.Evaluation;
+import dev.crifresh.common.evidence.Observation;
+import dev.crifresh.common.evidence.ProcessSample;
+import dev.crifresh.common.evidence.WatchedFile;
+import java.time.Instant;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/** The {@code observe} output: verdict, evidence and fingerprints, never file contents. */
+final class ObservationJson {
+    private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+    private ObservationJson() {
+    }
+
+    static String render(Assessment a, boolean withRegistries) {
+        Observation o = a.observation();
+        Evaluation e = a.evaluation();
+        ObjectNode root = JSON.createObjectNode();
+        root.put("verdict", e.verdict().wire());
+        root.put("reason", e.reason().code());
+        root.put("proof", e.proof().wire());
+        root.put("message", e.message());
+        root.put("bootId", o.bootId());
+        if (o.clock() != null) {
+            root.put("bootTime", o.clock().bootWallTime().toString());
+            root.put("bootTimeErrorMs", o.clock().error().toMillis());
+        } else {
+            root.putNull("bootTime");
+        }
+        if (o.hostError() != null) {
+            root.put("hostError", o.hostError());
+        }
+        root.put("observedAt", o.observedAt().toString());
+        root.put("candidates", o.candidates().size());
+        ProcessSample c = e.containerd();
+        if (c == null) {
+            root.putNull("containerd");
+        } else {
+            ObjectNode cn = root.putObject("containerd");
+            cn.put("pid", c.pid());
+            cn.put("startTicks", c.startTicks());
+            cn.put("clkTck", o.clkTck());
+            putInstant(cn, "startedAt", e.containerdStartedAt());
+            ArrayNode argv = cn.putArray("cmdline");
+            c.cmdline().forEach(argv::add);
+        }
+        ObjectNode config = root.putObject("config");
+        config.put("digest", e.configDigest());
+        ArrayNode files = config.putArray("files");
+        for (WatchedFile f : o.files()) {
+            ObjectNode fn = files.addObject();
+            fn.put("path", f.path());
+            if (f.isReadable()) {
+                putInstant(fn, "mtime", f.mtime());
+                fn.put("size", f.size());
+                fn.put("sha256", f.sha256());
+            } else {
+                fn.put("error", f.readError());
+            }
+        }
+        if (withRegistries) {
+            ObjectNode registries = root.putObject("registries");
+            a.registries().forEach(registries::put);
+        }
+        return JSON.writeValueAsString(root);
+    }
+
+    private static void putInstant(ObjectNode node, String field, Instant value) {
+        if (value == null) {
+            node.putNull(field);
+        } else {
+            node.put(field, value.toString());
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.crifresh.agent.cli;
+
+import dev.crifresh.agent.host.HostClock;
+import dev.crifresh.agent.host.HostReader;
+import dev.crifresh.agent.loop.Assessment;
+import dev.crifresh.agent.loop.Evaluator;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * Evaluates once and prints the evidence as one JSON object: the operator's debugging tool
+ * ({@code kubectl exec ds/crifresh-agent -- ... observe}). No API access, no signing key; it prints
+ * registry fingerprints (HMACs), never a credential.
+ */
+@Command(name = "observe", mixinStandardHelpOptions = true,
+        description = "Evaluate once and print the evidence and verdict as JSON (no API access).")
+final class ObserveCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    HostOptions host;
+
+    @Override
+    public Integer call() {
+        host.requireDirectories(spec);
+        byte[] fingerprintKey = host.fingerprintKeyBytes(spec);
+        HostReader reader = new HostReader(host.procRoot, host.hostRoot, host.watchGlobs(spec), host.matcher(spec),
+                HostClock.system(host.procRoot));
+        Evaluator evaluator = new Evaluator(reader, host.rules(spec), fingerprintKey);
+        Assessment assessment = evaluator.evaluate();
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(ObservationJson.render(assessment, fingerprintKey != null));
+        out.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,158 @@
+package dev.crifresh.agent.cli;
+
+import dev.crifresh.agent.AgentRuntime;
+import dev.crifresh.agent.AgentSettings;
+import dev.crifresh.agent.AgentVersion;
+import dev.crifresh.agent.KubernetesClients;
+import dev.crifresh.agent.host.HostClock;
+import dev.crifresh.common.attest.Ed25519Keys;
+import dev.crifresh.common.attest.KeyFormatException;
+import dev.crifresh.common.attest.SigningKey;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** The DaemonSet mode: observe, publish the condition, serve metrics, until SIGTERM. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Watch containerd and its config on this node and publish the signed condition.")
+final class RunCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+    private static final long STOP_TIMEOUT_SECONDS = 15;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    HostOptions host;
+
+    @Option(names = "--node-name", paramLabel = "NAME", defaultValue = "${env:NODE_NAME}",
+            description = "This node's name (the downward API's spec.nodeName). Env NODE_NAME.")
+    String nodeName;
+
+    @Option(names = "--signing-key", paramLabel = "FILE", defaultValue = "${env:CRIFRESH_SIGNING_KEY}",
+            description = "PEM with the Ed25519 PRIVATE KEY (PKCS#8) and its PUBLIC KEY. Env CRIFRESH_SIGNING_KEY.")
+    Path signingKey;
+
+    @Option(names = "--heartbeat", paramLabel = "DURATION", defaultValue = "${env:CRIFRESH_HEARTBEAT:-5m}",
+            description = "Re-evaluate and re-publish at least this often. Env CRIFRESH_HEARTBEAT. Default: ${DEFAULT-VALUE}.")
+    Duration heartbeat;
+
+    @Option(names = "--validity", paramLabel = "DURATION", defaultValue = "${env:CRIFRESH_VALIDITY:-15m}",
+            description = "Attestation lifetime, longer than the heartbeat. Env CRIFRESH_VALIDITY. Default: ${DEFAULT-VALUE}.")
+    Duration validity;
+
+    @Option(names = "--proc-poll", paramLabel = "DURATION", defaultValue = "${env:CRIFRESH_PROC_POLL:-5s}",
+            description = "How often containerd's stat and the files' attributes are polled. Env CRIFRESH_PROC_POLL."
+                    + " Default: ${DEFAULT-VALUE}.")
+    Duration procPoll;
+
+    @Option(names = "--debounce", paramLabel = "DURATION", defaultValue = "${env:CRIFRESH_DEBOUNCE:-100ms}",
+            description = "Wait after a file event before reading the config. Env CRIFRESH_DEBOUNCE. Default: ${DEFAULT-VALUE}.")
+    Duration debounce;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT", defaultValue = "${env:CRIFRESH_METRICS_PORT:-9402}",
+            description = "HTTP port for /metrics, /healthz, /readyz, /attestation; -1 disables it."
+                    + " Env CRIFRESH_METRICS_PORT. Default: ${DEFAULT-VALUE}.")
+    int metricsPort;
+
+    @Override
+    public Integer call() throws Exception {
+        AgentSettings settings = settings();
+        SigningKey key = signingKey();
+        byte[] fingerprintKey = host.fingerprintKeyBytes(spec);
+        if (fingerprintKey == null) {
+            throw new ParameterException(spec.commandLine(),
+                    "missing --fingerprint-key (or CRIFRESH_FINGERPRINT_KEY): registry fingerprints need it");
+        }
+        host.requireDirectories(spec);
+
+        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(4)
+                .setInternalBlockingPoolSize(2));
+        KubernetesClient client = KubernetesClients.standard(vertx);
+        AgentRuntime runtime;
+        try {
+            runtime = AgentRuntime.start(vertx, client, settings, key, fingerprintKey,
+                    HostClock.system(settings.procRoot())).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            client.close();
+            vertx.close();
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            spec.commandLine().getErr().println("crifresh-agent: cannot start: " + cause.getMessage());
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            LOG.info("[{}] SIGTERM: stopping; the condition stays as last published", settings.nodeName());
+            try {
+                runtime.stop().toCompletionStage().toCompletableFuture().get(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.warn("[{}] clean stop did not finish: {}", settings.nodeName(), e.toString());
+            } finally {
+                client.close();
+                vertx.close();
+                stopped.countDown();
+            }
+        }, "crifresh-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    AgentSettings settings() {
+        if (nodeName == null || nodeName.isBlank()) {
+            throw new ParameterException(spec.commandLine(), "missing --node-name (or NODE_NAME)");
+        }
+        requirePositive(heartbeat, "--heartbeat");
+        requirePositive(validity, "--validity");
+        requirePositive(procPoll, "--proc-poll");
+        if (validity.compareTo(heartbeat) <= 0) {
+            throw new ParameterException(spec.commandLine(), "--validity (" + DurationConverter.format(validity)
+                    + ") must be longer than --heartbeat (" + DurationConverter.format(heartbeat)
+                    + "), or the attestation expires between heartbeats");
+        }
+        if (metricsPort < -1 || metricsPort > 65535) {
+            throw new ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + ": not a port (0-65535, or -1 for none)");
+        }
+        return new AgentSettings(nodeName, host.procRoot, host.hostRoot, host.watchGlobs(spec), host.matcher(spec),
+                host.rules(spec), heartbeat, validity, procPoll, debounce, metricsPort, AgentVersion.current());
+    }
+
+    private SigningKey signingKey() {
+        if (signingKey == null) {
+            throw new ParameterException(spec.commandLine(), "missing --signing-key (or CRIFRESH_SIGNING_KEY)");
+        }
+        String pem;
+        try {
+            pem = Files.readString(signingKey, StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(),
+                    "--signing-key " + signingKey + ": cannot read: " + CliErrors.describe(e));
+        }
+        try {
+            return Ed25519Keys.readSigningKeyPem(pem);
+        } catch (KeyFormatException e) {
+            throw new ParameterException(spec.commandLine(), "--signing-key " + signingKey + ": " + e.getMessage());
+        }
+    }
+
+    private void requirePositive(Duration d, String flag) {
+        if (d.isZero() || d.isNegative()) {
+            throw new ParameterException(spec.commandLine(), flag + " must be longer than 0");
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.crifresh.agent.http;
+
+import dev.crifresh.common.evidence.Evaluation;
+import dev.crifresh.common.evidence.Verdict;
+import dev.crifresh.common.evidence.WatchedFile;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The agent's metrics, one registry per agent (several agents share a JVM in the simulator). The
+ * exposed names are a contract with the dashboard: Micrometer's Prometheus naming adds the
+ * {@code _seconds} base unit and the counters' {@code _total}, so the meters below are named without them.
+ */
+public final class AgentMetrics {
+    public static final String FRESH = "crifresh.node.fresh";
+    public static final String CONTAINERD_START = "crifresh.containerd.start.timestamp";
+    public static final String CONFIG_MTIME = "crifresh.config.mtime.timestamp";
+    public static final String ATTESTATION_EXPIRY = "crifresh.attestation.expiry.timestamp";
+    public static final String PUBLISHES = "crifresh.publishes";
+    public static final String EVALUATIONS = "crifresh.evaluations";
+    public static final String API_ERRORS = "crifresh.api.errors";
+    public static final String DETECTION_LATENCY = "crifresh.detection.latency";
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Value fresh = new Value(-1);
+    private final Value containerdStart = new Value(Double.NaN);
+    private final Value expiry = new Value(Double.NaN);
+    private final Map<String, Value> mtimes = new HashMap<>();
+    private final Map<String, Meter.Id> mtimeGauges = new HashMap<>();
+    private final Timer detectionLatency;
+
+    /** A gauge's value; gauges reference it strongly through this registry-owned object. */
+    private static final class Value {
+        private volatile double value;
+
+        Value(double initial) {
+            value = initial;
+        }
+    }
+
+    public AgentMetrics() {
+        Gauge.builder(FRESH, fresh, v -> v.value)
+                .description("1 when the running containerd loaded the current config, 0 stale, -1 unknown")
+                .register(registry);
+        Gauge.builder(CONTAINERD_START, containerdStart, v -> v.value).baseUnit("seconds")
+                .description("Wall-clock start of the CRI containerd (Unix time)")
+                .register(registry);
+        Gauge.builder(ATTESTATION_EXPIRY, expiry, v -> v.value).baseUnit("seconds")
+                .description("exp of the last published attestation (Unix time)")
+                .register(registry);
+        detectionLatency = Timer.builder(DETECTION_LATENCY)
+                .description("From a config change seen by the agent to the condition written")
+                .serviceLevelObjectives(Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
+                        Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
+                        Duration.ofSeconds(30))
+                .register(registry);
+        for (String result : List.of("success", "conflict", "error")) {
+            publishes(result);
+        }
+    }
+
+    public synchronized void evaluated(Evaluation e, List<WatchedFile> files) {
+        Counter.builder(EVALUATIONS).tag("verdict", e.verdict().wire()).tag("reason", e.reason().code())
+                .description("Evaluations of the node by verdict and reason").register(registry).increment();
+        fresh.value = e.verdict() == Verdict.FRESH ? 1 : e.verdict() == Verdict.STALE ? 0 : -1;
+        containerdStart.value = e.containerdStartedAt() == null ? Double.NaN : seconds(e.containerdStartedAt());
+        Map<String, Double> now = new HashMap<>();
+        files.stream().filter(WatchedFile::isReadable).forEach(f -> now.put(f.path(), seconds(f.mtime())));
+        for (var it = mtimeGauges.entrySet().iterator(); it.hasNext(); ) {
+            var gauge = it.next();
+            if (!now.containsKey(gauge.getKey())) {
+                registry.remove(gauge.getValue());
+                mtimes.remove(gauge.getKey());
+                it.remove();
+            }
+        }
+        now.forEach((path, mtime) -> mtimes.computeIfAbsent(path, p -> {
+            Value v = new Value(mtime);
+            mtimeGauges.put(p, Gauge.builder(CONFIG_MTIME, v, x -> x.value).baseUnit("seconds").tag("path", p)
+                    .description("Wall-clock mtime of a watched config file (Unix time)")
+                    .register(registry).getId());
+            return v;
+        }).value = mtime);
+    }
+
+    /** @param result success, conflict (a guarded patch was rejected and retried) or error */
+    public void published(String result) {
+        publishes(result).increment();
+    }
+
+    public void published(Instant exp) {
+        expiry.value = seconds(exp);
+        published("success");
+    }
+
+    /** @param operation get, patch or watch */
+    public void apiError(String operation) {
+        Counter.builder(API_ERRORS).tag("operation", operation)
+                .description("Failed Kubernetes API calls by operation").register(registry).increment();
+    }
+
+    public void detectionLatency(Duration latency) {
+        detectionLatency.record(latency);
+    }
+
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    private Counter publishes(String result) {
+        return Counter.builder(PUBLISHES).tag("result", result)
+                .description("Condition publishes by result").register(registry);
+    }
+
+    private static double seconds(Instant t) {
+        return t.getEpochSecond() + t.getNano() / 1e9;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.crifresh.agent.loop;
+
+import dev.crifresh.agent.host.WatchGlobs;
+import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches the directories that hold the watched files (inotify on Linux). Writers differ: Talos
+ * truncates and writes in place, others write a temp file and rename, so a CREATE, MODIFY or DELETE
+ * of a watched name all count as a change. A directory that does not exist yet is registered by
+ * {@link #registerMissing()}, which the loop calls on every poll. Events are reported on this
+ * watcher's own thread; the receiver hands them to its event loop.
+ */
+final class ConfigWatcher implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ConfigWatcher.class);
+
+    private final WatchGlobs globs;
+    private final Consumer<String> onChange;
+    private final String threadName;
+    private final Map<WatchKey, String> dirsByKey = new ConcurrentHashMap<>();
+    private volatile WatchService service;
+    private volatile Thread thread;
+
+    /** @param onChange receives the node path (or directory) that changed, on the watcher thread */
+    ConfigWatcher(WatchGlobs globs, Consumer<String> onChange, String threadName) {
+        this.globs = globs;
+        this.onChange = onChange;
+        this.threadName = threadName;
+    }
+
+    void start() throws IOException {
+        service = FileSystems.getDefault().newWatchService();
+        registerMissing();
+        Thread t = new Thread(this::run, threadName);
+        t.setDaemon(true);
+        thread = t;
+        t.start();
+    }
+
+    /** Registers every watched directory that exists but is not registered yet. Returns how many were added. */
+    synchronized int registerMissing() {
+        WatchService ws = service;
+        if (ws == null) {
+            return 0;
+        }
+        int added = 0;
+        for (String dir : globs.directories()) {
+            if (dirsByKey.containsValue(dir)) {
+                continue;
+            }
+            Path onHost = globs.onHost(dir);
+            if (!Files.isDirectory(onHost)) {
+                continue;
+            }
+            try {
+                WatchKey key = onHost.register(ws, StandardWatchEventKinds.ENTRY_CREATE,
+                        StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE);
+                dirsByKey.put(key, dir);
+                added++;
+            } catch (ClosedWatchServiceException e) {
+                return added;
+            } catch (IOException e) {
+                LOG.warn("cannot watch {}: {}", dir, e.getMessage());
+            }
+        }
+        return added;
+    }
+
+    int watchedDirectories() {
+        return dirsByKey.size();
+    }
+
+    private void run() {
+        try {
+            while (true) {
+                WatchKey key = service.take();
+                String dir = dirsByKey.get(key);
+                for (WatchEvent<?> event : key.pollEvents()) {
+                    if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
+                        onChange.accept(dir == null ? "(events lost)" : dir + " (events lost)");
+                    } else if (dir != null && event.context() instanceof Path name
+                            && globs.matches(dir, name.toString())) {
+                        onChange.accept(dir.equals("/") ? "/" + name : dir + "/" + name);
+                    }
+                }
+                if (!key.reset()) {
+                    dirsByKey.remove(key);
+                    if (dir != null) {
+                        onChange.accept(dir + " (directory gone)");
+                    }
+                }
+            }
+        } catch (ClosedWatchServiceException e) {
+            // closed: stop quietly
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        WatchService ws = service;
+        service = null;
+        if (ws != null) {
+            try {
+                ws.close();
+            } catch (IOException e) {
+                LOG.debug("closing watch service: {}", e.getMessage());
+            }
+        }
+        Thread t = thread;
+        if (t != null) {
+            t.interrupt();
+        }
+    }
+}

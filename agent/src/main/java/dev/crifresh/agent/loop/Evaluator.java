@@ -1,0 +1,45 @@
+package dev.crifresh.agent.loop;
+
+import dev.crifresh.agent.host.HostReader;
+import dev.crifresh.agent.host.HostSnapshot;
+import dev.crifresh.agent.host.RegistryFingerprints;
+import dev.crifresh.common.evidence.Evaluation;
+import dev.crifresh.common.evidence.EvaluationMemory;
+import dev.crifresh.common.evidence.EvidenceRules;
+import dev.crifresh.common.evidence.RuleSettings;
+
+/**
+ * Reads the node and applies the rules, carrying {@link EvaluationMemory} from one evaluation to the
+ * next (rules 4 and 6). Blocking; calls must not overlap (the loop runs one at a time).
+ */
+public final class Evaluator {
+    private final HostReader reader;
+    private final RuleSettings rules;
+    private final byte[] fingerprintKey;
+    private EvaluationMemory memory;
+
+    /** @param fingerprintKey HMAC key for registry fingerprints, or null to publish none */
+    public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey) {
+        this.reader = reader;
+        this.rules = rules;
+        this.fingerprintKey = fingerprintKey == null ? null : fingerprintKey.clone();
+    }
+
+    public synchronized Assessment evaluate() {
+        long started = System.nanoTime();
+        HostSnapshot snapshot = reader.read();
+        Evaluation evaluation = EvidenceRules.evaluate(snapshot.observation(), rules, memory);
+        RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey);
+        evaluation = ConfigParseCheck.apply(evaluation, registries.parseFailures());
+        if (evaluation.memory() != null) {
+            // Without a single containerd the rules return no memory; keeping the last one is safe
+            // because the rules ignore memory that belongs to another containerd identity.
+            memory = evaluation.memory();
+        }
+        return new Assessment(snapshot.observation(), evaluation, registries.fingerprints(), started);
+    }
+
+    public HostReader reader() {
+        return reader;
+    }
+}

@@ -1,0 +1,45 @@
+package dev.crifresh.agent.publish;
+
+import dev.crifresh.agent.loop.Assessment;
+import dev.crifresh.common.attest.AttestationClaims;
+import dev.crifresh.common.attest.ConfigClaim;
+import dev.crifresh.common.attest.ContainerdClaim;
+import dev.crifresh.common.attest.FileClaim;
+import dev.crifresh.common.evidence.Evaluation;
+import dev.crifresh.common.evidence.Observation;
+import dev.crifresh.common.evidence.WatchedFile;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/** The attestation claims (DESIGN §4) for one assessment of one Node. */
+public final class ClaimsFactory {
+    private ClaimsFactory() {
+    }
+
+    /**
+     * @param now      the signing time; {@code iat} is it in whole seconds, {@code exp = iat + validity}
+     * @param nodeUid  {@code metadata.uid} of the Node the claims will be written to
+     */
+    public static AttestationClaims claims(Assessment assessment, String nodeName, String nodeUid, Instant now,
+                                           Duration validity, Duration margin, String agentVersion) {
+        Observation o = assessment.observation();
+        Evaluation e = assessment.evaluation();
+        Instant iat = now.truncatedTo(ChronoUnit.SECONDS);
+        ContainerdClaim containerd = e.containerd() == null ? null
+                : new ContainerdClaim(e.containerd().pid(), e.containerd().startTicks(), o.clkTck(),
+                        e.containerdStartedAt());
+        ConfigClaim config = null;
+        if (e.configDigest() != null) {
+            List<FileClaim> files = o.files().stream()
+                    .filter(WatchedFile::isReadable)
+                    .map(f -> new FileClaim(f.path(), f.mtime(), f.sha256()))
+                    .toList();
+            config = new ConfigClaim(e.configDigest(), files);
+        }
+        return new AttestationClaims(AttestationClaims.VERSION, AttestationClaims.ISSUER, nodeName, nodeUid,
+                o.bootId(), iat, iat.plus(validity), e.verdict(), e.reason().code(), e.proof(), containerd, config,
+                assessment.registries(), margin.toMillis(), agentVersion);
+    }
+}

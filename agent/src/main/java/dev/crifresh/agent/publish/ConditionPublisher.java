@@ -1,0 +1,300 @@
+package dev.crifresh.agent.publish;
+
+import dev.crifresh.agent.AgentSettings;
+import dev.crifresh.agent.host.HostClock;
+import dev.crifresh.agent.http.AgentMetrics;
+import dev.crifresh.agent.loop.Assessment;
+import dev.crifresh.common.attest.AttestationClaims;
+import dev.crifresh.common.attest.AttestationSigner;
+import dev.crifresh.common.evidence.Evaluation;
+import dev.crifresh.common.kube.AttestationMessage;
+import dev.crifresh.common.kube.ConditionContract;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the ContainerdConfigFresh condition of one Node (DESIGN §4). Publishes when the assessment's
+ * {@link PublishKey} changes and on every heartbeat, never before the first assessment; re-publishes
+ * when the watched Node shows our entry removed or different from what we wrote. API failures are
+ * retried with {@link Backoff}, always with the latest assessment. State lives on one Vert.x context;
+ * API calls run on worker threads.
+ */
+public final class ConditionPublisher {
+    private static final Logger LOG = LoggerFactory.getLogger(ConditionPublisher.class);
+    /** Guarded patches rejected in a row (a concurrent writer) before falling back to the backoff. */
+    static final int MAX_CONFLICT_RETRIES = 3;
+
+    private final Vertx vertx;
+    private final Context context;
+    private final NodeApi api;
+    private final AgentSettings settings;
+    private final AttestationSigner signer;
+    private final HostClock clock;
+    private final AgentMetrics metrics;
+    private final Backoff backoff;
+    private final String node;
+
+    private Assessment latest;
+    private PublishKey publishedKey;
+    private Written lastWritten;
+    private boolean dirty;
+    private boolean inFlight;
+    private boolean recheckAfterFlight;
+    private boolean confirming;
+    private long retryTimer = -1;
+    private int failures;
+    private Long pendingChangeNanos;
+    private boolean stopped;
+    private boolean watchFailing;
+    private AutoCloseable watch;
+    private Promise<Void> idle;
+    private volatile PublishedAttestation published;
+
+    /** What we last wrote, to recognise our own entry on the watched Node. */
+    private record Written(String status, String reason, String message) {
+        static Written of(NodeCondition c) {
+            return new Written(c.getStatus(), c.getReason(), c.getMessage());
+        }
+    }
+
+    private record Outcome(AttestationClaims claims, String token, Written written, boolean transition) {
+    }
+
+    public ConditionPublisher(Vertx vertx, Context context, NodeApi api, AgentSettings settings,
+                              AttestationSigner signer, HostClock clock, AgentMetrics metrics, Backoff backoff) {
+        this.vertx = vertx;
+        this.context = context;
+        this.api = api;
+        this.settings = settings;
+        this.signer = signer;
+        this.clock = clock;
+        this.metrics = metrics;
+        this.backoff = backoff;
+        this.node = settings.nodeName();
+    }
+
+    /** Starts watching the own Node. */
+    public Future<Void> start() {
+        return context.<AutoCloseable>executeBlocking(() -> api.watch(node,
+                n -> context.runOnContext(v -> nodeSeen(n)),
+                t -> context.runOnContext(v -> watchFailed(t))), false)
+                .map(w -> {
+                    watch = w;
+                    return null;
+                });
+    }
+
+    /** A new assessment from the loop (on the context). */
+    public void offer(Assessment assessment, boolean heartbeat, Long changeSeenNanos) {
+        if (stopped) {
+            return;
+        }
+        latest = assessment;
+        if (changeSeenNanos != null && (pendingChangeNanos == null || changeSeenNanos < pendingChangeNanos)) {
+            pendingChangeNanos = changeSeenNanos;
+        }
+        boolean changed = !PublishKey.of(assessment).equals(publishedKey);
+        if (heartbeat || changed) {
+            dirty = true;
+            maybePublish();
+        } else if (!dirty && !inFlight && pendingChangeNanos != null
+                && pendingChangeNanos <= assessment.evaluatedNanos()) {
+            pendingChangeNanos = null; // the change left the published condition as it is
+        }
+    }
+
+    public boolean ready() {
+        return published != null;
+    }
+
+    public Optional<PublishedAttestation> published() {
+        return Optional.ofNullable(published);
+    }
+
+    public Future<Void> stop() {
+        Promise<Void> done = Promise.promise();
+        context.runOnContext(v -> {
+            stopped = true;
+            vertx.cancelTimer(retryTimer);
+            AutoCloseable w = watch;
+            watch = null;
+            Future<Void> closed = w == null ? Future.succeededFuture() : context.executeBlocking(() -> {
+                w.close();
+                return null;
+            }, false);
+            closed.onComplete(ar -> {
+                if (inFlight || confirming) {
+                    idle = done;
+                } else {
+                    done.complete();
+                }
+            });
+        });
+        return done.future();
+    }
+
+    private void maybePublish() {
+        if (stopped || inFlight || retryTimer >= 0 || !dirty || latest == null) {
+            return;
+        }
+        inFlight = true;
+        dirty = false;
+        Assessment snapshot = latest;
+        context.executeBlocking(() -> publishBlocking(snapshot), false).onComplete(ar -> {
+            inFlight = false;
+            if (ar.succeeded()) {
+                succeeded(snapshot, ar.result());
+            } else {
+                failed(ar.cause());
+            }
+            if (recheckAfterFlight) {
+                recheckAfterFlight = false;
+                confirm();
+            }
+            settleIfIdle();
+            maybePublish();
+        });
+    }
+
+    private Outcome publishBlocking(Assessment a) throws ApiException {
+        Evaluation e = a.evaluation();
+        for (int conflicts = 0; ; conflicts++) {
+            Node current;
+            try {
+                current = api.get(node);
+            } catch (ApiException ex) {
+                metrics.apiError("get");
+                throw ex;
+            }
+            if (current == null) {
+                metrics.apiError("get");
+                throw new ApiException(404, "Node " + node + " does not exist", null);
+            }
+            Instant now = clock.wallNow();
+            AttestationClaims claims = ClaimsFactory.claims(a, node, current.getMetadata().getUid(), now,
+                    settings.validity(), settings.rules().margin(), settings.agentVersion());
+            String token = signer.sign(claims);
+            String message = AttestationMessage.format(e.message(), token);
+            DesiredCondition desired = ConditionPatch.desired(current, e.verdict().conditionStatus(),
+                    e.reason().code(), message, now);
+            NodeCondition before = ConditionPatch.ours(current);
+            try {
+                api.patchStatus(node, ConditionPatch.build(current, desired));
+                boolean transition = before == null || !desired.status().equals(before.getStatus());
+                return new Outcome(claims, token, new Written(desired.status(), desired.reason(), message), transition);
+            } catch (ApiException ex) {
+                metrics.apiError("patch");
+                if (ex.rejected() && conflicts < MAX_CONFLICT_RETRIES) {
+                    metrics.published("conflict");
+                    LOG.info("[{}] condition patch rejected ({}), re-reading the Node", node, ex.code());
+                    continue;
+                }
+                throw ex;
+            }
+        }
+    }
+
+    private void succeeded(Assessment snapshot, Outcome outcome) {
+        boolean recovered = failures > 0;
+        failures = 0;
+        publishedKey = PublishKey.of(snapshot);
+        lastWritten = outcome.written();
+        published = new PublishedAttestation(outcome.claims(), outcome.token());
+        metrics.published(outcome.claims().exp());
+        if (pendingChangeNanos != null && pendingChangeNanos <= snapshot.evaluatedNanos()) {
+            metrics.detectionLatency(Duration.ofNanos(System.nanoTime() - pendingChangeNanos));
+            pendingChangeNanos = null;
+        }
+        Evaluation e = snapshot.evaluation();
+        LOG.info("[{}] published condition status={} reason={}{}{}, attestation expires {}", node,
+                outcome.written().status(), e.reason().code(), outcome.transition() ? " (status changed)" : "",
+                recovered ? " (API reachable again)" : "", outcome.claims().exp());
+    }
+
+    private void failed(Throwable cause) {
+        failures++;
+        dirty = true;
+        metrics.published("error");
+        Duration delay = backoff.delay(failures);
+        LOG.warn("[{}] publish failed (attempt {}), retrying in {} ms: {}", node, failures, delay.toMillis(),
+                cause instanceof ApiException ? cause.getMessage() : cause.toString());
+        if (!stopped) {
+            retryTimer = vertx.setTimer(Math.max(1, delay.toMillis()), id -> {
+                retryTimer = -1;
+                maybePublish();
+            });
+        }
+    }
+
+    private void nodeSeen(Node n) {
+        watchFailing = false;
+        if (stopped || lastWritten == null) {
+            return; // nothing of ours to defend before the first publish
+        }
+        NodeCondition ours = ConditionPatch.ours(n);
+        if (ours != null && Written.of(ours).equals(lastWritten)) {
+            return;
+        }
+        if (inFlight) {
+            recheckAfterFlight = true; // our own write may be what this event predates
+            return;
+        }
+        confirm();
+    }
+
+    /**
+     * The watch showed our entry missing or different. Events can lag behind our own writes, so read
+     * the Node now before deciding that someone else removed or overwrote the entry.
+     */
+    private void confirm() {
+        if (stopped || confirming) {
+            return;
+        }
+        confirming = true;
+        context.executeBlocking(() -> Optional.ofNullable(api.get(node)), false).onComplete(ar -> {
+            confirming = false;
+            if (ar.failed()) {
+                metrics.apiError("get");
+                dirty = true; // cannot tell: write again, the publish path retries with backoff
+            } else if (ar.result().isPresent()) {
+                NodeCondition ours = ConditionPatch.ours(ar.result().get());
+                if (ours == null) {
+                    LOG.info("[{}] condition {} was removed, publishing again", node, ConditionContract.CONDITION_TYPE);
+                    dirty = true;
+                } else if (!Written.of(ours).equals(lastWritten)) {
+                    LOG.info("[{}] condition was overwritten by another writer (reason {}), publishing again", node,
+                            Objects.toString(ours.getReason(), "none"));
+                    dirty = true;
+                }
+            }
+            settleIfIdle();
+            maybePublish();
+        });
+    }
+
+    private void watchFailed(Throwable t) {
+        metrics.apiError("watch");
+        if (!watchFailing) {
+            watchFailing = true;
+            LOG.warn("[{}] watch on the Node failed, retrying: {}", node, t.toString());
+        }
+    }
+
+    private void settleIfIdle() {
+        if (idle != null && !inFlight && !confirming) {
+            Promise<Void> p = idle;
+            idle = null;
+            p.complete();
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.crifresh.agent.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.agent.testing.FakeContainerd;
+import dev.crifresh.agent.testing.FakeProc;
+import dev.crifresh.agent.testing.TalosFiles;
+import dev.crifresh.common.registry.CredentialFingerprint;
+import dev.crifresh.common.registry.RegistryAuth;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+class ObserveCommandTest {
+    private static final String PASSWORD = "hunter2-very-secret";
+
+    @TempDir
+    Path dir;
+    private Path proc;
+    private Path host;
+    private Path key;
+
+    @BeforeEach
+    void node() throws Exception {
+        proc = dir.resolve("proc");
+        host = dir.resolve("host");
+        // Booted 1000 s ago; containerd started 500 s after boot; config written 100 s before that.
+        new FakeProc(proc).bootId("6f1e0c0a-0000-4000-8000-000000000001").uptime(Duration.ofSeconds(1000))
+                .process(4242, FakeContainerd.TALOS_CRI, 50_000);
+        new TalosFiles(host).writeAll(PASSWORD, Instant.now().minusSeconds(600));
+        key = Files.write(dir.resolve("fingerprint.key"), "0123456789abcdef0123456789abcdef".getBytes());
+    }
+
+    @Test
+    void printsOneJsonObjectWithTheEvidenceAndNoCredential() throws Exception {
+        CliHarness r = CliHarness.run("observe", "--proc-root", proc.toString(), "--host-root", host.toString(),
+                "--fingerprint-key", key.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertFalse(r.out().contains(PASSWORD), "the password must never be printed");
+        assertFalse(r.err().contains(PASSWORD));
+        JsonNode json = JsonMapper.builder().build().readTree(r.out());
+        assertEquals("fresh", json.get("verdict").asString());
+        assertEquals("ContainerdStartedAfterConfig", json.get("reason").asString());
+        assertEquals("ordering", json.get("proof").asString());
+        assertEquals("6f1e0c0a-0000-4000-8000-000000000001", json.get("bootId").asString());
+        assertEquals(4242, json.get("containerd").get("pid").asLong());
+        assertEquals(50_000, json.get("containerd").get("startTicks").asLong());
+        assertEquals("/bin/containerd", json.get("containerd").get("cmdline").get(0).asString());
+        assertTrue(json.get("config").get("digest").asString().startsWith("sha256:"));
+        assertEquals(3, json.get("config").get("files").size());
+        assertEquals(TalosFiles.REGISTRIES_PART, json.get("config").get("files").get(0).get("path").asString());
+        assertEquals(CredentialFingerprint.of(Files.readAllBytes(key),
+                        new RegistryAuth("ghcr.io", "deploy-bot", PASSWORD, "")),
+                json.get("registries").get("ghcr.io").asString());
+    }
+
+    @Test
+    void withoutAKeyThereAreNoRegistriesAndStaleIsReportedWithItsReason() throws Exception {
+        new TalosFiles(host).rotate("another-secret"); // written now: after containerd started
+        CliHarness r = CliHarness.run("observe", "--proc-root", proc.toString(), "--host-root", host.toString());
+        assertEquals(0, r.exit(), r.err());
+        JsonNode json = JsonMapper.builder().build().readTree(r.out());
+        assertEquals("stale", json.get("verdict").asString());
+        assertEquals("ConfigChangedAfterContainerdStart", json.get("reason").asString());
+        assertFalse(json.has("registries"));
+        assertFalse(r.out().contains("another-secret"));
+    }
+
+    @Test
+    void reportsUnknownWhenNoContainerdRuns() throws Exception {
+        new FakeProc(proc).remove(4242);
+        CliHarness r = CliHarness.run("observe", "--proc-root", proc.toString(), "--host-root", host.toString());
+        JsonNode json = JsonMapper.builder().build().readTree(r.out());
+        assertEquals("unknown", json.get("verdict").asString());
+        assertEquals("ContainerdNotFound", json.get("reason").asString());
+        assertTrue(json.get("containerd").isNull());
+    }
+
+    @Test
+    void badRootsAndKeysAreOneLineErrors() {
+        CliHarness r = CliHarness.run("observe", "--proc-root", dir.resolve("nope").toString());
+        assertEquals(2, r.exit());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains("--proc-root"), r.err());
+        CliHarness k = CliHarness.run("observe", "--proc-root", proc.toString(), "--host-root", host.toString(),
+                "--fingerprint-key", dir.resolve("absent").toString());
+        assertEquals(2, k.exit());
+        assertTrue(k.err().contains("--fingerprint-key") && k.err().contains("absent"), k.err());
+    }
+}

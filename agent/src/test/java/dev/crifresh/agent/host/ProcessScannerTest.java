@@ -1,0 +1,90 @@
+package dev.crifresh.agent.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.agent.testing.FakeContainerd;
+import dev.crifresh.common.evidence.ContainerdMatcher;
+import dev.crifresh.common.evidence.ProcessSample;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProcessScannerTest {
+    private final ProcessScanner scanner = new ProcessScanner(Path.of("/proc"));
+
+    @Test
+    void findsTalosCriContainerdThroughRealProcAndNeverTheSystemOne() throws Exception {
+        try (FakeContainerd cri = FakeContainerd.start(FakeContainerd.TALOS_CRI);
+             FakeContainerd system = FakeContainerd.start(FakeContainerd.TALOS_SYSTEM)) {
+            List<ProcessSample> found = scanner.scan(ContainerdMatcher.talosCri());
+            ProcessSample ours = found.stream().filter(s -> s.pid() == cri.pid()).findFirst().orElseThrow();
+            assertEquals(FakeContainerd.TALOS_CRI, ours.cmdline());
+            assertEquals(cri.startTicks(), ours.startTicks());
+            assertTrue(found.stream().noneMatch(s -> s.pid() == system.pid()), "system containerd matched");
+        }
+    }
+
+    @Test
+    void countsOnlyMatchingProcessesAndForgetsExitedOnes() throws Exception {
+        // A marker pair unique to this run keeps other builds' fake containerds on this machine out of the count.
+        String marker = "/tmp/crifresh-test-" + UUID.randomUUID();
+        ContainerdMatcher matcher = ContainerdMatcher.parse(ContainerdMatcher.TALOS_CRI_SPEC + " --root " + marker);
+        List<String> cri = with(FakeContainerd.TALOS_CRI, "--root", marker);
+        List<String> system = with(FakeContainerd.TALOS_SYSTEM, "--root", marker);
+        try (FakeContainerd a = FakeContainerd.start(cri); FakeContainerd s = FakeContainerd.start(system)) {
+            assertEquals(List.of(a.pid()), pids(scanner.scan(matcher)));
+            try (FakeContainerd b = FakeContainerd.start(cri)) {
+                assertEquals(2, scanner.scan(matcher).size());
+                b.close();
+                assertEquals(List.of(a.pid()), pids(scanner.scan(matcher)));
+            }
+            a.close();
+            assertTrue(scanner.scan(matcher).isEmpty());
+            assertFalse(scanner.startTicks(a.pid()).isPresent());
+        }
+    }
+
+    @Test
+    void skipsKernelThreadsZombieLikeEntriesAndVanishedPids(@TempDir Path proc) throws Exception {
+        Path p1 = Files.createDirectories(proc.resolve("10"));
+        Files.write(p1.resolve("cmdline"), String.join("\0", FakeContainerd.TALOS_CRI).concat("\0")
+                .getBytes(StandardCharsets.UTF_8));
+        Files.writeString(p1.resolve("stat"), "10 (containerd) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 4321 0 0");
+        Files.createDirectories(proc.resolve("11")).resolve("cmdline").toFile().createNewFile(); // kernel thread
+        Path p12 = Files.createDirectories(proc.resolve("12")); // vanished: no files
+        Files.createDirectories(proc.resolve("self"));
+        Files.write(Files.createDirectories(proc.resolve("13")).resolve("cmdline"),
+                String.join("\0", FakeContainerd.TALOS_CRI).getBytes(StandardCharsets.UTF_8)); // no stat: exited
+        List<ProcessSample> found = scanner(proc).scan(ContainerdMatcher.talosCri());
+        assertEquals(List.of(new ProcessSample(10, 4321, FakeContainerd.TALOS_CRI)), found);
+        assertTrue(Files.isDirectory(p12));
+    }
+
+    @Test
+    void splitsNulSeparatedCommandLines() {
+        assertEquals(List.of("a", "b c", ""), ProcessScanner.splitNul("a\0b c\0\0".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(List.of("a", "b"), ProcessScanner.splitNul("a\0b".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(List.of(), ProcessScanner.splitNul(new byte[0]));
+    }
+
+    private static ProcessScanner scanner(Path root) {
+        return new ProcessScanner(root);
+    }
+
+    private static List<String> with(List<String> argv, String... more) {
+        List<String> out = new ArrayList<>(argv);
+        out.addAll(List.of(more));
+        return out;
+    }
+
+    private static List<Long> pids(List<ProcessSample> samples) {
+        return samples.stream().map(ProcessSample::pid).toList();
+    }
+}

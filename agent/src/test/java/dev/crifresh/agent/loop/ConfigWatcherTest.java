@@ -1,0 +1,78 @@
+package dev.crifresh.agent.loop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.agent.host.WatchGlobs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Real inotify events on a real directory tree. */
+class ConfigWatcherTest {
+    @TempDir
+    Path host;
+    private static final Set<String> WATCHED = Set.of("/etc/cri/containerd.toml", "/etc/cri/conf.d/cri.toml",
+            "/etc/cri/conf.d/01-registries.part", "/etc/cri/conf.d/20-x.part");
+    private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+
+    /** Waits for an event naming {@code path}; every event seen on the way must name a watched file. */
+    private void expect(String path) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            String e = events.poll(100, TimeUnit.MILLISECONDS);
+            if (e == null) {
+                continue;
+            }
+            assertTrue(WATCHED.contains(e), "unexpected event " + e);
+            if (e.equals(path)) {
+                return;
+            }
+        }
+        throw new AssertionError("no event for " + path + " within 10 s");
+    }
+
+    @Test
+    void reportsInPlaceWritesRenamesAndDeletesOfWatchedNamesOnly() throws Exception {
+        Path confd = Files.createDirectories(host.resolve("etc/cri/conf.d"));
+        try (ConfigWatcher watcher = new ConfigWatcher(new WatchGlobs(host, WatchGlobs.TALOS_DEFAULT), events::add,
+                "test-watch")) {
+            watcher.start();
+            assertEquals(2, watcher.watchedDirectories());
+
+            Files.writeString(confd.resolve("unrelated.txt"), "x");
+            Files.writeString(confd.resolve("cri.toml"), "in place");
+            expect("/etc/cri/conf.d/cri.toml");
+
+            Path tmp = Files.writeString(host.resolve("etc/cri/.containerd.toml.tmp"), "renamed");
+            Files.move(tmp, host.resolve("etc/cri/containerd.toml"), StandardCopyOption.ATOMIC_MOVE);
+            expect("/etc/cri/containerd.toml");
+
+            Files.writeString(confd.resolve("01-registries.part"), "auth");
+            expect("/etc/cri/conf.d/01-registries.part");
+            Files.delete(confd.resolve("01-registries.part"));
+            expect("/etc/cri/conf.d/01-registries.part");
+        }
+    }
+
+    @Test
+    void aDirectoryCreatedLaterIsWatchedOnceRegistered() throws Exception {
+        Files.createDirectories(host.resolve("etc/cri"));
+        try (ConfigWatcher watcher = new ConfigWatcher(new WatchGlobs(host, WatchGlobs.TALOS_DEFAULT), events::add,
+                "test-watch")) {
+            watcher.start();
+            assertEquals(1, watcher.watchedDirectories());
+            Path confd = Files.createDirectories(host.resolve("etc/cri/conf.d"));
+            assertEquals(1, watcher.registerMissing());
+            assertEquals(0, watcher.registerMissing());
+            Files.writeString(confd.resolve("20-x.part"), "y");
+            expect("/etc/cri/conf.d/20-x.part");
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.crifresh.agent.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Real processes with chosen command lines, read through the real {@code /proc}: a tiny C program
+ * (compiled once per JVM with the system's gcc) that sleeps in {@code pause()}, started through
+ * {@code bash exec -a} so that argv[0] is exactly what the test asks for (e.g. {@code /bin/containerd}).
+ * With {@code comm} set it also renames its {@code /proc/<pid>/comm} via {@code prctl(PR_SET_NAME)}.
+ */
+public final class FakeContainerd implements AutoCloseable {
+    private static final String SOURCE = """
+            #include <stdlib.h>
+            #include <sys/prctl.h>
+            #include <unistd.h>
+            int main(void) {
+                const char *comm = getenv("FAKE_COMM");
+                if (comm != NULL) {
+                    prctl(PR_SET_NAME, comm, 0, 0, 0);
+                }
+                for (;;) {
+                    pause();
+                }
+            }
+            """;
+    private static Path binary;
+
+    /** Talos' CRI containerd. */
+    public static final List<String> TALOS_CRI = List.of("/bin/containerd", "--address",
+            "/run/containerd/containerd.sock", "--config", "/etc/cri/containerd.toml");
+    /** Talos' system containerd: must never be taken for the CRI one. */
+    public static final List<String> TALOS_SYSTEM = List.of("/bin/containerd", "--address",
+            "/system/run/containerd/containerd.sock", "--state", "/system/state", "--root",
+            "/system/var/lib/containerd");
+
+    private final Process process;
+    private final List<String> argv;
+
+    private FakeContainerd(Process process, List<String> argv) {
+        this.process = process;
+        this.argv = argv;
+    }
+
+    public static FakeContainerd start(List<String> argv) throws IOException {
+        return start(argv, null);
+    }
+
+    public static FakeContainerd start(List<String> argv, String comm) throws IOException {
+        List<String> command = new ArrayList<>(List.of("bash", "-c", "exec -a \"$0\" \"$FAKE_BIN\" \"$@\""));
+        command.addAll(argv);
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("FAKE_BIN", binary().toString());
+        if (comm != null) {
+            pb.environment().put("FAKE_COMM", comm);
+        }
+        FakeContainerd fake = new FakeContainerd(pb.start(), List.copyOf(argv));
+        fake.awaitExec();
+        return fake;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public List<String> argv() {
+        return argv;
+    }
+
+    /** Field 22 of the real /proc/<pid>/stat. */
+    public long startTicks() throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid()), "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[19]);
+    }
+
+    @Override
+    public void close() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void awaitExec() throws IOException {
+        Path cmdline = Path.of("/proc", Long.toString(pid()), "cmdline");
+        String want = String.join("\0", argv) + "\0";
+        Poll.until(Duration.ofSeconds(10), "exec of " + argv, () -> {
+            try {
+                return new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).equals(want);
+            } catch (IOException e) {
+                return false;
+            }
+        });
+    }
+
+    private static synchronized Path binary() throws IOException {
+        if (binary == null) {
+            Path dir = Files.createTempDirectory("fake-containerd");
+            Path src = dir.resolve("fake.c");
+            Files.writeString(src, SOURCE);
+            Path out = dir.resolve("containerd");
+            try {
+                Process gcc = new ProcessBuilder("gcc", "-O2", "-o", out.toString(), src.toString())
+                        .redirectErrorStream(true).start();
+                String log = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                if (!gcc.waitFor(60, TimeUnit.SECONDS) || gcc.exitValue() != 0) {
+                    throw new IOException("gcc failed: " + log);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while compiling", e);
+            }
+            binary = out;
+        }
+        return binary;
+    }
+}

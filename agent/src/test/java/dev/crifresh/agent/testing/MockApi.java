@@ -1,0 +1,87 @@
+package dev.crifresh.agent.testing;
+
+import dev.crifresh.agent.KubernetesClients;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.vertx.core.Vertx;
+import java.net.InetAddress;
+import java.util.HashMap;
+import java.util.List;
+
+/**
+ * fabric8's mock API server in CRUD mode (real HTTP, real watches) that can be stopped and started
+ * again on the same port with its stored objects intact, plus a client on a shared Vert.x.
+ */
+public final class MockApi implements AutoCloseable {
+    private final KubernetesCrudDispatcher dispatcher = new PatchTestAwareDispatcher();
+    private KubernetesMockServer server;
+    private final int port;
+    private final KubernetesClient client;
+
+    public MockApi(Vertx vertx) {
+        server = newServer();
+        server.init();
+        port = server.getPort();
+        try (NamespacedKubernetesClient bootstrap = server.createClient()) {
+            client = KubernetesClients.create(vertx, bootstrap.getConfiguration());
+        }
+    }
+
+    public KubernetesClient client() {
+        return client;
+    }
+
+    /** Stops answering (connections are refused) until {@link #restart()}. */
+    public void stop() {
+        server.destroy();
+    }
+
+    /** Listens again on the same port, with the same stored objects. */
+    public void restart() throws Exception {
+        server = newServer();
+        server.init(InetAddress.getByName("localhost"), port);
+    }
+
+    /** A Node as kubelet registers it: a UID, a boot id and kubelet's Ready condition. */
+    public Node createNode(String name, String bootId) {
+        Node node = new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+                .withNewStatus().withNewNodeInfo().withBootID(bootId).endNodeInfo()
+                .withConditions(kubeletReady()).endStatus().build();
+        client.nodes().resource(node).create();
+        Node created = client.nodes().withName(name).get();
+        if (created.getStatus() == null || created.getStatus().getConditions().isEmpty()) {
+            created.setStatus(node.getStatus());
+            client.nodes().resource(created).updateStatus();
+        }
+        return client.nodes().withName(name).get();
+    }
+
+    public static NodeCondition kubeletReady() {
+        return new NodeConditionBuilder().withType("Ready").withStatus("True").withReason("KubeletReady")
+                .withMessage("kubelet is posting ready status").withLastHeartbeatTime("2025-03-01T10:00:00Z")
+                .withLastTransitionTime("2025-03-01T09:00:00Z").build();
+    }
+
+    public List<NodeCondition> conditions(String name) {
+        Node n = client.nodes().withName(name).get();
+        return n == null || n.getStatus() == null ? List.of() : n.getStatus().getConditions();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        server.destroy();
+    }
+
+    private KubernetesMockServer newServer() {
+        return new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+    }
+}

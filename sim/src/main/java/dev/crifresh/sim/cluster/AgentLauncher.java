@@ -1,0 +1,13 @@
+package dev.crifresh.sim.cluster;
+
+/** Starts the node agent for one boot of a simulated node, pointed at that node's host root and clock. */
+public interface AgentLauncher {
+
+    /** Blocks until the agent runs; throws when it cannot start. */
+    RunningAgent start(String nodeName, HostRoot host, SimulatedHostClock clock) throws Exception;
+
+    /** A started agent; {@link #stop} leaves its last condition in place, as a dying pod would. */
+    interface RunningAgent {
+        void stop() throws Exception;
+    }
+}

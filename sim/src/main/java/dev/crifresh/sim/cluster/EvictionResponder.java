@@ -1,0 +1,125 @@
+package dev.crifresh.sim.cluster;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.utils.ResponseProvider;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Answers the Eviction API, which fabric8's mock server does not emulate: for each evictable pod an
+ * expectation on {@code POST /api/v1/namespaces/<ns>/pods/<pod>/eviction} replies 201 and has the pod
+ * deleted shortly after (as its graceful termination would), or 404 once the pod is gone. DaemonSet and
+ * mirror pods, which a drain must skip, answer 201 as a real API server would (their controller or the
+ * kubelet brings them back at once, so they stay) and the attempt is recorded as a
+ * {@link SimEvent.Kind#FORBIDDEN_EVICTION}.
+ */
+final class EvictionResponder {
+    /** How long an evicted pod takes to terminate. */
+    static final Duration TERMINATION = Duration.ofMillis(50);
+
+    private final KubernetesMockServer server;
+    private final KubernetesClient client;
+    private final ScheduledExecutorService platform;
+    private final Consumer<SimEvent> events;
+    private static final String SUCCESS =
+            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}";
+
+    private final Set<String> live = ConcurrentHashMap.newKeySet();
+    private final Map<String, Integer> evictions = new ConcurrentHashMap<>();
+
+    EvictionResponder(KubernetesMockServer server, KubernetesClient client, ScheduledExecutorService platform,
+            Consumer<SimEvent> events) {
+        this.server = server;
+        this.client = client;
+        this.platform = platform;
+        this.events = events;
+    }
+
+    void allow(Pod pod) {
+        String namespace = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        String node = pod.getSpec().getNodeName();
+        live.add(key(namespace, name));
+        server.expect().post().withPath("/api/v1/namespaces/" + namespace + "/pods/" + name + "/eviction")
+                .andReply(new Reply(namespace, name, node)).always();
+    }
+
+    /** A pod a drain must not evict: an attempt is answered, recorded, and changes nothing. */
+    void watchForbidden(Pod pod) {
+        String namespace = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        String node = pod.getSpec().getNodeName();
+        server.expect().post().withPath("/api/v1/namespaces/" + namespace + "/pods/" + name + "/eviction")
+                .andReply(201, request -> {
+                    events.accept(new SimEvent(Instant.now(), node, SimEvent.Kind.FORBIDDEN_EVICTION,
+                            key(namespace, name)));
+                    return SUCCESS;
+                }).always();
+    }
+
+    /** How many eviction requests for this pod were accepted. */
+    int evictions(String namespace, String name) {
+        return evictions.getOrDefault(key(namespace, name), 0);
+    }
+
+    private static String key(String namespace, String name) {
+        return namespace + "/" + name;
+    }
+
+    private final class Reply implements ResponseProvider<Object> {
+        private final String namespace;
+        private final String name;
+        private final String node;
+        private final ThreadLocal<Boolean> accepted = new ThreadLocal<>();
+        private Headers headers = new Headers.Builder().add("Content-Type", "application/json").build();
+
+        Reply(String namespace, String name, String node) {
+            this.namespace = namespace;
+            this.name = name;
+            this.node = node;
+        }
+
+        @Override
+        public int getStatusCode(RecordedRequest request) {
+            boolean ok = live.remove(key(namespace, name));
+            accepted.set(ok);
+            if (ok) {
+                evictions.merge(key(namespace, name), 1, Integer::sum);
+                events.accept(new SimEvent(Instant.now(), node, SimEvent.Kind.POD_EVICTED, key(namespace, name)));
+                platform.schedule(() -> client.pods().inNamespace(namespace).withName(name).delete(),
+                        TERMINATION.toMillis(), TimeUnit.MILLISECONDS);
+            }
+            return ok ? 201 : 404;
+        }
+
+        @Override
+        public Object getBody(RecordedRequest request) {
+            boolean ok = Boolean.TRUE.equals(accepted.get());
+            accepted.remove();
+            return ok
+                    ? SUCCESS
+                    : "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                            + "\"message\":\"pods \\\"" + name + "\\\" not found\",\"reason\":\"NotFound\",\"code\":404}";
+        }
+
+        @Override
+        public Headers getHeaders() {
+            return headers;
+        }
+
+        @Override
+        public void setHeaders(Headers headers) {
+            this.headers = headers;
+        }
+    }
+}

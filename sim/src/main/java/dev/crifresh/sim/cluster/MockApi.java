@@ -1,0 +1,67 @@
+package dev.crifresh.sim.cluster;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.vertx.core.Vertx;
+import java.net.InetAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Queue;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The simulated cluster's API server: fabric8's {@link KubernetesMockServer} in CRUD mode (with
+ * expectations taking precedence, for the Eviction API the mock does not emulate) on loopback, over real
+ * HTTP and watches, and a client on the Vert.x 5 HTTP client sharing the simulation's Vert.x.
+ */
+public final class MockApi implements AutoCloseable {
+    private static final Logger QUIET = Logger.getLogger("io.fabric8.mockwebserver");
+
+    private final KubernetesMockServer server;
+    private final KubernetesClient client;
+
+    private MockApi(KubernetesMockServer server, KubernetesClient client) {
+        this.server = server;
+        this.client = client;
+    }
+
+    public static MockApi start(Vertx vertx) {
+        // The mock server logs every request at INFO through java.util.logging; the simulation's output is
+        // the coordinator's progress and report, so keep only its warnings.
+        QUIET.setLevel(Level.WARNING);
+        Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
+        KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()),
+                new MockWebServer(), expectations, new KubernetesMixedDispatcher(expectations), false);
+        server.init(InetAddress.getLoopbackAddress(), 0);
+        KubernetesClient client = server.createClient(new Vertx5HttpClientFactory(vertx));
+        return new MockApi(server, client);
+    }
+
+    public KubernetesMockServer server() {
+        return server;
+    }
+
+    /** The client everything in the simulation uses: agents, coordinator, kubelet, reboots. */
+    public KubernetesClient client() {
+        return client;
+    }
+
+    /** The API server's URL, as a kubeconfig would name it. */
+    public String url() {
+        return server.url("/");
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        server.destroy();
+    }
+}

@@ -1,0 +1,375 @@
+package dev.crifresh.sim.cluster;
+
+import dev.crifresh.common.attest.AttestationClaims;
+import dev.crifresh.common.attest.ClaimsJson;
+import dev.crifresh.common.kube.AttestationMessage;
+import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.sim.scenario.AgentMode;
+import dev.crifresh.sim.scenario.ConfigUpdate;
+import dev.crifresh.sim.scenario.Credential;
+import dev.crifresh.sim.scenario.NodeSpec;
+import dev.crifresh.sim.scenario.Scenario;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+
+/**
+ * A simulated Talos cluster built from a scenario: one mock API server, and per node a Node object, its
+ * pods, a host root folder and (where the scenario says so) a real agent. The simulated platform —
+ * kubelet, reboots, config renders, containerd restarts, eviction answers — acts on one platform thread,
+ * in order. Everything blocking; call it from a plain thread, never a Vert.x event loop.
+ */
+public final class SimulatedCluster implements AutoCloseable {
+    /** Kubelet status heartbeat period. */
+    static final Duration HEARTBEAT = Duration.ofSeconds(5);
+    /** Talos >= 1.14: how long after a CRI config write containerd is running again. */
+    static final Duration CONTAINERD_RESTART_DELAY = Duration.ofMillis(250);
+    private static final Duration PLATFORM_CALL_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Scenario scenario;
+    private final Path workDir;
+    private final MockApi api;
+    private final SimKeys keys;
+    private final ScheduledExecutorService platform;
+    private final Kubelet kubelet;
+    private final EvictionResponder evictions;
+    private final AgentLauncher launcher;
+    private final Map<String, SimulatedNode> nodes = new LinkedHashMap<>();
+    private final List<SimEvent> events = new CopyOnWriteArrayList<>();
+    private final List<Consumer<SimEvent>> listeners = new CopyOnWriteArrayList<>();
+    private final List<RebootRequest> rebootRequests = new CopyOnWriteArrayList<>();
+    private volatile Instant runStartedAt;
+
+    private SimulatedCluster(Scenario scenario, Vertx vertx,
+            BiFunction<KubernetesClient, SimKeys, AgentLauncher> launchers) throws IOException {
+        this.scenario = scenario;
+        this.workDir = Files.createTempDirectory("crifresh-sim-");
+        this.api = MockApi.start(vertx);
+        this.keys = SimKeys.generate();
+        this.platform = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "crifresh-sim-platform");
+            t.setDaemon(true);
+            return t;
+        });
+        this.kubelet = new Kubelet(api.client());
+        this.evictions = new EvictionResponder(api.server(), api.client(), platform, this::record);
+        this.launcher = launchers.apply(api.client(), keys);
+    }
+
+    /**
+     * Builds the cluster as the deploy job finds it: API objects, host roots, hostile conditions not yet
+     * written and no agent started (see {@link #startAgents}).
+     */
+    public static SimulatedCluster create(Scenario scenario, Vertx vertx,
+            BiFunction<KubernetesClient, SimKeys, AgentLauncher> launchers) {
+        SimulatedCluster cluster;
+        try {
+            cluster = new SimulatedCluster(scenario, vertx, launchers);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create the simulation's work folder", e);
+        }
+        try {
+            cluster.populate();
+            return cluster;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    private void populate() {
+        Instant start = Instant.now();
+        int index = 0;
+        for (NodeSpec spec : scenario.nodes()) {
+            HostRoot host = new HostRoot(workDir.resolve("nodes").resolve(spec.name()));
+            SimulatedNode node = new SimulatedNode(spec, index, scenario.registry(), scenario.desiredCredential(),
+                    host, this::record);
+            node.firstBoot(start);
+            Node created = api.client().nodes().resource(NodeObjects.node(spec, index, node.boot().bootId(), start))
+                    .create();
+            node.uid(created.getMetadata().getUid());
+            for (Pod pod : NodeObjects.pods(spec, node.uid())) {
+                api.client().pods().resource(pod).create();
+                if (NodeObjects.APP_NAMESPACE.equals(pod.getMetadata().getNamespace())) {
+                    evictions.allow(pod);
+                } else {
+                    evictions.watchForbidden(pod);
+                }
+            }
+            nodes.put(spec.name(), node);
+            index++;
+        }
+        platform.scheduleAtFixedRate(this::heartbeats, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Also tells {@code listener} of every later platform event, as it happens. */
+    public void onEvent(Consumer<SimEvent> listener) {
+        listeners.add(listener);
+    }
+
+    private void record(SimEvent event) {
+        events.add(event);
+        for (Consumer<SimEvent> listener : listeners) {
+            listener.accept(event);
+        }
+    }
+
+    /** Starts a real agent on every node whose scenario says {@code agent: running}. */
+    public void startAgents() {
+        onPlatform(() -> {
+            for (SimulatedNode node : nodes.values()) {
+                node.startAgent(launcher);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Waits until every node with a running agent carries that agent's condition for the node's current
+     * boot.
+     *
+     * @throws TimeoutException naming the nodes still silent
+     */
+    public void awaitAgentsPublished(Duration timeout) throws TimeoutException, InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (true) {
+            List<String> silent = new ArrayList<>();
+            for (SimulatedNode node : nodes.values()) {
+                if (node.agentMode() == AgentMode.RUNNING && node.state() == SimulatedNode.State.UP
+                        && !attestsCurrentBoot(node)) {
+                    silent.add(node.name());
+                }
+            }
+            if (silent.isEmpty()) {
+                return;
+            }
+            if (Instant.now().isAfter(deadline)) {
+                throw new TimeoutException("no attestation within " + timeout.toSeconds() + " s from the agent on "
+                        + String.join(", ", silent));
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** Whether the node's condition carries a token (of any validity) for its current boot. */
+    public boolean attestsCurrentBoot(SimulatedNode node) {
+        return claims(node.name()).map(c -> node.boot().bootId().equals(c.bootId())).orElse(false);
+    }
+
+    /** The claims in the node's condition as published (signature not checked), if any. */
+    public Optional<AttestationClaims> claims(String nodeName) {
+        return condition(nodeName).flatMap(c -> AttestationMessage.token(c.getMessage())).flatMap(token -> {
+            String[] parts = token.split("\\.", -1);
+            if (parts.length != 3) {
+                return Optional.empty();
+            }
+            try {
+                return Optional.of(ClaimsJson.read(
+                        new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8)));
+            } catch (IllegalArgumentException e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    /** The node's {@code ContainerdConfigFresh} condition, if any. */
+    public Optional<NodeCondition> condition(String nodeName) {
+        Node node = api.client().nodes().withName(nodeName).get();
+        if (node == null || node.getStatus() == null || node.getStatus().getConditions() == null) {
+            return Optional.empty();
+        }
+        return node.getStatus().getConditions().stream()
+                .filter(c -> ConditionContract.CONDITION_TYPE.equals(c.getType())).findFirst();
+    }
+
+    /** Writes the scenario's forged, tampered, copied, earlier-boot and expired conditions. */
+    public void writeHostileAttestations() {
+        HostileAttestations hostile = new HostileAttestations(api.client(), keys, scenario.registry());
+        for (SimulatedNode node : nodes.values()) {
+            if (node.agentMode().isHostile()) {
+                List<SimulatedNode> others = nodes.values().stream().filter(n -> n != node).toList();
+                hostile.write(node, others);
+                record(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.HOSTILE_ATTESTATION,
+                        node.agentMode().wire()));
+            }
+        }
+    }
+
+    /** The coordinator starts now: config updates are scheduled relative to this moment. */
+    public void beginRun() {
+        runStartedAt = Instant.now();
+        for (SimulatedNode node : nodes.values()) {
+            ConfigUpdate update = node.spec().configUpdate();
+            if (update != null) {
+                Credential next = update.credential().resolve(scenario.desiredCredential());
+                platform.schedule(() -> platformAction(node, () -> render(node, next)), update.after().toNanos(),
+                        TimeUnit.NANOSECONDS);
+            }
+        }
+    }
+
+    private void render(SimulatedNode node, Credential next) {
+        boolean written = node.renderCredential(next);
+        if (written && scenario.simulation().containerdRestartsOnConfigChange()) {
+            String bootId = node.boot().bootId();
+            platform.schedule(() -> platformAction(node, () -> node.restartContainerd(bootId)),
+                    CONTAINERD_RESTART_DELAY.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * What the sim's reboot driver calls: the node goes down now (agent stopped, containerd gone, NotReady)
+     * and, unless it never returns, comes back after the scenario's reboot time. Returns once the request
+     * was taken, as {@code talosctl reboot --wait=false} does.
+     */
+    public void requestReboot(String nodeName) {
+        SimulatedNode node = nodes.get(nodeName);
+        if (node == null) {
+            throw new IllegalArgumentException("no simulated node " + nodeName);
+        }
+        onPlatform(() -> {
+            if (node.state() != SimulatedNode.State.UP) {
+                return null;
+            }
+            rebootRequests.add(new RebootRequest(nodeName, Instant.now(),
+                    node.credential().equals(scenario.desiredCredential()), node.boots()));
+            record(new SimEvent(Instant.now(), nodeName, SimEvent.Kind.REBOOT_REQUESTED,
+                    node.credential().equals(scenario.desiredCredential())
+                            ? "config holds the desired credential" : "config does NOT hold the desired credential"));
+            if (node.rebootRequested(kubelet)) {
+                platform.schedule(() -> platformAction(node, () -> node.rebootCompleted(kubelet, launcher)),
+                        scenario.simulation().reboot().toMillis(), TimeUnit.MILLISECONDS);
+            }
+            return null;
+        });
+    }
+
+    private void heartbeats() {
+        for (SimulatedNode node : nodes.values()) {
+            if (node.state() == SimulatedNode.State.UP) {
+                platformAction(node, () -> kubelet.heartbeat(node.name()));
+            }
+        }
+    }
+
+    private void platformAction(SimulatedNode node, Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            record(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.PLATFORM_ERROR, String.valueOf(
+                    e.getMessage())));
+        }
+    }
+
+    private <T> T onPlatform(Callable<T> work) {
+        try {
+            return platform.submit(work).get(PLATFORM_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(cause.getMessage(), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the simulated platform did not answer within "
+                    + PLATFORM_CALL_TIMEOUT.toSeconds() + " s", e);
+        }
+    }
+
+    public Scenario scenario() {
+        return scenario;
+    }
+
+    public KubernetesClient client() {
+        return api.client();
+    }
+
+    public MockApi api() {
+        return api;
+    }
+
+    public SimKeys keys() {
+        return keys;
+    }
+
+    public SimulatedNode node(String name) {
+        SimulatedNode node = nodes.get(name);
+        if (node == null) {
+            throw new IllegalArgumentException("no simulated node " + name);
+        }
+        return node;
+    }
+
+    public Collection<SimulatedNode> nodes() {
+        return List.copyOf(nodes.values());
+    }
+
+    public List<SimEvent> events() {
+        return List.copyOf(events);
+    }
+
+    public List<RebootRequest> rebootRequests() {
+        return List.copyOf(rebootRequests);
+    }
+
+    /** Accepted evictions of one pod. */
+    public int evictions(String namespace, String pod) {
+        return evictions.evictions(namespace, pod);
+    }
+
+    /** When {@link #beginRun} was called, or null. */
+    public Instant runStartedAt() {
+        return runStartedAt;
+    }
+
+    /** Stops every agent and the platform, shuts the API server down and deletes the host roots. */
+    @Override
+    public void close() {
+        try {
+            onPlatform(() -> {
+                for (SimulatedNode node : nodes.values()) {
+                    try {
+                        node.stopAgent();
+                    } catch (RuntimeException e) {
+                        record(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.PLATFORM_ERROR,
+                                String.valueOf(e.getMessage())));
+                    }
+                }
+                return null;
+            });
+        } finally {
+            platform.shutdownNow();
+            api.close();
+            HostRoot.deleteTree(workDir);
+        }
+    }
+}

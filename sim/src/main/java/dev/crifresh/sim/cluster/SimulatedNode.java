@@ -1,0 +1,217 @@
+package dev.crifresh.sim.cluster;
+
+import dev.crifresh.sim.scenario.AgentMode;
+import dev.crifresh.sim.scenario.Credential;
+import dev.crifresh.sim.scenario.NodeSpec;
+import dev.crifresh.sim.scenario.RebootBehaviour;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.function.Consumer;
+
+/**
+ * One simulated Talos node: its host root, its current boot, the credential its CRI config holds, and
+ * the agent that runs on it. Platform actions (boot, reboot, config change, containerd restart) are
+ * called on the simulation's single platform thread; getters may be read from anywhere.
+ */
+public final class SimulatedNode {
+    /** Where a fresh boot puts things, relative to the boot: base config, registry auth, containerd. */
+    static final Duration BOOT_BASE_CONFIG = Duration.ofSeconds(1);
+    static final Duration BOOT_AUTH_CONFIG = Duration.ofSeconds(3);
+    static final Duration BOOT_CONTAINERD = Duration.ofSeconds(6);
+    /** How long ago a simulated reboot's boot happened when the node reports back: after containerd started. */
+    static final Duration BOOT_UPTIME_WHEN_READY = Duration.ofSeconds(8);
+
+    public enum State { UP, REBOOTING, GONE }
+
+    private final NodeSpec spec;
+    private final int index;
+    private final String registry;
+    private final HostRoot host;
+    private final Consumer<SimEvent> events;
+    private volatile String uid;
+    private volatile Boot boot;
+    private volatile Credential credential;
+    private volatile State state = State.UP;
+    private volatile AgentMode agentMode;
+    private volatile int boots;
+    private AgentLauncher.RunningAgent agent;
+    private long nextPid;
+
+    SimulatedNode(NodeSpec spec, int index, String registry, Credential desired, HostRoot host,
+            Consumer<SimEvent> events) {
+        this.spec = spec;
+        this.index = index;
+        this.registry = registry;
+        this.host = host;
+        this.events = events;
+        this.credential = spec.credential().resolve(desired);
+        this.agentMode = spec.agent();
+        this.nextPid = 900 + Math.floorMod(spec.name().hashCode(), 400);
+    }
+
+    public String name() {
+        return spec.name();
+    }
+
+    public NodeSpec spec() {
+        return spec;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public String uid() {
+        return uid;
+    }
+
+    void uid(String uid) {
+        this.uid = uid;
+    }
+
+    public Boot boot() {
+        return boot;
+    }
+
+    public Credential credential() {
+        return credential;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    /** RUNNING while a real agent publishes for this node; the scenario's mode until the first reboot. */
+    public AgentMode agentMode() {
+        return agentMode;
+    }
+
+    /** How many times this node booted during the simulation (the initial boot counts as 1). */
+    public int boots() {
+        return boots;
+    }
+
+    public HostRoot host() {
+        return host;
+    }
+
+    /** The boot the scenario describes: back-dated, config and containerd at the scenario's offsets. */
+    void firstBoot(Instant simulationStart) {
+        Instant bootWall = simulationStart.minus(spec.bootedAgo());
+        Duration written = spec.configWrittenAfterBoot();
+        Duration base = written.compareTo(BOOT_BASE_CONFIG) < 0 ? written : BOOT_BASE_CONFIG;
+        bootAt(bootWall, base, written, spec.containerdStartedAfterBoot());
+    }
+
+    /** The node comes back from a reboot: a new boot that happened a few seconds ago. */
+    void rebootCompleted(Kubelet kubelet, AgentLauncher launcher) {
+        Instant bootWall = Instant.now().minus(BOOT_UPTIME_WHEN_READY);
+        bootAt(bootWall, BOOT_BASE_CONFIG, BOOT_AUTH_CONFIG, BOOT_CONTAINERD);
+        kubelet.registerBoot(name(), boot.bootId());
+        state = State.UP;
+        if (agentMode != AgentMode.ABSENT) {
+            agentMode = AgentMode.RUNNING;
+        }
+        event(SimEvent.Kind.REBOOTED, "boot " + boots + ", boot id " + boot.bootId());
+        startAgent(launcher);
+    }
+
+    private void bootAt(Instant bootWall, Duration baseConfig, Duration authConfig, Duration containerd) {
+        String bootId = UUID.randomUUID().toString();
+        long systemPid = pid();
+        host.boot(bootId, bootWall, systemPid);
+        host.renderConfig(registry, credential, bootWall.plus(baseConfig), bootWall.plus(authConfig));
+        long criPid = pid();
+        long ticks = ProcFiles.ticks(containerd);
+        host.startCriContainerd(criPid, ticks);
+        boot = new Boot(bootId, bootWall, systemPid, criPid, ticks);
+        boots++;
+    }
+
+    /** Starts a real agent when this node runs one (not for absent, hung or hostile attestations). */
+    void startAgent(AgentLauncher launcher) {
+        if (agentMode != AgentMode.RUNNING || state != State.UP) {
+            return;
+        }
+        try {
+            agent = launcher.start(name(), host, new SimulatedHostClock(boot.wallTime()));
+            event(SimEvent.Kind.AGENT_STARTED, "boot id " + boot.bootId());
+        } catch (Exception e) {
+            throw new IllegalStateException("the agent on " + name() + " did not start: " + e.getMessage(), e);
+        }
+    }
+
+    void stopAgent() {
+        if (agent == null) {
+            return;
+        }
+        try {
+            agent.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("the agent on " + name() + " did not stop: " + e.getMessage(), e);
+        } finally {
+            agent = null;
+        }
+        event(SimEvent.Kind.AGENT_STOPPED, "");
+    }
+
+    /**
+     * The reboot request: the agent stops, containerd exits, the kubelet posts NotReady.
+     *
+     * @return whether the node will come back
+     */
+    boolean rebootRequested(Kubelet kubelet) {
+        state = State.REBOOTING;
+        stopAgent();
+        host.stopCriContainerd(boot.criPid());
+        kubelet.post(name(), false);
+        if (spec.reboot() == RebootBehaviour.NEVER_RETURNS) {
+            state = State.GONE;
+            event(SimEvent.Kind.NEVER_RETURNED, "the node does not come back");
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The platform renders a new credential into the CRI config. Talos skips identical content; a node
+     * that is down renders the new config when it boots.
+     *
+     * @return whether the files were rewritten on the running node
+     */
+    boolean renderCredential(Credential next) {
+        if (next.equals(credential)) {
+            return false;
+        }
+        credential = next;
+        if (state != State.UP) {
+            return false;
+        }
+        host.rewriteRegistryAuth(registry, next);
+        event(SimEvent.Kind.CONFIG_WRITTEN, "registry auth rewritten in place");
+        return true;
+    }
+
+    /** containerd restarts on the running node (Talos >= 1.14 after a CRI config change): new pid, starts now. */
+    void restartContainerd(String expectedBootId) {
+        if (state != State.UP || !boot.bootId().equals(expectedBootId)) {
+            return;
+        }
+        host.stopCriContainerd(boot.criPid());
+        long pid = pid();
+        long ticks = ProcFiles.ticks(Duration.between(boot.wallTime(), Instant.now()));
+        host.startCriContainerd(pid, ticks);
+        boot = boot.withCriContainerd(pid, ticks);
+        event(SimEvent.Kind.CONTAINERD_RESTARTED, "pid " + pid);
+    }
+
+    private long pid() {
+        nextPid += 37;
+        return nextPid;
+    }
+
+    private void event(SimEvent.Kind kind, String detail) {
+        events.accept(new SimEvent(Instant.now(), name(), kind, detail));
+    }
+}

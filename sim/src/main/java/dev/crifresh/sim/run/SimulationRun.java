@@ -1,0 +1,102 @@
+package dev.crifresh.sim.run;
+
+import dev.crifresh.coordinator.Coordinator;
+import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.sim.cluster.SimEvent;
+import dev.crifresh.sim.cluster.SimulatedCluster;
+import dev.crifresh.sim.scenario.Scenario;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * One scenario, end to end: the simulated cluster with a real agent per node, the hostile conditions,
+ * then the real coordinator's {@code plan} or {@code rollout} against it. One Vert.x instance is shared
+ * by the API client, the agents and the coordinator. Call from a plain thread; close when done.
+ */
+public final class SimulationRun implements AutoCloseable {
+    /** How long the agents may take to publish their first attestation. */
+    static final Duration FIRST_PUBLISH = Duration.ofSeconds(30);
+
+    private final Scenario scenario;
+    private final Vertx vertx;
+    private final SimulatedCluster cluster;
+
+    private SimulationRun(Scenario scenario, Vertx vertx, SimulatedCluster cluster) {
+        this.scenario = scenario;
+        this.vertx = vertx;
+        this.cluster = cluster;
+    }
+
+    /**
+     * Builds the cluster as the deploy job finds it: agents running and attesting, hostile conditions
+     * written.
+     *
+     * @param events told of every simulated platform event as it happens
+     */
+    public static SimulationRun prepare(Scenario scenario, Consumer<SimEvent> events)
+            throws TimeoutException, InterruptedException {
+        Vertx vertx = Vertx.vertx();
+        SimulatedCluster cluster = null;
+        try {
+            cluster = SimulatedCluster.create(scenario, vertx,
+                    (client, keys) -> new RealAgentLauncher(vertx, client, keys));
+            cluster.onEvent(events);
+            cluster.startAgents();
+            cluster.awaitAgentsPublished(FIRST_PUBLISH);
+            cluster.writeHostileAttestations();
+            return new SimulationRun(scenario, vertx, cluster);
+        } catch (RuntimeException | TimeoutException | InterruptedException e) {
+            if (cluster != null) {
+                cluster.close();
+            }
+            vertx.close();
+            throw e;
+        }
+    }
+
+    public SimulatedCluster cluster() {
+        return cluster;
+    }
+
+    /** The coordinator's read-only classification. */
+    public Report plan(ProgressListener progress) throws InterruptedException, TimeoutException {
+        return await(coordinator(progress).plan());
+    }
+
+    /** The coordinator's rollout; the scenario's config updates start with it. */
+    public Report rollout(ProgressListener progress) throws InterruptedException, TimeoutException {
+        Coordinator coordinator = coordinator(progress);
+        cluster.beginRun();
+        return await(coordinator.rollout());
+    }
+
+    private Coordinator coordinator(ProgressListener progress) {
+        return new Coordinator(vertx, cluster.client(), cluster.keys().trust(), CoordinatorFlags.desired(scenario),
+                CoordinatorFlags.settings(scenario), new SimRebootDriver(cluster), progress);
+    }
+
+    private Report await(Future<Report> report) throws InterruptedException, TimeoutException {
+        Duration bound = CoordinatorFlags.runBound(scenario);
+        try {
+            return report.toCompletionStage().toCompletableFuture().get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw new IllegalStateException("the coordinator failed: " + cause.getMessage(), cause);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            cluster.close();
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).join();
+        }
+    }
+}

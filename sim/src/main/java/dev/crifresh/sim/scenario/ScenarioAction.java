@@ -1,0 +1,18 @@
+package dev.crifresh.sim.scenario;
+
+/** The coordinator's action: reboot stale nodes, or (Talos >= 1.14) only wait for them to turn fresh. */
+public enum ScenarioAction implements WireValue {
+    REBOOT("reboot"),
+    NONE("none");
+
+    private final String wire;
+
+    ScenarioAction(String wire) {
+        this.wire = wire;
+    }
+
+    @Override
+    public String wire() {
+        return wire;
+    }
+}

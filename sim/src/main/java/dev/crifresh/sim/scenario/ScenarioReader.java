@@ -1,0 +1,276 @@
+package dev.crifresh.sim.scenario;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamLocation;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+/**
+ * Reads and validates a scenario file (SCENARIOS.md): unknown fields, wrong types, unknown enum values,
+ * negative durations (other than {@code configWrittenSecondsAfterBoot}), times after "now", duplicate
+ * node names and malformed budgets are rejected with one line naming the field and the node.
+ */
+public final class ScenarioReader {
+    public static final String DEFAULT_REGISTRY = "ghcr.io";
+    public static final Credential DEFAULT_DESIRED = new Credential("deploy-bot", "token-v2");
+    static final int MAX_NODES = 500;
+    static final int MAX_PODS = 200;
+    static final int MAX_REBOOT_MILLIS = 600_000;
+
+    private static final List<String> ROOT_FIELDS =
+            List.of("registry", "desiredCredential", "coordinator", "simulation", "nodes");
+    private static final List<String> COORDINATOR_FIELDS = List.of("maxUnavailable", "action",
+            "configTimeoutSeconds", "rebootTimeoutSeconds", "attestTimeoutSeconds");
+    private static final List<String> SIMULATION_FIELDS = List.of("rebootMillis", "containerdRestartsOnConfigChange");
+    private static final List<String> NODE_FIELDS = List.of("name", "role", "bootedSecondsAgo",
+            "containerdStartedSecondsAfterBoot", "configWrittenSecondsAfterBoot", "credential", "configUpdate",
+            "marker", "agent", "ready", "cordoned", "reboot", "pods");
+    private static final List<String> CREDENTIAL_FIELDS = List.of("username", "password");
+    private static final List<String> CONFIG_UPDATE_FIELDS = List.of("afterSeconds", "credential");
+
+    /** A Kubernetes node name: an RFC 1123 subdomain. */
+    private static final Pattern NODE_NAME =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern REGISTRY = Pattern.compile("[A-Za-z0-9.-]+(:[0-9]{1,5})?");
+    private static final Pattern COUNT = Pattern.compile("[0-9]{1,6}");
+    private static final Pattern PERCENT = Pattern.compile("([0-9]{1,3})%");
+
+    private static final YAMLMapper YAML = YAMLMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private ScenarioReader() {
+    }
+
+    /** Reads a file; errors start with the file name. */
+    public static Scenario read(Path file) throws ScenarioException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new ScenarioException(file + ": no such file");
+        } catch (IOException e) {
+            throw new ScenarioException(file + ": cannot read: " + e.getClass().getSimpleName());
+        }
+        try {
+            return parse(text);
+        } catch (ScenarioException e) {
+            throw new ScenarioException(file + ": " + e.getMessage());
+        }
+    }
+
+    public static Scenario parse(String yaml) throws ScenarioException {
+        JsonNode root;
+        try {
+            root = YAML.readTree(yaml);
+        } catch (JacksonException e) {
+            throw new ScenarioException(yamlError(e));
+        }
+        if (root == null || root.isMissingNode() || root.isNull()) {
+            throw new ScenarioException("the scenario is empty, expected a mapping with at least 'nodes'");
+        }
+        YamlObject top = YamlObject.of(root, "", ROOT_FIELDS);
+        String registry = top.string("registry", DEFAULT_REGISTRY, false);
+        if (!REGISTRY.matcher(registry).matches()) {
+            throw new ScenarioException("registry: '" + registry + "' is not a registry host (e.g. ghcr.io)");
+        }
+        Credential desired = top.has("desiredCredential")
+                ? credential(top.raw("desiredCredential"), top.pathOf("desiredCredential"))
+                : DEFAULT_DESIRED;
+        CoordinatorSpec coordinator = coordinator(top);
+        SimulationSpec simulation = simulation(top);
+        List<NodeSpec> nodes = nodes(top);
+        return new Scenario(registry, desired, coordinator, simulation, nodes);
+    }
+
+    private static CoordinatorSpec coordinator(YamlObject top) throws ScenarioException {
+        CoordinatorSpec d = CoordinatorSpec.defaults();
+        if (!top.has("coordinator")) {
+            return d;
+        }
+        YamlObject c = YamlObject.of(top.raw("coordinator"), "coordinator", COORDINATOR_FIELDS);
+        return new CoordinatorSpec(
+                maxUnavailable(c, d.maxUnavailable()),
+                c.choice("action", d.action(), ScenarioAction.class),
+                c.positiveSeconds("configTimeoutSeconds", seconds(d.configTimeout())),
+                c.positiveSeconds("rebootTimeoutSeconds", seconds(d.rebootTimeout())),
+                c.positiveSeconds("attestTimeoutSeconds", seconds(d.attestTimeout())));
+    }
+
+    private static String maxUnavailable(YamlObject c, String fallback) throws ScenarioException {
+        if (!c.has("maxUnavailable")) {
+            return fallback;
+        }
+        JsonNode value = c.raw("maxUnavailable");
+        String problem = c.pathOf("maxUnavailable") + ": expected a count (e.g. 1) or a percentage (e.g. 25%), got "
+                + YamlObject.describe(value);
+        String text;
+        if (value != null && value.isIntegralNumber()) {
+            text = value.asString();
+        } else if (value != null && value.isString()) {
+            text = value.stringValue().trim();
+        } else {
+            throw new ScenarioException(problem);
+        }
+        if (COUNT.matcher(text).matches()) {
+            if (Integer.parseInt(text) < 1) {
+                throw new ScenarioException(c.pathOf("maxUnavailable") + ": must be at least 1, got " + text);
+            }
+            return String.valueOf(Integer.parseInt(text));
+        }
+        var percent = PERCENT.matcher(text);
+        if (percent.matches()) {
+            int p = Integer.parseInt(percent.group(1));
+            if (p < 1 || p > 100) {
+                throw new ScenarioException(c.pathOf("maxUnavailable") + ": a percentage must be 1% to 100%, got "
+                        + text);
+            }
+            return p + "%";
+        }
+        throw new ScenarioException(problem);
+    }
+
+    private static SimulationSpec simulation(YamlObject top) throws ScenarioException {
+        SimulationSpec d = SimulationSpec.defaults();
+        if (!top.has("simulation")) {
+            return d;
+        }
+        YamlObject s = YamlObject.of(top.raw("simulation"), "simulation", SIMULATION_FIELDS);
+        int rebootMillis = s.wholeNumber("rebootMillis", (int) d.reboot().toMillis(), 0, MAX_REBOOT_MILLIS);
+        return new SimulationSpec(Duration.ofMillis(rebootMillis),
+                s.bool("containerdRestartsOnConfigChange", d.containerdRestartsOnConfigChange()));
+    }
+
+    private static List<NodeSpec> nodes(YamlObject top) throws ScenarioException {
+        JsonNode list = top.raw("nodes");
+        if (list == null || !list.isArray() || list.isEmpty()) {
+            throw new ScenarioException("nodes: expected a list of at least one node, got "
+                    + (list != null && list.isArray() ? "an empty list" : YamlObject.describe(list)));
+        }
+        if (list.size() > MAX_NODES) {
+            throw new ScenarioException("nodes: " + list.size() + " nodes, the simulation runs at most " + MAX_NODES);
+        }
+        List<NodeSpec> nodes = new ArrayList<>();
+        Map<String, Integer> seen = new HashMap<>();
+        for (int i = 0; i < list.size(); i++) {
+            NodeSpec node = node(list.get(i), i);
+            Integer earlier = seen.putIfAbsent(node.name(), i);
+            if (earlier != null) {
+                throw new ScenarioException(label(i, node.name()) + ".name: duplicate node name '" + node.name()
+                        + "' (also nodes[" + earlier + "])");
+            }
+            nodes.add(node);
+        }
+        return nodes;
+    }
+
+    private static NodeSpec node(JsonNode raw, int index) throws ScenarioException {
+        JsonNode rawName = raw != null && raw.isObject() ? raw.get("name") : null;
+        String label = label(index, rawName != null && rawName.isString() ? rawName.stringValue() : null);
+        YamlObject n = YamlObject.of(raw, label, NODE_FIELDS);
+        String name = n.string("name", null, false);
+        if (name.length() > 253 || !NODE_NAME.matcher(name).matches()) {
+            throw new ScenarioException(n.pathOf("name") + ": '" + name
+                    + "' is not a valid node name (lower-case letters, digits, '-' and '.')");
+        }
+        Duration bootedAgo = n.seconds("bootedSecondsAgo", 86400d, false);
+        Duration containerdStarted = n.seconds("containerdStartedSecondsAfterBoot", 6d, false);
+        Duration configWritten = n.seconds("configWrittenSecondsAfterBoot", 3d, true);
+        notAfterNow(n, "containerdStartedSecondsAfterBoot", containerdStarted, bootedAgo);
+        notAfterNow(n, "configWrittenSecondsAfterBoot", configWritten, bootedAgo);
+        CredentialChoice credential = n.has("credential")
+                ? credentialChoice(n.raw("credential"), n.pathOf("credential"))
+                : CredentialChoice.DESIRED;
+        ConfigUpdate update = configUpdate(n);
+        return new NodeSpec(name,
+                n.choice("role", Role.WORKER, Role.class),
+                bootedAgo, containerdStarted, configWritten, credential, update,
+                n.choice("marker", Marker.CURRENT, Marker.class),
+                n.choice("agent", AgentMode.RUNNING, AgentMode.class),
+                n.bool("ready", true),
+                n.bool("cordoned", false),
+                n.choice("reboot", RebootBehaviour.OK, RebootBehaviour.class),
+                n.wholeNumber("pods", 0, 0, MAX_PODS));
+    }
+
+    private static void notAfterNow(YamlObject n, String field, Duration afterBoot, Duration bootedAgo)
+            throws ScenarioException {
+        if (afterBoot.compareTo(bootedAgo) > 0) {
+            throw new ScenarioException(n.pathOf(field) + ": " + format(afterBoot) + " is after now (the node booted "
+                    + format(bootedAgo) + " seconds ago)");
+        }
+    }
+
+    private static ConfigUpdate configUpdate(YamlObject n) throws ScenarioException {
+        JsonNode raw = n.raw("configUpdate");
+        if (raw == null) {
+            return null;
+        }
+        YamlObject u = YamlObject.of(raw, n.pathOf("configUpdate"), CONFIG_UPDATE_FIELDS);
+        Duration after = u.seconds("afterSeconds", null, false);
+        CredentialChoice credential = u.has("credential")
+                ? credentialChoice(u.raw("credential"), u.pathOf("credential"))
+                : CredentialChoice.DESIRED;
+        return new ConfigUpdate(after, credential);
+    }
+
+    private static CredentialChoice credentialChoice(JsonNode raw, String path) throws ScenarioException {
+        if (raw != null && raw.isString()) {
+            if (raw.stringValue().equals("desired")) {
+                return CredentialChoice.DESIRED;
+            }
+            throw new ScenarioException(path + ": expected 'desired' or {username, password}, got a string");
+        }
+        if (raw == null || !raw.isObject()) {
+            throw new ScenarioException(path + ": expected 'desired' or {username, password}, got "
+                    + YamlObject.describe(raw));
+        }
+        return new CredentialChoice(credential(raw, path));
+    }
+
+    private static Credential credential(JsonNode raw, String path) throws ScenarioException {
+        YamlObject c = YamlObject.of(raw, path, CREDENTIAL_FIELDS);
+        Credential credential = new Credential(c.string("username", null, false), c.string("password", null, true));
+        if (credential.username().chars().anyMatch(Character::isISOControl)) {
+            throw new ScenarioException(c.pathOf("username") + ": must not contain control characters");
+        }
+        if (credential.password().chars().anyMatch(Character::isISOControl)) {
+            throw new ScenarioException(c.pathOf("password") + ": must not contain control characters");
+        }
+        return credential;
+    }
+
+    private static String label(int index, String name) {
+        return "nodes[" + index + "]" + (name == null ? "" : " (" + name + ")");
+    }
+
+    private static Double seconds(Duration d) {
+        return d.toNanos() / 1e9;
+    }
+
+    private static String format(Duration d) {
+        return java.math.BigDecimal.valueOf(d.toNanos(), 9).stripTrailingZeros().toPlainString();
+    }
+
+    private static String yamlError(JacksonException e) {
+        TokenStreamLocation at = e.getLocation();
+        String where = at == null || at.getLineNr() < 1 ? "" : "line " + at.getLineNr() + ", column "
+                + at.getColumnNr() + ": ";
+        String problem = e.getOriginalMessage() == null ? e.getClass().getSimpleName() : e.getOriginalMessage();
+        return "not valid YAML: " + where + problem.lines().findFirst().orElse(problem);
+    }
+}

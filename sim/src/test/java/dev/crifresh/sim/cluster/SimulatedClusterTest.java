@@ -1,0 +1,297 @@
+package dev.crifresh.sim.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.common.attest.AttestationSigner;
+import dev.crifresh.common.attest.AttestationVerifier;
+import dev.crifresh.common.attest.ExpectedNode;
+import dev.crifresh.common.attest.VerificationFailure;
+import dev.crifresh.common.attest.VerificationResult;
+import dev.crifresh.common.evidence.Reason;
+import dev.crifresh.common.kube.AttestationMessage;
+import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.sim.scenario.Credential;
+import dev.crifresh.sim.scenario.Scenario;
+import dev.crifresh.sim.scenario.ScenarioReader;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.vertx.core.Vertx;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class SimulatedClusterTest {
+    private Vertx vertx;
+    private SimulatedCluster cluster;
+    private final RecordingLauncher launcher = new RecordingLauncher();
+
+    @BeforeEach
+    void vertx() {
+        vertx = Vertx.vertx();
+    }
+
+    @AfterEach
+    void close() {
+        if (cluster != null) {
+            cluster.close();
+        }
+        vertx.close().await();
+    }
+
+    private SimulatedCluster build(String yaml) throws Exception {
+        Scenario scenario = ScenarioReader.parse(yaml);
+        cluster = SimulatedCluster.create(scenario, vertx, (client, keys) -> launcher);
+        return cluster;
+    }
+
+    @Test
+    void nodesAreRegisteredAsATalosKubeletWould() throws Exception {
+        build("""
+                nodes:
+                  - {name: cp-1, role: control-plane, marker: current, pods: 0}
+                  - {name: w-1, marker: stale, cordoned: true, pods: 2}
+                  - {name: w-2, marker: absent, ready: false}
+                """);
+        Node cp = cluster.client().nodes().withName("cp-1").get();
+        Node w1 = cluster.client().nodes().withName("w-1").get();
+        Node w2 = cluster.client().nodes().withName("w-2").get();
+        assertTrue(cp.getMetadata().getLabels().containsKey(NodeObjects.CONTROL_PLANE_LABEL));
+        assertFalse(w1.getMetadata().getLabels().containsKey(NodeObjects.CONTROL_PLANE_LABEL));
+        assertEquals("current", cp.getMetadata().getAnnotations().get(ConditionContract.DEFAULT_MARKER_ANNOTATION));
+        assertEquals("stale", w1.getMetadata().getAnnotations().get(ConditionContract.DEFAULT_MARKER_ANNOTATION));
+        assertFalse(w2.getMetadata().getAnnotations().containsKey(ConditionContract.DEFAULT_MARKER_ANNOTATION));
+        assertEquals(Boolean.TRUE, w1.getSpec().getUnschedulable());
+        assertNull(cp.getSpec().getUnschedulable());
+        assertEquals("True", ready(cp));
+        assertEquals("False", ready(w2));
+        Set<String> ips = List.of(cp, w1, w2).stream().map(SimulatedClusterTest::internalIp).collect(Collectors.toSet());
+        assertEquals(3, ips.size());
+        Set<String> uids = List.of(cp, w1, w2).stream().map(n -> n.getMetadata().getUid()).collect(Collectors.toSet());
+        assertEquals(3, uids.size());
+        assertEquals(cluster.node("w-1").uid(), w1.getMetadata().getUid());
+        for (Node n : List.of(cp, w1, w2)) {
+            assertEquals(Files.readString(cluster.node(n.getMetadata().getName()).host().procRoot()
+                    .resolve("sys/kernel/random/boot_id")).trim(), n.getStatus().getNodeInfo().getBootID());
+        }
+
+        Map<String, List<Pod>> byNode = cluster.client().pods().inAnyNamespace().list().getItems().stream()
+                .collect(Collectors.groupingBy(p -> p.getSpec().getNodeName()));
+        assertEquals(2, byNode.get("cp-1").size(), "a DaemonSet pod and a mirror pod");
+        assertEquals(3, byNode.get("w-1").size(), "two ReplicaSet pods and a DaemonSet pod");
+        assertTrue(byNode.get("cp-1").stream().anyMatch(p -> p.getMetadata().getAnnotations() != null
+                && p.getMetadata().getAnnotations().containsKey("kubernetes.io/config.mirror")));
+    }
+
+    @Test
+    void theHostRootHoldsTheScenariosTimes() throws Exception {
+        build("""
+                desiredCredential: {username: bot, password: new}
+                nodes:
+                  - {name: w-1, bootedSecondsAgo: 600, containerdStartedSecondsAfterBoot: 7.25,
+                     configWrittenSecondsAfterBoot: 4.5, credential: {username: bot, password: old}}
+                  - {name: w-2, bootedSecondsAgo: 600, configWrittenSecondsAfterBoot: -30}
+                """);
+        SimulatedNode w1 = cluster.node("w-1");
+        Boot boot = w1.boot();
+        Path etc = w1.host().root().resolve("etc/cri/conf.d");
+        assertEquals(boot.wallTime().plusMillis(4500), Files.getLastModifiedTime(etc.resolve("cri.toml")).toInstant());
+        assertEquals(boot.wallTime().plusMillis(4500),
+                Files.getLastModifiedTime(etc.resolve("01-registries.part")).toInstant());
+        assertEquals(boot.wallTime().plusSeconds(1),
+                Files.getLastModifiedTime(w1.host().root().resolve("etc/cri/containerd.toml")).toInstant());
+        assertTrue(Files.readString(etc.resolve("cri.toml")).contains("password = 'old'"));
+        assertEquals(725, boot.criStartTicks());
+        assertTrue(Files.readString(w1.host().procRoot().resolve(boot.criPid() + "/stat")).contains(" 0 725 "));
+        Duration sinceBoot = Duration.between(boot.wallTime(), Instant.now());
+        assertTrue(sinceBoot.compareTo(Duration.ofSeconds(600)) >= 0 && sinceBoot.compareTo(Duration.ofSeconds(630)) < 0);
+
+        SimulatedNode w2 = cluster.node("w-2");
+        assertEquals(w2.boot().wallTime().minusSeconds(30), Files.getLastModifiedTime(
+                w2.host().root().resolve("etc/cri/containerd.toml")).toInstant(), "older than the boot, every file");
+    }
+
+    @Test
+    void agentsStartOnlyWhereTheScenarioRunsOneWithTheBootsClock() throws Exception {
+        build("""
+                nodes:
+                  - {name: a, bootedSecondsAgo: 100}
+                  - {name: b, agent: absent}
+                  - {name: c, agent: expired}
+                """);
+        cluster.startAgents();
+        assertEquals(List.of("a"), launcher.startedNodes());
+        SimulatedHostClock clock = launcher.starts.get(0).clock();
+        assertEquals(cluster.node("a").boot().wallTime(), clock.bootWallTime());
+        Duration uptime = clock.uptime();
+        assertTrue(uptime.compareTo(Duration.ofSeconds(100)) >= 0 && uptime.compareTo(Duration.ofSeconds(130)) < 0);
+        assertEquals(cluster.node("a").host().root(), launcher.starts.get(0).host().root());
+    }
+
+    @Test
+    void aRebootIsNotReadyThenANewBootWithConfigBeforeContainerd() throws Exception {
+        build("""
+                simulation: {rebootMillis: 200}
+                nodes:
+                  - {name: w-1, configWrittenSecondsAfterBoot: 80000}
+                  - {name: w-2, reboot: never-returns}
+                """);
+        cluster.startAgents();
+        SimulatedNode w1 = cluster.node("w-1");
+        Boot before = w1.boot();
+        cluster.requestReboot("w-1");
+        assertEquals("False", ready(cluster.client().nodes().withName("w-1").get()));
+        assertEquals(1, launcher.stops.get());
+        assertFalse(Files.exists(w1.host().procRoot().resolve(Long.toString(before.criPid()))));
+
+        await(() -> w1.state() == SimulatedNode.State.UP, Duration.ofSeconds(5));
+        Boot after = w1.boot();
+        Node node = cluster.client().nodes().withName("w-1").get();
+        assertNotEquals(before.bootId(), after.bootId());
+        assertEquals(after.bootId(), node.getStatus().getNodeInfo().getBootID());
+        assertEquals("True", ready(node));
+        assertNotEquals(before.criPid(), after.criPid());
+        assertEquals(600, after.criStartTicks());
+        Instant authWritten = Files.getLastModifiedTime(w1.host().root().resolve("etc/cri/conf.d/cri.toml")).toInstant();
+        assertEquals(after.wallTime().plusSeconds(3), authWritten);
+        assertTrue(after.criStartedAt().isAfter(authWritten));
+        assertTrue(after.criStartedAt().isBefore(Instant.now()), "containerd started in the past");
+        assertEquals(List.of("w-1", "w-2", "w-1"), launcher.startedNodes());
+        assertEquals(after.wallTime(), launcher.starts.get(2).clock().bootWallTime());
+        assertEquals(List.of(new RebootRequest("w-1", cluster.rebootRequests().get(0).at(), true, 1)),
+                cluster.rebootRequests());
+
+        SimulatedNode w2 = cluster.node("w-2");
+        cluster.requestReboot("w-2");
+        Thread.sleep(400);
+        assertEquals(SimulatedNode.State.GONE, w2.state());
+        assertEquals("False", ready(cluster.client().nodes().withName("w-2").get()));
+        assertEquals(3, launcher.starts.size(), "no agent on a node that never came back");
+    }
+
+    @Test
+    void aConfigUpdateRewritesInPlaceAndTalos114RestartsContainerdAfterIt() throws Exception {
+        build("""
+                desiredCredential: {username: bot, password: v3}
+                simulation: {containerdRestartsOnConfigChange: true}
+                nodes:
+                  - {name: w-1, credential: {username: bot, password: v2}, configUpdate: {afterSeconds: 0.2}}
+                  - {name: w-2, configUpdate: {afterSeconds: 0.2, credential: desired}}
+                """);
+        SimulatedNode w1 = cluster.node("w-1");
+        Boot before = w1.boot();
+        Instant w2Mtime = Files.getLastModifiedTime(cluster.node("w-2").host().root()
+                .resolve("etc/cri/conf.d/cri.toml")).toInstant();
+        cluster.beginRun();
+        await(() -> w1.boot().criPid() != before.criPid(), Duration.ofSeconds(5));
+        Path cri = w1.host().root().resolve("etc/cri/conf.d/cri.toml");
+        assertTrue(Files.readString(cri).contains("password = 'v3'"));
+        assertEquals(new Credential("bot", "v3"), w1.credential());
+        Instant written = Files.getLastModifiedTime(cri).toInstant();
+        assertTrue(written.isAfter(cluster.runStartedAt()));
+        Instant started = w1.boot().criStartedAt();
+        assertTrue(started.isAfter(written.plusMillis(50)), "containerd restarted after the write: " + written
+                + " < " + started);
+        assertEquals(before.bootId(), w1.boot().bootId());
+        assertEquals(w2Mtime, Files.getLastModifiedTime(cluster.node("w-2").host().root()
+                .resolve("etc/cri/conf.d/cri.toml")).toInstant(), "identical content is not rewritten");
+    }
+
+    @Test
+    void evictionsAreAnsweredForApplicationPodsOnly() throws Exception {
+        build("nodes: [{name: w-1, pods: 2}]");
+        String app = NodeObjects.appPodName("w-1", 0);
+        assertTrue(cluster.client().pods().inNamespace(NodeObjects.APP_NAMESPACE).withName(app).evict());
+        await(() -> cluster.client().pods().inNamespace(NodeObjects.APP_NAMESPACE).withName(app).get() == null,
+                Duration.ofSeconds(5));
+        assertEquals(1, cluster.evictions(NodeObjects.APP_NAMESPACE, app));
+        KubernetesClientException gone = assertThrows(KubernetesClientException.class,
+                () -> cluster.client().pods().inNamespace(NodeObjects.APP_NAMESPACE).withName(app).evict());
+        assertEquals(404, gone.getCode(), "a pod that is gone cannot be evicted again");
+        assertEquals(1, cluster.events().stream().filter(e -> e.kind() == SimEvent.Kind.POD_EVICTED).count());
+        assertTrue(cluster.events().stream().noneMatch(e -> e.kind() == SimEvent.Kind.FORBIDDEN_EVICTION));
+
+        assertTrue(cluster.client().pods().inNamespace(NodeObjects.SYSTEM_NAMESPACE).withName("kube-flannel-w-1")
+                .evict(), "answered as a real API server would");
+        assertTrue(cluster.client().pods().inNamespace(NodeObjects.SYSTEM_NAMESPACE).withName("kube-flannel-w-1")
+                .get() != null, "a DaemonSet pod comes straight back");
+        assertEquals(List.of("w-1: kube-system/kube-flannel-w-1"), cluster.events().stream()
+                .filter(e -> e.kind() == SimEvent.Kind.FORBIDDEN_EVICTION).map(e -> e.node() + ": " + e.detail())
+                .toList(), "and the attempt is on record");
+    }
+
+    @Test
+    void everyHostileAttestationIsRejectedForItsOwnReason() throws Exception {
+        build("""
+                nodes:
+                  - {name: forged-1, agent: forged}
+                  - {name: tampered-1, agent: tampered}
+                  - {name: copy-1, agent: wrong-node}
+                  - {name: old-boot-1, agent: wrong-boot}
+                  - {name: hung-1, agent: expired}
+                  - {name: honest-1, agent: absent}
+                """);
+        cluster.writeHostileAttestations();
+        AttestationVerifier verifier = new AttestationVerifier(cluster.keys().trust(), AttestationVerifier.DEFAULT_SKEW);
+        Map<String, VerificationFailure> expected = Map.of(
+                "forged-1", VerificationFailure.UNTRUSTED_KEY,
+                "tampered-1", VerificationFailure.BAD_SIGNATURE,
+                "copy-1", VerificationFailure.WRONG_NODE,
+                "old-boot-1", VerificationFailure.WRONG_BOOT,
+                "hung-1", VerificationFailure.EXPIRED);
+        for (Map.Entry<String, VerificationFailure> e : expected.entrySet()) {
+            SimulatedNode node = cluster.node(e.getKey());
+            NodeCondition condition = cluster.condition(e.getKey()).orElseThrow();
+            assertEquals("True", condition.getStatus(), "every hostile condition claims fresh");
+            VerificationResult result = verifier.verify(AttestationMessage.token(condition.getMessage()).orElseThrow(),
+                    new ExpectedNode(node.name(), node.uid(), node.boot().bootId(), condition.getStatus()), Instant.now());
+            VerificationResult.Invalid invalid = assertInstanceOf(VerificationResult.Invalid.class, result, e.getKey());
+            assertEquals(e.getValue(), invalid.failure(), e.getKey() + ": " + invalid.detail());
+        }
+        assertTrue(cluster.condition("honest-1").isEmpty());
+        assertEquals("fresh", cluster.claims("tampered-1").orElseThrow().verdict().wire());
+
+        SimulatedNode honest = cluster.node("honest-1");
+        String genuine = new AttestationSigner(cluster.keys().agentKey()).sign(NodeClaims.of(honest,
+                cluster.scenario().registry(), cluster.keys().fingerprintKey(), Reason.CONTAINERD_STARTED_AFTER_CONFIG,
+                Instant.now()));
+        assertTrue(verifier.verify(genuine, new ExpectedNode(honest.name(), honest.uid(), honest.boot().bootId(), "True"),
+                Instant.now()).isValid(), "the same claims, honestly signed, are accepted");
+    }
+
+    private static String ready(Node node) {
+        return node.getStatus().getConditions().stream().filter(c -> "Ready".equals(c.getType())).findFirst()
+                .orElseThrow().getStatus();
+    }
+
+    private static String internalIp(Node node) {
+        return node.getStatus().getAddresses().stream().filter(a -> "InternalIP".equals(a.getType())).findFirst()
+                .orElseThrow().getAddress();
+    }
+
+    static void await(BooleanSupplier condition, Duration timeout) throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("not within " + timeout);
+            }
+            Thread.sleep(20);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package dev.crifresh.sim.e2e;
+
+import static dev.crifresh.sim.e2e.Runs.example;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.common.attest.VerificationResult;
+import dev.crifresh.coordinator.report.NodeReport;
+import dev.crifresh.coordinator.report.Summary;
+import dev.crifresh.sim.cluster.RebootRequest;
+import dev.crifresh.sim.cluster.SimEvent;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The three example scenarios of SCENARIOS.md, with the real agents and the real coordinator. */
+class ExampleScenariosTest {
+
+    @Test
+    void aFreshAutoscaledNodeIsSkippedAndTheOldOneRebooted() throws Exception {
+        Runs.Finished run = Runs.rollout(example("fresh-autoscaled-node.yaml"));
+
+        assertEquals(0, run.report().exitCode(), run.progress().toString());
+        assertEquals("succeeded", run.report().result().wire());
+        assertNode(run.node("worker-new"), "fresh", "ContainerdStartedAfterConfig", "skip", "skipped", true);
+        assertNode(run.node("worker-old"), "stale", "ConfigChangedAfterContainerdStart", "reboot", "rebooted", true);
+        assertEquals(List.of("worker-old"), run.report().rebootOrder());
+        assertEquals(new Summary(2, 1, 1, 0, 0, 1, 1, 0), run.report().summary());
+
+        assertEquals(List.of("worker-old"), run.rebootRequested());
+        assertEquals(1, run.nodes().get("worker-new").boots());
+        assertEquals(2, run.nodes().get("worker-old").boots());
+        assertEverythingTidy(run);
+    }
+
+    @Test
+    void theMarkerSaysCurrentEverywhereButOnlyOneContainerdIsFresh() throws Exception {
+        Runs.Finished run = Runs.rollout(example("marker-stamped-stale.yaml"));
+
+        assertEquals(0, run.report().exitCode(), run.progress().toString());
+        assertNode(run.node("cp-1"), "stale", "ConfigChangedAfterContainerdStart", "reboot", "rebooted", true);
+        assertNode(run.node("worker-1"), "stale", "ConfigChangedAfterContainerdStart", "reboot", "rebooted", true);
+        assertNode(run.node("worker-2"), "fresh", "ContainerdStartedAfterConfig", "skip", "skipped", true);
+        assertTrue(run.node("cp-1").markerContradicts());
+        assertTrue(run.node("worker-1").markerContradicts());
+        assertFalse(run.node("worker-2").markerContradicts());
+        assertEquals(List.of("worker-1", "cp-1"), run.report().rebootOrder(), "workers before control planes");
+        assertEquals(List.of("worker-1", "cp-1"), run.rebootRequested());
+        assertEquals(1, run.nodes().get("worker-2").boots());
+        assertEverythingTidy(run);
+    }
+
+    @Test
+    void aRotationDuringTheDeployIsWaitedForAndNothingIsRebootedBeforeItsConfigHoldsIt() throws Exception {
+        Runs.Finished run = Runs.rollout(example("rotation-during-deploy.yaml"));
+
+        assertEquals(0, run.report().exitCode(), run.progress().toString());
+        assertEquals("config-pending", run.node("worker-1").verdict().wire());
+        assertEquals("config-pending", run.node("worker-2").verdict().wire());
+        assertEquals("unknown", run.node("worker-3").verdict().wire());
+        for (String name : List.of("worker-1", "worker-2", "worker-3")) {
+            assertEquals("rebooted", run.node(name).outcome().wire(), name);
+        }
+        assertEquals(List.of("worker-1", "worker-2", "worker-3"), run.report().rebootOrder());
+        assertEquals(run.report().rebootOrder(), run.rebootRequested());
+
+        for (RebootRequest reboot : run.reboots()) {
+            assertTrue(reboot.configHeldDesired(), reboot.node() + " was rebooted before its config held token-v3");
+        }
+        Instant lastRender = run.events().stream()
+                .filter(e -> e.kind() == SimEvent.Kind.CONFIG_WRITTEN && e.node().equals("worker-2"))
+                .map(SimEvent::at).findFirst().orElseThrow();
+        assertTrue(run.reboots().get(0).at().isAfter(lastRender),
+                "the first reboot waits until every pending config has landed");
+        assertEverythingTidy(run);
+    }
+
+    static void assertNode(NodeReport n, String verdict, String reason, String decision, String outcome,
+            boolean markerSaysCurrent) {
+        assertEquals(verdict, n.verdict().wire(), n.name() + " verdict: " + n.detail());
+        assertEquals(reason, n.reason(), n.name() + " reason");
+        assertEquals(decision, n.decision().wire(), n.name() + " decision");
+        assertEquals(outcome, n.outcome().wire(), n.name() + " outcome: " + n.detail());
+        assertEquals(markerSaysCurrent, n.markerSaysCurrent(), n.name() + " marker");
+    }
+
+    /**
+     * After a successful run: every node attests fresh and valid for its current boot and its CRI containerd
+     * (never the system one), and nothing is left cordoned or owned.
+     */
+    static void assertEverythingTidy(Runs.Finished run) {
+        run.nodes().forEach((name, end) -> {
+            VerificationResult.Valid valid = assertInstanceOf(VerificationResult.Valid.class, end.attestation(), name);
+            assertEquals(end.bootId(), valid.claims().bootId(), name);
+            assertEquals(end.criPid(), valid.claims().containerd().pid(), name + ": the CRI containerd's pid");
+            assertEquals("True", end.conditionStatus(), name);
+            assertFalse(end.cordoned(), name + " left cordoned");
+            assertFalse(end.annotations().containsKey("crifresh.dev/rollout"), name + " still owned");
+            assertFalse(end.annotations().containsKey("crifresh.dev/cordoned"), name);
+        });
+        assertTrue(run.events().stream().noneMatch(e -> e.kind() == SimEvent.Kind.PLATFORM_ERROR
+                || e.kind() == SimEvent.Kind.FORBIDDEN_EVICTION), run.events().toString());
+    }
+}

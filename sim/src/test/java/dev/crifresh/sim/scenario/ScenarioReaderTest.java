@@ -1,0 +1,237 @@
+package dev.crifresh.sim.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ScenarioReaderTest {
+
+    static String resource(String name) throws IOException {
+        try (InputStream in = ScenarioReaderTest.class.getResourceAsStream("/scenarios/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void minimalScenarioGetsEveryDefaultFromScenariosMd() throws Exception {
+        Scenario s = ScenarioReader.parse("nodes: [{name: worker-a}]");
+        assertEquals("ghcr.io", s.registry());
+        assertEquals(new Credential("deploy-bot", "token-v2"), s.desiredCredential());
+        assertEquals(new CoordinatorSpec("1", ScenarioAction.REBOOT, Duration.ofSeconds(10), Duration.ofSeconds(10),
+                Duration.ofSeconds(10)), s.coordinator());
+        assertEquals(new SimulationSpec(Duration.ofMillis(300), false), s.simulation());
+        assertEquals(new NodeSpec("worker-a", Role.WORKER, Duration.ofSeconds(86400), Duration.ofSeconds(6),
+                Duration.ofSeconds(3), CredentialChoice.DESIRED, null, Marker.CURRENT, AgentMode.RUNNING, true,
+                false, RebootBehaviour.OK, 0), s.nodes().get(0));
+    }
+
+    @Test
+    void everyFieldIsRead() throws Exception {
+        Scenario s = ScenarioReader.parse("""
+                registry: registry.example.com:5000
+                desiredCredential: {username: bot, password: s3cret}
+                coordinator:
+                  maxUnavailable: "25%"
+                  action: none
+                  configTimeoutSeconds: 1.5
+                  rebootTimeoutSeconds: 2
+                  attestTimeoutSeconds: 3
+                simulation: {rebootMillis: 40, containerdRestartsOnConfigChange: true}
+                nodes:
+                  - name: cp-1
+                    role: control-plane
+                    bootedSecondsAgo: 100.25
+                    containerdStartedSecondsAfterBoot: 6.5
+                    configWrittenSecondsAfterBoot: -2
+                    credential: {username: old, password: old-pass}
+                    configUpdate: {afterSeconds: 0.5, credential: desired}
+                    marker: absent
+                    agent: wrong-boot
+                    ready: false
+                    cordoned: true
+                    reboot: never-returns
+                    pods: 4
+                  - name: w-1
+                    configUpdate: null
+                """);
+        assertEquals("registry.example.com:5000", s.registry());
+        assertEquals(new Credential("bot", "s3cret"), s.desiredCredential());
+        assertEquals(new CoordinatorSpec("25%", ScenarioAction.NONE, Duration.ofMillis(1500), Duration.ofSeconds(2),
+                Duration.ofSeconds(3)), s.coordinator());
+        assertEquals(new SimulationSpec(Duration.ofMillis(40), true), s.simulation());
+        NodeSpec cp = s.node("cp-1");
+        assertEquals(new NodeSpec("cp-1", Role.CONTROL_PLANE, Duration.ofMillis(100250), Duration.ofMillis(6500),
+                Duration.ofSeconds(-2), new CredentialChoice(new Credential("old", "old-pass")),
+                new ConfigUpdate(Duration.ofMillis(500), CredentialChoice.DESIRED), Marker.ABSENT,
+                AgentMode.WRONG_BOOT, false, true, RebootBehaviour.NEVER_RETURNS, 4), cp);
+        assertNull(s.node("w-1").configUpdate());
+    }
+
+    @Test
+    void theExampleScenariosAreValid() throws Exception {
+        Scenario fresh = ScenarioReader.parse(resource("fresh-autoscaled-node.yaml"));
+        assertEquals(List.of("worker-new", "worker-old"), fresh.nodes().stream().map(NodeSpec::name).toList());
+        assertEquals(Duration.ofSeconds(863000), fresh.node("worker-old").configWrittenAfterBoot());
+
+        Scenario marker = ScenarioReader.parse(resource("marker-stamped-stale.yaml"));
+        assertEquals(Role.CONTROL_PLANE, marker.node("cp-1").role());
+        assertEquals(3, marker.nodes().size());
+
+        Scenario rotation = ScenarioReader.parse(resource("rotation-during-deploy.yaml"));
+        assertEquals(new Credential("deploy-bot", "token-v3"), rotation.desiredCredential());
+        assertEquals(Duration.ofSeconds(15), rotation.coordinator().configTimeout());
+        assertEquals(Duration.ofSeconds(10), rotation.coordinator().rebootTimeout());
+        assertEquals(new ConfigUpdate(Duration.ofSeconds(2), CredentialChoice.DESIRED),
+                rotation.node("worker-2").configUpdate());
+        assertEquals(new Credential("deploy-bot", "token-v2"),
+                rotation.node("worker-1").credential().resolve(rotation.desiredCredential()));
+        assertEquals(AgentMode.EXPIRED, rotation.node("worker-3").agent());
+        assertEquals(Marker.STALE, rotation.node("worker-1").marker());
+    }
+
+    @Test
+    void maxUnavailableAcceptsCountsAndPercentages() throws Exception {
+        assertEquals("3", budget("3"));
+        assertEquals("2", budget("'2'"));
+        assertEquals("25%", budget("25%"));
+        assertEquals("100%", budget("'100%'"));
+    }
+
+    private static String budget(String yaml) throws ScenarioException {
+        return ScenarioReader.parse("coordinator: {maxUnavailable: " + yaml + "}\nnodes: [{name: a}]")
+                .coordinator().maxUnavailable();
+    }
+
+    @Test
+    void aConfigThatLooksOlderThanTheBootIsAllowed() throws Exception {
+        Scenario s = ScenarioReader.parse("nodes: [{name: a, configWrittenSecondsAfterBoot: -30}]");
+        assertEquals(Duration.ofSeconds(-30), s.nodes().get(0).configWrittenAfterBoot());
+    }
+
+    @Test
+    void theIssueExampleErrorIsExact() {
+        ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioReader.parse("""
+                nodes:
+                  - name: worker-x
+                  - name: worker-y
+                  - name: worker-b
+                    reboot: sometimes
+                """));
+        assertEquals("nodes[2] (worker-b).reboot: unknown value 'sometimes', expected ok | never-returns",
+                e.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiterString = " => ", textBlock = """
+            'foo: 1\nnodes: [{name: a}]' => 'foo: unknown field, expected one of: registry, desiredCredential, coordinator, simulation, nodes'
+            'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods'
+            'coordinator: {maxUnavailble: 1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailble: unknown field, expected one of: maxUnavailable, action, configTimeoutSeconds, rebootTimeoutSeconds, attestTimeoutSeconds'
+            'simulation: {rebootSeconds: 1}\nnodes: [{name: a}]' => 'simulation.rebootSeconds: unknown field, expected one of: rebootMillis, containerdRestartsOnConfigChange'
+            'nodes: [{name: a, role: master}]' => 'nodes[0] (a).role: unknown value ''master'', expected worker | control-plane'
+            'nodes: [{name: a, marker: maybe}]' => 'nodes[0] (a).marker: unknown value ''maybe'', expected current | stale | absent'
+            'nodes: [{name: a, agent: hung}]' => 'nodes[0] (a).agent: unknown value ''hung'', expected running | absent | expired | forged | tampered | wrong-node | wrong-boot'
+            'nodes: [{name: a, reboot: 1}]' => 'nodes[0] (a).reboot: expected ok | never-returns, got 1'
+            'coordinator: {action: drain}\nnodes: [{name: a}]' => 'coordinator.action: unknown value ''drain'', expected reboot | none'
+            'nodes: [{name: a}, {name: b}, {name: a}]' => 'nodes[2] (a).name: duplicate node name ''a'' (also nodes[0])'
+            'nodes: [{name: a, bootedSecondsAgo: -1}]' => 'nodes[0] (a).bootedSecondsAgo: must not be negative, got -1'
+            'nodes: [{name: a, containerdStartedSecondsAfterBoot: -0.5}]' => 'nodes[0] (a).containerdStartedSecondsAfterBoot: must not be negative, got -0.5'
+            'nodes: [{name: a, pods: -2}]' => 'nodes[0] (a).pods: must be between 0 and 200, got -2'
+            'nodes: [{name: a, pods: 2.5}]' => 'nodes[0] (a).pods: expected a whole number, got 2.5'
+            'nodes: [{name: a, configUpdate: {afterSeconds: -1}}]' => 'nodes[0] (a).configUpdate.afterSeconds: must not be negative, got -1'
+            'nodes: [{name: a, configUpdate: {credential: desired}}]' => 'nodes[0] (a).configUpdate.afterSeconds: missing, this field is required'
+            'nodes: [{name: a, configUpdate: {afterSeconds: 1, when: now}}]' => 'nodes[0] (a).configUpdate.when: unknown field, expected one of: afterSeconds, credential'
+            'nodes: [{name: a, configUpdate: soon}]' => 'nodes[0] (a).configUpdate: expected a mapping, got ''soon'''
+            'simulation: {rebootMillis: -300}\nnodes: [{name: a}]' => 'simulation.rebootMillis: must be between 0 and 600000, got -300'
+            'coordinator: {configTimeoutSeconds: -1}\nnodes: [{name: a}]' => 'coordinator.configTimeoutSeconds: must not be negative, got -1'
+            'coordinator: {rebootTimeoutSeconds: -1}\nnodes: [{name: a}]' => 'coordinator.rebootTimeoutSeconds: must not be negative, got -1'
+            'coordinator: {rebootTimeoutSeconds: 0}\nnodes: [{name: a}]' => 'coordinator.rebootTimeoutSeconds: must be more than 0'
+            'coordinator: {attestTimeoutSeconds: ten}\nnodes: [{name: a}]' => 'coordinator.attestTimeoutSeconds: expected a number of seconds, got ''ten'''
+            'nodes: [{name: a, bootedSecondsAgo: 1e12}]' => 'nodes[0] (a).bootedSecondsAgo: 1.0E12 is out of range (at most 1000000000 seconds)'
+            'nodes: [{name: a, bootedSecondsAgo: 5, containerdStartedSecondsAfterBoot: 7}]' => 'nodes[0] (a).containerdStartedSecondsAfterBoot: 7 is after now (the node booted 5 seconds ago)'
+            'nodes: [{name: a, bootedSecondsAgo: 600, configWrittenSecondsAfterBoot: 600.5}]' => 'nodes[0] (a).configWrittenSecondsAfterBoot: 600.5 is after now (the node booted 600 seconds ago)'
+            'nodes: [{name: a, credential: sometimes}]' => 'nodes[0] (a).credential: expected ''desired'' or {username, password}, got a string'
+            'nodes: [{name: a, credential: [x]}]' => 'nodes[0] (a).credential: expected ''desired'' or {username, password}, got a list'
+            'nodes: [{name: a, credential: {username: u}}]' => 'nodes[0] (a).credential.password: missing, this field is required'
+            'nodes: [{name: a, credential: {username: u, password: p, token: t}}]' => 'nodes[0] (a).credential.token: unknown field, expected one of: username, password'
+            'desiredCredential: desired\nnodes: [{name: a}]' => 'desiredCredential: expected a mapping, got ''desired'''
+            'desiredCredential: {password: p}\nnodes: [{name: a}]' => 'desiredCredential.username: missing, this field is required'
+            'coordinator: {maxUnavailable: 0}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: must be at least 1, got 0'
+            'coordinator: {maxUnavailable: 0%}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: a percentage must be 1% to 100%, got 0%'
+            'coordinator: {maxUnavailable: 150%}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: a percentage must be 1% to 100%, got 150%'
+            'coordinator: {maxUnavailable: half}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: expected a count (e.g. 1) or a percentage (e.g. 25%), got ''half'''
+            'coordinator: {maxUnavailable: 1.5}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: expected a count (e.g. 1) or a percentage (e.g. 25%), got 1.5'
+            'nodes: [{name: Worker_A}]' => 'nodes[0] (Worker_A).name: ''Worker_A'' is not a valid node name (lower-case letters, digits, ''-'' and ''.'')'
+            'nodes: [{role: worker}]' => 'nodes[0].name: missing, this field is required'
+            'nodes: [{name: 7}]' => 'nodes[0].name: expected a non-empty string, got 7'
+            'registry: ghcr.io\n' => 'nodes: expected a list of at least one node, got nothing'
+            'nodes: []' => 'nodes: expected a list of at least one node, got an empty list'
+            'nodes: [worker-a]' => 'nodes[0]: expected a mapping, got ''worker-a'''
+            'nodes: [{name: a, ready: yes}]' => 'nodes[0] (a).ready: expected true or false, got ''yes'''
+            'nodes: [{name: a, cordoned: 1}]' => 'nodes[0] (a).cordoned: expected true or false, got 1'
+            'nodes: [{name: a, marker: }]' => 'nodes[0] (a).marker: no value given'
+            'registry: ''ghcr.io/x y''\nnodes: [{name: a}]' => 'registry: ''ghcr.io/x y'' is not a registry host (e.g. ghcr.io)'
+            '- a\n- b' => 'the scenario: expected a mapping, got a list'
+            'desiredCredential: {username: "a\\tb", password: p}\nnodes: [{name: a}]' => 'desiredCredential.username: must not contain control characters'
+            'nodes: [{name: a, credential: {username: u, password: "x\\0y"}}]' => 'nodes[0] (a).credential.password: must not contain control characters'
+            """)
+    void rejects(String yaml, String message) {
+        ScenarioException e = assertThrows(ScenarioException.class,
+                () -> ScenarioReader.parse(yaml.replace("\\n", "\n")));
+        assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void rejectsDuplicateKeysAndBrokenYamlWithALine() {
+        ScenarioException dup = assertThrows(ScenarioException.class, () -> ScenarioReader.parse("""
+                nodes:
+                  - name: a
+                    pods: 1
+                    pods: 2
+                """));
+        assertTrue(dup.getMessage().startsWith("not valid YAML: line 4"), dup.getMessage());
+        assertTrue(dup.getMessage().contains("pods"), dup.getMessage());
+
+        ScenarioException broken = assertThrows(ScenarioException.class,
+                () -> ScenarioReader.parse("nodes: [{name: a\n  pods: 1"));
+        assertTrue(broken.getMessage().startsWith("not valid YAML: line "), broken.getMessage());
+        assertFalse(broken.getMessage().contains("\n"), broken.getMessage());
+
+        ScenarioException empty = assertThrows(ScenarioException.class, () -> ScenarioReader.parse("# nothing\n"));
+        assertEquals("the scenario is empty, expected a mapping with at least 'nodes'", empty.getMessage());
+    }
+
+    @Test
+    void neverRepeatsAPassword() {
+        ScenarioException e = assertThrows(ScenarioException.class,
+                () -> ScenarioReader.parse("desiredCredential: {username: u, password: 987654}\nnodes: [{name: a}]"));
+        assertEquals("desiredCredential.password: expected a non-empty string", e.getMessage());
+        assertFalse(new Credential("u", "hunter2").toString().contains("hunter2"));
+    }
+
+    @Test
+    void fileErrorsNameTheFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("bad.yaml");
+        Files.writeString(file, "nodes: [{name: a, agent: sleepy}]");
+        ScenarioException bad = assertThrows(ScenarioException.class, () -> ScenarioReader.read(file));
+        assertEquals(file + ": nodes[0] (a).agent: unknown value 'sleepy', expected running | absent | expired"
+                + " | forged | tampered | wrong-node | wrong-boot", bad.getMessage());
+
+        ScenarioException missing = assertThrows(ScenarioException.class,
+                () -> ScenarioReader.read(dir.resolve("nope.yaml")));
+        assertEquals(dir.resolve("nope.yaml") + ": no such file", missing.getMessage());
+    }
+}
