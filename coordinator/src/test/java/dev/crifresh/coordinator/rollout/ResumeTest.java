@@ -51,7 +51,7 @@ class ResumeTest {
         h.cluster.addPod("shop", "db-0", "w1");
         h.cluster.refuseEvictionsAlways("shop", "db-0");
         Harness.Run first = h.run(Harness.fastSettings().withDrainTimeout(Duration.ofSeconds(30))).rollout();
-        Poll.until(Duration.ofSeconds(5), "w1 draining", () -> inPhase("w1", "draining") && h.cluster.refusals() > 0);
+        Poll.until(Duration.ofSeconds(15), "w1 draining", () -> inPhase("w1", "draining") && h.cluster.refusals() > 0);
         first.kill();
         assertTrue(cordoned(h, "w1"));
 
@@ -71,11 +71,11 @@ class ResumeTest {
         h.worker("w1", Verdict.STALE);
         h.driver.behave("w1", Behaviour.HOLD);
         Harness.Run first = h.run(Harness.fastSettings()).rollout();
-        Poll.until(Duration.ofSeconds(5), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1 && inPhase("w1", "rebooting"));
+        Poll.until(Duration.ofSeconds(15), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1 && inPhase("w1", "rebooting"));
         first.kill();
 
         Harness.Run second = h.run(rerun()).rollout();
-        Poll.until(Duration.ofSeconds(5), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
+        Poll.until(Duration.ofSeconds(15), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
         h.driver.bringBack("w1");
         Report r = second.report();
         assertEquals(0, r.exitCode(), r.toJson());
@@ -90,11 +90,11 @@ class ResumeTest {
         h.worker("w1", Verdict.STALE);
         h.driver.behave("w1", Behaviour.NO_AGENT);
         Harness.Run first = h.run(Harness.fastSettings()).rollout();
-        Poll.until(Duration.ofSeconds(5), "w1 verifying", () -> inPhase("w1", "verifying"));
+        Poll.until(Duration.ofSeconds(15), "w1 verifying", () -> inPhase("w1", "verifying"));
         first.kill();
 
         Harness.Run second = h.run(rerun()).rollout();
-        Poll.until(Duration.ofSeconds(5), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
+        Poll.until(Duration.ofSeconds(15), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
         h.agent.attest(h.cluster, "w1", Verdict.FRESH, dev.crifresh.coordinator.fixture.TestAgent.DESIRED);
         Report r = second.report();
         assertEquals(0, r.exitCode(), r.toJson());
@@ -129,7 +129,7 @@ class ResumeTest {
         h.cluster.addPod("shop", "db-0", "w1");
         h.cluster.refuseEvictionsAlways("shop", "db-0");
         Harness.Run first = h.run(Harness.fastSettings().withDrainTimeout(Duration.ofSeconds(30))).rollout();
-        Poll.until(Duration.ofSeconds(5), "w1 draining", () -> inPhase("w1", "draining") && h.cluster.refusals() > 0);
+        Poll.until(Duration.ofSeconds(15), "w1 draining", () -> inPhase("w1", "draining") && h.cluster.refusals() > 0);
         first.coordinator.stop();
         Report stopped = first.report();
         assertEquals(StopReason.INTERRUPTED, stopped.stop());

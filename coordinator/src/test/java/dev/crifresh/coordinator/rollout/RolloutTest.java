@@ -151,7 +151,7 @@ class RolloutTest {
         h.controlPlane("cp2", Verdict.FRESH);
         h.cluster.setReady("cp2", false);
         Harness.Run run = h.run(Harness.fastSettings()).rollout();
-        Poll.until(Duration.ofSeconds(5), "the coordinator to wait", () -> h.progress.stream().anyMatch(l -> l.contains("cp2 is not Ready")));
+        Poll.until(Duration.ofSeconds(15), "the coordinator to wait", () -> h.progress.stream().anyMatch(l -> l.contains("cp2 is not Ready")));
         assertFalse(cordoned(h, "cp1"), "cp1 started while cp2 was not Ready");
         h.cluster.setReady("cp2", true);
         Report r = run.report();
@@ -178,7 +178,7 @@ class RolloutTest {
         h.worker("w1", Verdict.STALE);
         h.driver.behave("w1", Behaviour.HOLD);
         Harness.Run first = h.run(Harness.fastSettings()).rollout();
-        Poll.until(Duration.ofSeconds(5), "w1 to be rebooting", () -> h.driver.rebootsOf("w1") == 1);
+        Poll.until(Duration.ofSeconds(15), "w1 to be rebooting", () -> h.driver.rebootsOf("w1") == 1);
         Report second = h.run(Harness.fastSettings().withLockTimeout(Duration.ofMillis(300))).rollout().report();
         assertEquals(4, second.exitCode(), second.toJson());
         assertEquals(StopReason.LOCK_NOT_ACQUIRED, second.stop());
@@ -335,7 +335,7 @@ class RolloutTest {
     void aConfigPendingNodeIsWaitedForThenRebooted() throws Exception {
         h.node("w1", false, Verdict.FRESH, TestAgent.OLD);
         Harness.Run run = h.run(Harness.fastSettings()).rollout();
-        Poll.until(Duration.ofSeconds(5), "the config wait", () -> h.progress.stream().anyMatch(l -> l.contains("config-pending node(s)")));
+        Poll.until(Duration.ofSeconds(15), "the config wait", () -> h.progress.stream().anyMatch(l -> l.contains("config-pending node(s)")));
         assertTrue(h.driver.reboots().isEmpty());
         // The platform renders the new config; containerd still runs the old one.
         h.agent.attest(h.cluster, "w1", Verdict.STALE, TestAgent.DESIRED);
@@ -351,7 +351,7 @@ class RolloutTest {
     void aConfigPendingNodeThatTurnsFreshIsNotRebooted() throws Exception {
         h.node("w1", false, Verdict.STALE, TestAgent.OLD);
         Harness.Run run = h.run(Harness.fastSettings()).rollout();
-        Poll.until(Duration.ofSeconds(5), "the config wait", () -> h.progress.stream().anyMatch(l -> l.contains("config-pending node(s)")));
+        Poll.until(Duration.ofSeconds(15), "the config wait", () -> h.progress.stream().anyMatch(l -> l.contains("config-pending node(s)")));
         h.agent.attest(h.cluster, "w1", Verdict.FRESH, TestAgent.DESIRED);
         Report r = run.report();
         assertEquals(0, r.exitCode(), r.toJson());
@@ -388,7 +388,7 @@ class RolloutTest {
             Harness.Run run = h.run(s, node -> {
                 throw new AssertionError("action none must never reboot");
             }).rollout();
-            Poll.until(Duration.ofSeconds(5), "the wait", () -> h.progress.stream().anyMatch(l -> l.contains("action none")));
+            Poll.until(Duration.ofSeconds(15), "the wait", () -> h.progress.stream().anyMatch(l -> l.contains("action none")));
             h.agent.attest(h.cluster, "w1", Verdict.FRESH, TestAgent.DESIRED);
             Report r = run.report();
             assertEquals(0, r.exitCode(), r.toJson());

@@ -1,0 +1,55 @@
+package dev.crifresh.charts;
+
+import static dev.crifresh.charts.Rendered.strings;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.agent.cli.AgentMain;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+import tools.jackson.databind.JsonNode;
+
+/** The DaemonSet's arguments are parsed by the real agent's picocli spec (names, arity, types). */
+class AgentCliFlagsTest {
+
+    @Test
+    void theDaemonSetsArgumentsParseAsAgentRun() {
+        for (Rendered render : List.of(Chart.render(), Chart.render("agent-custom.yaml"),
+                Chart.render(Map.of("agent.mode", "generic", "agent.margin", "250ms", "agent.procPoll", "2s")))) {
+            List<String> args = containerArgs(render.one("DaemonSet"));
+            ParseResult run = parse(AgentMain::commandLine, args).subcommand();
+            assertEquals("run", run.commandSpec().name(), args.toString());
+            for (String arg : args.subList(1, args.size())) {
+                String name = arg.substring(0, arg.indexOf('='));
+                assertTrue(run.hasMatchedOption(name), name + " matched in " + args);
+            }
+        }
+    }
+
+    @Test
+    void aFlagTheCliDoesNotKnowWouldFailThisCheck() {
+        List<String> args = new ArrayList<>(containerArgs(Chart.render().one("DaemonSet")));
+        args.add("--heartbeet=5m");
+        assertThrows(CommandLine.ParameterException.class,
+                () -> AgentMain.commandLine().parseArgs(args.toArray(String[]::new)));
+        List<String> badDuration = new ArrayList<>(containerArgs(Chart.render().one("DaemonSet")));
+        badDuration.replaceAll(a -> a.startsWith("--heartbeat=") ? "--heartbeat=five" : a);
+        assertThrows(CommandLine.ParameterException.class,
+                () -> AgentMain.commandLine().parseArgs(badDuration.toArray(String[]::new)));
+    }
+
+    private static ParseResult parse(Supplier<CommandLine> cli, List<String> args) {
+        return assertDoesNotThrow(() -> cli.get().parseArgs(args.toArray(String[]::new)), args::toString);
+    }
+
+    private static List<String> containerArgs(JsonNode workload) {
+        return strings(workload.path("spec").path("template").path("spec").path("containers").get(0).path("args"));
+    }
+}

@@ -1,0 +1,45 @@
+package dev.crifresh.charts;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.agent.http.AgentMetrics;
+import dev.crifresh.common.evidence.Evaluation;
+import dev.crifresh.common.evidence.Proof;
+import dev.crifresh.common.evidence.Reason;
+import dev.crifresh.common.evidence.WatchedFile;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The metric names the dashboard and the alerts are checked against are the ones the real agent
+ * exposes: feed the agent's metrics every kind of event and read its Prometheus exposition.
+ */
+class AgentMetricsContractTest {
+
+    @Test
+    void theAgentExposesEveryMetricTheDashboardCountsOn() {
+        AgentMetrics metrics = new AgentMetrics();
+        Instant now = Instant.now();
+        for (Reason reason : Reason.values()) {
+            metrics.evaluated(new Evaluation(reason.verdict(), reason, Proof.NONE, "test", null, now.minusSeconds(60), null, null),
+                    List.of(WatchedFile.readable("/etc/cri/containerd.toml", now.minusSeconds(120), 10, "00")));
+        }
+        metrics.published(now.plusSeconds(900));
+        metrics.apiError("patch");
+        metrics.detectionLatency(Duration.ofMillis(120));
+
+        Set<String> exposed = new TreeSet<>();
+        for (String line : metrics.registry().scrape().split("\n")) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                exposed.add(line.split("[{ ]", 2)[0]);
+            }
+        }
+        Set<String> missing = new TreeSet<>(ObservabilityTest.AGENT_METRICS);
+        missing.removeAll(exposed);
+        assertTrue(missing.isEmpty(), "the dashboard reads " + missing + " but the agent exposes " + exposed);
+    }
+}

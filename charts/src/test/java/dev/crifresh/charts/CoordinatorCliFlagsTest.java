@@ -1,0 +1,88 @@
+package dev.crifresh.charts;
+
+import static dev.crifresh.charts.Rendered.strings;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.coordinator.cli.CoordinatorMain;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+import tools.jackson.databind.JsonNode;
+
+/** The keys-init hook's and the coordinator Jobs' arguments are parsed by the real coordinator's picocli spec. */
+class CoordinatorCliFlagsTest {
+
+    @Test
+    void theKeysInitHookParsesAsCoordinatorKeysInit() {
+        List<String> args = containerArgs(Chart.render().one("Job", "crifresh-keys-init"));
+        ParseResult result = parse(CoordinatorMain::commandLine, args);
+        assertEquals(List.of("keys", "init"), commandPath(result), args.toString());
+        ParseResult init = result.subcommand().subcommand();
+        for (String flag : List.of("--namespace", "--signing-secret", "--trust-secret-name")) {
+            assertTrue(init.hasMatchedOption(flag), flag + " in " + args);
+        }
+    }
+
+    @Test
+    void theCoordinatorJobsParseAsRolloutOrPlan() {
+        Map<String, Object> command = CoordinatorJobTest.hookJob();
+        command.put("coordinator.talosconfig.secretName", "");
+        command.put("coordinator.rebootDriver", "command");
+        command.put("coordinator.rebootCommand", "ssh root@{ip} reboot");
+        Map<String, Object> none = CoordinatorJobTest.hookJob();
+        none.put("coordinator.action", "none");
+        Map<String, Object> plan = CoordinatorJobTest.hookJob();
+        plan.put("coordinator.job.command", "plan");
+        Map<String, Object> timeouts = CoordinatorJobTest.hookJob();
+        for (String t : List.of("config", "drain", "reboot", "attest", "lock")) {
+            timeouts.put("coordinator." + t + "Timeout", "7m");
+        }
+        timeouts.put("coordinator.markerAnnotation", "example.com/desired-revision");
+        timeouts.put("coordinator.pushgateway", "http://pushgateway.monitoring:9091");
+
+        List<JsonNode> jobs = List.of(
+                Chart.render(CoordinatorJobTest.hookJob()).one("Job", "crifresh-coordinator-rollout"),
+                Chart.render("non-default.yaml").one("Job", "crifresh-coordinator-rollout-r1"),
+                Chart.render(command).one("Job", "crifresh-coordinator-rollout"),
+                Chart.render(none).one("Job", "crifresh-coordinator-rollout"),
+                Chart.render(timeouts).one("Job", "crifresh-coordinator-rollout"),
+                Chart.render(plan).one("Job", "crifresh-coordinator-plan"));
+        for (JsonNode job : jobs) {
+            List<String> args = containerArgs(job);
+            ParseResult result = parse(CoordinatorMain::commandLine, args);
+            assertEquals(List.of(args.get(0)), commandPath(result), args.toString());
+        }
+    }
+
+    @Test
+    void aFlagTheCliDoesNotKnowWouldFailThisCheck() {
+        List<String> args = new ArrayList<>(containerArgs(
+                Chart.render(CoordinatorJobTest.hookJob()).one("Job", "crifresh-coordinator-rollout")));
+        args.add("--max-unavailble=2");
+        assertThrows(CommandLine.ParameterException.class,
+                () -> CoordinatorMain.commandLine().parseArgs(args.toArray(String[]::new)));
+    }
+
+    private static ParseResult parse(Supplier<CommandLine> cli, List<String> args) {
+        return assertDoesNotThrow(() -> cli.get().parseArgs(args.toArray(String[]::new)), args::toString);
+    }
+
+    private static List<String> commandPath(ParseResult result) {
+        List<String> path = new ArrayList<>();
+        for (ParseResult r = result.subcommand(); r != null; r = r.subcommand()) {
+            path.add(r.commandSpec().name());
+        }
+        return path;
+    }
+
+    private static List<String> containerArgs(JsonNode workload) {
+        return strings(workload.path("spec").path("template").path("spec").path("containers").get(0).path("args"));
+    }
+}

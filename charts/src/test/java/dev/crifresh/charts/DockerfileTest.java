@@ -1,0 +1,195 @@
+package dev.crifresh.charts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.w3c.dom.Document;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * No Docker engine runs here, so the images are not built in tests. What can be checked without
+ * one is: the jar each Dockerfile copies is the one its module's pom builds, the ENTRYPOINT runs
+ * that jar with JVM flags this JDK 17 accepts, base images are pinned, the runtime user is not
+ * root, and the build context lets the COPY sources through.
+ */
+class DockerfileTest {
+
+    static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "coordinator"})
+    void copiesTheJarItsModuleBuildsAndRunsIt(String module) throws Exception {
+        List<Instruction> file = parse(module);
+        String jar = shadedJar(module);
+        Instruction copy = file.stream()
+                .filter(i -> i.keyword.equals("COPY") && i.args.startsWith("--from=build "))
+                .findFirst().orElseThrow(() -> new AssertionError("no COPY --from=build in Dockerfile." + module));
+        String[] parts = copy.args.split("\\s+");
+        assertEquals("/src/" + jar, parts[1], "the builder's WORKDIR is /src");
+        String installed = parts[2];
+        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("WORKDIR") && i.args.equals("/src")));
+        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("RUN") && i.args.contains("./mvnw")
+                && i.args.contains("-pl " + module + " -am") && i.args.contains("package")), "built with the wrapper");
+
+        List<String> entrypoint = entrypoint(file);
+        assertEquals("java", entrypoint.get(0));
+        int jarFlag = entrypoint.indexOf("-jar");
+        assertTrue(jarFlag > 0, entrypoint.toString());
+        assertEquals(installed, entrypoint.get(jarFlag + 1), "ENTRYPOINT runs the jar the image contains");
+        assertEquals(jarFlag + 2, entrypoint.size(), "the command's arguments come from CMD / the pod spec");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "coordinator"})
+    void theJvmFlagsAreAcceptedByAJdk17(String module) throws Exception {
+        List<String> entrypoint = entrypoint(parse(module));
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(entrypoint.subList(1, entrypoint.indexOf("-jar")));
+        command.add("-version");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "java -version did not finish");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.exitValue(), command + "\n" + output);
+        assertTrue(output.contains("version \"17"), "this check needs a JDK 17 like the image's: " + output);
+        assertFalse(output.contains("Unrecognized") || output.contains("Ignoring option"), output);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "coordinator"})
+    void theImagesCommandStartsTheShadedJar(String module) throws Exception {
+        List<String> entrypoint = entrypoint(parse(module));
+        Path jar = ROOT.resolve(shadedJar(module));
+        assertTrue(Files.isRegularFile(jar), jar + " is built by the " + module + " module's package phase (run `verify`)");
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(entrypoint.subList(1, entrypoint.indexOf("-jar")));
+        command.addAll(List.of("-jar", jar.toString(), "--version"));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "crifresh-" + module + " did not answer --version");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.exitValue(), output);
+        assertTrue(output.startsWith("crifresh-" + module + " "), output);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "coordinator"})
+    void baseImagesArePinnedAndTheRuntimeUserIsNotRoot(String module) throws Exception {
+        List<Instruction> file = parse(module);
+        Pattern pinned = Pattern.compile("^[a-z0-9./-]+:(v?[0-9]+\\.[0-9]+\\.[0-9]+[A-Za-z0-9._-]*)(@sha256:[a-f0-9]{64})?$");
+        List<Instruction> froms = file.stream().filter(i -> i.keyword.equals("FROM")).toList();
+        assertTrue(froms.size() >= 2, "multi-stage: a builder and a runtime");
+        for (Instruction from : froms) {
+            String image = from.args.split("\\s+")[0];
+            assertFalse(image.contains("$"), "no ARG-controlled base image: " + from.args);
+            assertFalse(image.endsWith(":latest"), from.args);
+            assertTrue(pinned.matcher(image).matches(), "pinned to an exact version: " + image);
+        }
+        assertTrue(froms.get(froms.size() - 1).args.contains("-jre-"), "the runtime stage is a JRE");
+        assertTrue(froms.stream().anyMatch(f -> f.args.contains("-jdk-") && f.args.endsWith(" AS build")));
+
+        List<Instruction> users = file.stream().filter(i -> i.keyword.equals("USER")).toList();
+        assertFalse(users.isEmpty(), "USER is set explicitly");
+        String user = users.get(users.size() - 1).args;
+        assertEquals("65532:65532", user, "runs as the non-root uid 65532");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "coordinator"})
+    void carriesOciLabels(String module) throws Exception {
+        String labels = parse(module).stream().filter(i -> i.keyword.equals("LABEL"))
+                .map(i -> i.args).reduce("", String::concat);
+        for (String label : List.of("title", "description", "version", "revision", "base.name")) {
+            assertTrue(labels.contains("org.opencontainers.image." + label + "="), label + " in " + labels);
+        }
+        assertTrue(labels.contains("org.opencontainers.image.title=\"crifresh-" + module + "\""), labels);
+    }
+
+    @org.junit.jupiter.api.Test
+    void theCoordinatorShipsTalosctlFromTheOfficialImage() throws Exception {
+        List<Instruction> file = parse("coordinator");
+        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("FROM")
+                && i.args.matches("ghcr\\.io/siderolabs/talosctl:v[0-9]+\\.[0-9]+\\.[0-9]+ AS talosctl")));
+        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("COPY")
+                && i.args.equals("--from=talosctl /talosctl /usr/local/bin/talosctl")));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "coordinator"})
+    void theBuildContextLetsEveryCopySourceThrough(String module) throws Exception {
+        List<String> allowed = Files.readAllLines(ROOT.resolve(".dockerignore")).stream()
+                .filter(l -> l.startsWith("!")).map(l -> trimSlash(l.substring(1))).toList();
+        for (Instruction copy : parse(module)) {
+            if (!copy.keyword.equals("COPY") || copy.args.startsWith("--from=")) {
+                continue;
+            }
+            String[] parts = copy.args.split("\\s+");
+            for (int i = 0; i < parts.length - 1; i++) {
+                String source = trimSlash(parts[i]);
+                assertTrue(Files.exists(ROOT.resolve(source)), "COPY source missing from the repository: " + source);
+                assertTrue(allowed.stream().anyMatch(a -> a.equals(source) || a.startsWith(source + "/")),
+                        ".dockerignore excludes " + source);
+            }
+        }
+    }
+
+    private static String trimSlash(String path) {
+        return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+
+    /** The shaded jar's path relative to the repository, from the shade plugin's outputFile in the pom. */
+    static String shadedJar(String module) throws Exception {
+        Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(ROOT.resolve(module).resolve("pom.xml").toFile());
+        String output = pom.getElementsByTagName("outputFile").item(0).getTextContent().trim();
+        return module + "/" + output.replace("${project.build.directory}", "target");
+    }
+
+    static List<String> entrypoint(List<Instruction> file) {
+        Instruction entrypoint = file.stream().filter(i -> i.keyword.equals("ENTRYPOINT")).reduce((a, b) -> b)
+                .orElseThrow(() -> new AssertionError("no ENTRYPOINT"));
+        JsonNode array = JsonMapper.builder().build().readTree(entrypoint.args);
+        assertTrue(array.isArray(), "exec form, so signals reach the JVM: " + entrypoint.args);
+        return Rendered.strings(array);
+    }
+
+    record Instruction(String keyword, String args) {
+    }
+
+    static List<Instruction> parse(String module) throws IOException {
+        List<Instruction> out = new ArrayList<>();
+        StringBuilder logical = new StringBuilder();
+        for (String line : Files.readAllLines(ROOT.resolve("Dockerfile." + module))) {
+            String trimmed = line.strip();
+            if (logical.length() == 0 && (trimmed.isEmpty() || trimmed.startsWith("#"))) {
+                continue;
+            }
+            if (trimmed.endsWith("\\")) {
+                logical.append(trimmed, 0, trimmed.length() - 1).append(' ');
+                continue;
+            }
+            logical.append(trimmed);
+            Matcher m = Pattern.compile("^([A-Z]+)\\s+(.*)$", Pattern.DOTALL).matcher(logical.toString());
+            if (!m.matches()) {
+                throw new AssertionError("unparsable instruction: " + logical);
+            }
+            out.add(new Instruction(m.group(1), m.group(2).strip().replaceAll("\\s+", " ")));
+            logical.setLength(0);
+        }
+        return out;
+    }
+}

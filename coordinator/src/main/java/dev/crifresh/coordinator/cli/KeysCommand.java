@@ -1,0 +1,72 @@
+package dev.crifresh.coordinator.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "keys", mixinStandardHelpOptions = true, description = "Manage the attestation keys.",
+        subcommands = KeysCommand.Init.class)
+public final class KeysCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
+    }
+
+    @Command(name = "init", mixinStandardHelpOptions = true,
+            description = {"Create an Ed25519 signing key (Secret crifresh-signing-key, key signing.key) and the trust bundle",
+                "(Secret crifresh-trust-bundle, keys jwks.json and fingerprint.key) where they do not exist yet; with --out-dir, files instead.",
+                "Never prints key material."})
+    public static final class Init implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        ClusterOptions cluster;
+
+        @Option(names = "--namespace", paramLabel = "NS", defaultValue = "crifresh", description = "Namespace of the Secrets (default: ${DEFAULT-VALUE}).")
+        String namespace;
+
+        @Option(names = "--signing-secret", paramLabel = "NAME", defaultValue = "crifresh-signing-key",
+                description = "Name of the agent's signing-key Secret (default: ${DEFAULT-VALUE}).")
+        String signingSecret;
+
+        @Option(names = "--trust-secret-name", paramLabel = "NAME", defaultValue = "crifresh-trust-bundle",
+                description = "Name of the trust-bundle Secret (default: ${DEFAULT-VALUE}).")
+        String trustSecret;
+
+        @Option(names = "--rotate", description = "Add a new signing key to the trust bundle (keeping the old ones) and replace the signing key.")
+        boolean rotate;
+
+        @Option(names = "--out-dir", paramLabel = "DIR", description = "Write signing.key, jwks.json and fingerprint.key to DIR instead of Secrets.")
+        Path outDir;
+
+        @Override
+        public Integer call() throws Exception {
+            var out = spec.commandLine().getOut();
+            if (outDir != null) {
+                new KeysInit(new FileKeyStore(outDir), out).run(rotate);
+                out.flush();
+                return 0;
+            }
+            Vertx vertx = Vertx.vertx();
+            try (KubernetesClient client = cluster.connect(vertx)) {
+                new KeysInit(new SecretKeyStore(client, namespace, signingSecret, trustSecret), out).run(rotate);
+                out.flush();
+                return 0;
+            } finally {
+                vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+}

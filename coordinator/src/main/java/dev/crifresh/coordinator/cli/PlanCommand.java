@@ -1,0 +1,34 @@
+package dev.crifresh.coordinator.cli;
+
+import dev.crifresh.coordinator.Coordinator;
+import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.report.Report;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+@Command(name = "plan", mixinStandardHelpOptions = true,
+        description = {"Classify every node (fresh, stale, config-pending, unknown) and show the order a rollout would follow.",
+            "Reads only; changes nothing. Exit 0, or 2 for bad input."})
+public final class PlanCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ReportOptions options;
+
+    @Override
+    public Integer call() throws Exception {
+        CoordinatorSettings settings = Settings.of(options);
+        try (Session session = Session.open(options, spec)) {
+            Coordinator coordinator = session.coordinator(settings, node -> {
+                throw new IllegalStateException("plan never reboots");
+            });
+            Report report = Session.await(coordinator.plan());
+            options.write("plan", report, spec.commandLine().getOut(), spec.commandLine().getErr());
+            return report.exitCode();
+        }
+    }
+}

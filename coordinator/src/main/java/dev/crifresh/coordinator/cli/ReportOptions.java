@@ -1,0 +1,76 @@
+package dev.crifresh.coordinator.cli;
+
+import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.coordinator.report.MarkdownReport;
+import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.coordinator.report.TextReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** Options shared by {@code plan} and {@code rollout}: inputs, node selection and output. */
+public final class ReportOptions {
+    public enum Format { text, json }
+
+    @Mixin
+    ClusterOptions cluster;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    TrustSource trust;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    CredentialSource credential;
+
+    @Option(names = "--registry", paramLabel = "HOST", defaultValue = ConditionContract.DEFAULT_REGISTRY,
+            description = "Registry whose credential containerd must have loaded (default: ${DEFAULT-VALUE}).")
+    String registry;
+
+    @Option(names = "--node-selector", paramLabel = "SELECTOR", description = "Label selector for the nodes to consider (default: all nodes).")
+    String nodeSelector;
+
+    @Option(names = "--marker-annotation", paramLabel = "KEY", defaultValue = ConditionContract.DEFAULT_MARKER_ANNOTATION,
+            description = "Machine-config marker annotation, reported beside each verdict and never trusted (default: ${DEFAULT-VALUE}).")
+    String markerAnnotation;
+
+    @Option(names = "--marker-current-value", paramLabel = "VALUE",
+            description = "The marker value meaning 'current' (default: any non-empty value).")
+    String markerCurrentValue;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
+            description = "What to print on stdout: text (a table) or json (the report) (default: ${DEFAULT-VALUE}).")
+    Format output;
+
+    @Option(names = "--report", paramLabel = "FILE", description = "Also write the JSON report to FILE.")
+    Path reportFile;
+
+    @Option(names = "--step-summary", paramLabel = "FILE", defaultValue = "${env:GITHUB_STEP_SUMMARY}",
+            description = "Append a Markdown summary to FILE (default: $GITHUB_STEP_SUMMARY when set).")
+    Path stepSummary;
+
+    void write(String title, Report report, PrintWriter out, PrintWriter err) {
+        out.print(output == Format.json ? report.toJson() : TextReport.render(report));
+        out.flush();
+        if (reportFile != null) {
+            try {
+                Files.writeString(reportFile, report.toJson(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                err.println("crifresh-coordinator: warning: cannot write --report " + reportFile + " (" + e.getClass().getSimpleName() + ")");
+            }
+        }
+        if (stepSummary != null && !stepSummary.toString().isBlank()) {
+            try {
+                Files.writeString(stepSummary, MarkdownReport.render(title, report), StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                err.println("crifresh-coordinator: warning: cannot append to " + stepSummary + " (" + e.getClass().getSimpleName() + ")");
+            }
+        }
+        err.flush();
+    }
+}

@@ -1,0 +1,195 @@
+package dev.crifresh.coordinator.cli;
+
+import dev.crifresh.coordinator.Action;
+import dev.crifresh.coordinator.Coordinator;
+import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.driver.CommandDriver;
+import dev.crifresh.coordinator.driver.CommandTemplate;
+import dev.crifresh.coordinator.driver.ProcessRunner;
+import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.driver.TalosctlDriver;
+import dev.crifresh.coordinator.report.Pushgateway;
+import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.coordinator.report.RolloutMetrics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "rollout", mixinStandardHelpOptions = true,
+        description = {"Reboot exactly the nodes whose containerd has not loaded the desired credential, safely, then verify them.",
+            "Exit 0 all fresh, 1 a node failed, 2 usage or configuration, 3 timed out waiting, 4 rollout lock not acquired or lost."})
+public final class RolloutCommand implements Callable<Integer> {
+    public enum DriverKind { talosctl, command }
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    ReportOptions options;
+
+    @Option(names = "--namespace", paramLabel = "NS", defaultValue = CoordinatorSettings.DEFAULT_LEASE_NAMESPACE,
+            description = "Namespace of the rollout Lease crifresh-rollout (default: ${DEFAULT-VALUE}).")
+    String namespace;
+
+    @Option(names = "--max-unavailable", paramLabel = "N|P%", defaultValue = "1",
+            description = "Workers unavailable at once, counting nodes already NotReady or cordoned: a count or a percentage of the selected nodes, rounded down, at least 1 (default: ${DEFAULT-VALUE}).")
+    String maxUnavailable;
+
+    @Option(names = "--action", paramLabel = "reboot|none", defaultValue = "reboot", converter = ActionConverter.class,
+            description = "reboot stale nodes, or none: only wait for them to turn fresh (Talos >= 1.14 restarts containerd itself) (default: ${DEFAULT-VALUE}).")
+    Action action;
+
+    @Option(names = "--reboot-driver", paramLabel = "talosctl|command", defaultValue = "talosctl",
+            description = "How to reboot a node (default: ${DEFAULT-VALUE}).")
+    DriverKind driver;
+
+    @Option(names = "--reboot-command", paramLabel = "TEMPLATE",
+            description = "With --reboot-driver command: the command, split into words without a shell; {node} and {ip} (the InternalIP) are substituted.")
+    String rebootCommand;
+
+    @Option(names = "--talosctl", paramLabel = "PATH", defaultValue = "talosctl", description = "The talosctl executable (default: ${DEFAULT-VALUE}).")
+    String talosctl;
+
+    @Option(names = "--talosconfig", paramLabel = "FILE", description = "talosconfig passed to talosctl (default: talosctl's own).")
+    Path talosconfig;
+
+    @Option(names = "--driver-timeout", paramLabel = "DURATION", defaultValue = "2m", converter = DurationConverter.class,
+            description = "How long one reboot request may take (default: ${DEFAULT-VALUE}).")
+    Duration driverTimeout;
+
+    @Option(names = "--config-timeout", paramLabel = "DURATION", defaultValue = "5m", converter = DurationConverter.class,
+            description = "How long config-pending nodes may take to hold the desired credential before the run stops, exit 3 (default: ${DEFAULT-VALUE}).")
+    Duration configTimeout;
+
+    @Option(names = "--drain-timeout", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
+            description = "How long one node's drain may take, PDB-blocked evictions included (default: ${DEFAULT-VALUE}).")
+    Duration drainTimeout;
+
+    @Option(names = "--reboot-timeout", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
+            description = "How long a rebooted node may take to return Ready with a new boot id; also how long nothing may be able to start (default: ${DEFAULT-VALUE}).")
+    Duration rebootTimeout;
+
+    @Option(names = "--attest-timeout", paramLabel = "DURATION", defaultValue = "5m", converter = DurationConverter.class,
+            description = "How long a returned node (with --action none: a stale node) may take to attest fresh (default: ${DEFAULT-VALUE}).")
+    Duration attestTimeout;
+
+    @Option(names = "--lock-timeout", paramLabel = "DURATION", defaultValue = "5m", converter = DurationConverter.class,
+            description = "How long to wait for another run's rollout lock before exit 4 (default: ${DEFAULT-VALUE}).")
+    Duration lockTimeout;
+
+    @Option(names = "--lease-duration", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "Duration of the rollout Lease, renewed every third of it (default: ${DEFAULT-VALUE}).")
+    Duration leaseDuration;
+
+    @Option(names = "--run-id", paramLabel = "ID", description = "This run's id in the ownership annotations and the Lease (default: random).")
+    String runId;
+
+    @Option(names = "--pushgateway", paramLabel = "URL", description = "Push the run's crifresh_rollout_* metrics to this Prometheus Pushgateway at the end.")
+    String pushgateway;
+
+    @Override
+    public Integer call() throws Exception {
+        CoordinatorSettings settings = settings();
+        RebootDriver rebootDriver = rebootDriver();
+        var err = spec.commandLine().getErr();
+        Instant started = Instant.now();
+        try (Session session = Session.open(options, spec)) {
+            Coordinator coordinator = session.coordinator(settings, rebootDriver);
+            CompletableFuture<Report> result = coordinator.rollout().toCompletionStage().toCompletableFuture();
+            Thread hook = new Thread(() -> {
+                coordinator.stop();
+                try {
+                    result.get(15, TimeUnit.SECONDS);
+                } catch (Exception ignored) {
+                    // the process is going away
+                }
+            }, "crifresh-stop");
+            Runtime.getRuntime().addShutdownHook(hook);
+            Report report;
+            try {
+                report = Session.await(result);
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running and stops the coordinator
+                }
+            }
+            options.write("rollout", report, spec.commandLine().getOut(), err);
+            if (pushgateway != null) {
+                try {
+                    Session.await(Pushgateway.push(session.vertx, pushgateway,
+                            RolloutMetrics.render(report, Duration.between(started, Instant.now()), Instant.now())));
+                } catch (Exception e) {
+                    err.println("crifresh-coordinator: warning: could not push metrics to " + pushgateway + ": " + e.getMessage());
+                    err.flush();
+                }
+            }
+            return report.exitCode();
+        }
+    }
+
+    CoordinatorSettings settings() {
+        try {
+            CoordinatorSettings s = Settings.of(options)
+                    .withLeaseNamespace(namespace)
+                    .withMaxUnavailable(maxUnavailable)
+                    .withAction(action)
+                    .withConfigTimeout(configTimeout)
+                    .withDrainTimeout(drainTimeout)
+                    .withRebootTimeout(rebootTimeout)
+                    .withAttestTimeout(attestTimeout)
+                    .withLockTimeout(lockTimeout)
+                    .withLeaseDuration(leaseDuration);
+            return runId == null ? s : s.withRunId(runId);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), e);
+        }
+    }
+
+    RebootDriver rebootDriver() {
+        if (action == Action.NONE) {
+            return node -> {
+                throw new IllegalStateException("--action none never reboots");
+            };
+        }
+        if (driverTimeout.isZero() || driverTimeout.isNegative()) {
+            throw new UsageException("--driver-timeout must be a positive duration");
+        }
+        ProcessRunner runner = new ProcessRunner(driverTimeout);
+        if (driver == DriverKind.command) {
+            if (rebootCommand == null) {
+                throw new UsageException("--reboot-driver command needs --reboot-command");
+            }
+            try {
+                return new CommandDriver(CommandTemplate.parse(rebootCommand), runner);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage(), e);
+            }
+        }
+        if (rebootCommand != null) {
+            throw new UsageException("--reboot-command needs --reboot-driver command");
+        }
+        return new TalosctlDriver(talosctl, talosconfig, runner);
+    }
+
+    /** {@code reboot} or {@code none}. */
+    public static final class ActionConverter implements picocli.CommandLine.ITypeConverter<Action> {
+        @Override
+        public Action convert(String value) {
+            try {
+                return Action.fromWire(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not reboot or none");
+            }
+        }
+    }
+}

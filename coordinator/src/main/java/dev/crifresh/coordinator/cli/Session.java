@@ -1,0 +1,81 @@
+package dev.crifresh.coordinator.cli;
+
+import dev.crifresh.common.attest.TrustBundle;
+import dev.crifresh.common.registry.RegistryAuth;
+import dev.crifresh.coordinator.Coordinator;
+import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.driver.RebootDriver;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.io.PrintWriter;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** One CLI run's Vert.x, Kubernetes client and inputs; closed at the end. */
+final class Session implements AutoCloseable {
+    final Vertx vertx;
+    final KubernetesClient client;
+    final TrustBundle trust;
+    final RegistryAuth desired;
+    private final PrintWriter err;
+
+    private Session(Vertx vertx, KubernetesClient client, TrustBundle trust, RegistryAuth desired, PrintWriter err) {
+        this.vertx = vertx;
+        this.client = client;
+        this.trust = trust;
+        this.desired = desired;
+        this.err = err;
+    }
+
+    static Session open(ReportOptions options, CommandSpec spec) {
+        Vertx vertx = Vertx.vertx();
+        KubernetesClient client = null;
+        try {
+            client = options.cluster.connect(vertx);
+            TrustBundle trust = options.trust.load(client);
+            RegistryAuth desired = options.credential.load(client, options.registry);
+            return new Session(vertx, client, trust, desired, spec.commandLine().getErr());
+        } catch (RuntimeException e) {
+            if (client != null) {
+                client.close();
+            }
+            vertx.close();
+            throw e;
+        }
+    }
+
+    Coordinator coordinator(CoordinatorSettings settings, RebootDriver driver) {
+        return new Coordinator(vertx, client, trust, desired, settings, driver, line -> {
+            err.println(line);
+            err.flush();
+        });
+    }
+
+    static <T> T await(Future<T> future) throws Exception {
+        return await(future.toCompletionStage().toCompletableFuture());
+    }
+
+    static <T> T await(CompletableFuture<T> future) throws Exception {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (Exception ignored) {
+            // exiting anyway
+        }
+    }
+}

@@ -1,0 +1,228 @@
+package dev.crifresh.coordinator.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.common.attest.TrustBundle;
+import dev.crifresh.common.evidence.Verdict;
+import dev.crifresh.coordinator.fixture.Harness;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The command line against the mock API server: flags, inputs, outputs and exit codes. */
+class CliTest {
+    private static final String DOCKER_CONFIG = "{\"auths\":{\"ghcr.io\":{\"auth\":\""
+            + Base64.getEncoder().encodeToString("deploy-bot:token-v2".getBytes(StandardCharsets.UTF_8)) + "\"}}}";
+
+    @TempDir
+    Path dir;
+
+    private Harness h;
+    private Path kubeconfig;
+    private Path trust;
+    private Path credential;
+
+    @BeforeEach
+    void cluster() throws Exception {
+        h = new Harness();
+        kubeconfig = dir.resolve("kubeconfig");
+        Files.writeString(kubeconfig, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: mock
+                  cluster:
+                    server: %s
+                    insecure-skip-tls-verify: true
+                users:
+                - name: ci
+                  user:
+                    token: not-a-real-token
+                contexts:
+                - name: mock
+                  context:
+                    cluster: mock
+                    user: ci
+                current-context: mock
+                """.formatted(h.cluster.client.getConfiguration().getMasterUrl()));
+        trust = Files.createDirectories(dir.resolve("trust"));
+        Files.writeString(trust.resolve(TrustBundle.JWKS_FILE), h.agent.trust.jwksJson());
+        Files.write(trust.resolve(TrustBundle.FINGERPRINT_KEY_FILE), h.agent.fingerprintKey);
+        credential = dir.resolve("config.json");
+        Files.writeString(credential, DOCKER_CONFIG);
+    }
+
+    @AfterEach
+    void close() {
+        h.close();
+    }
+
+    private String[] args(String command, String... more) {
+        List<String> a = new java.util.ArrayList<>(List.of(command, "--kubeconfig", kubeconfig.toString(),
+                "--trust-bundle", trust.toString(), "--credential-file", credential.toString(), "--step-summary", ""));
+        a.addAll(List.of(more));
+        return a.toArray(String[]::new);
+    }
+
+    @Test
+    void planPrintsTheJsonReportAndWritesTheReportAndTheStepSummary() throws Exception {
+        h.worker("w1", Verdict.FRESH);
+        h.worker("w2", Verdict.STALE);
+        Path report = dir.resolve("report.json");
+        Path summary = dir.resolve("summary.md");
+        Files.writeString(summary, "earlier step\n");
+        List<String> a = new java.util.ArrayList<>(List.of(args("plan", "-o", "json", "--report", report.toString())));
+        a.set(a.indexOf("--step-summary") + 1, summary.toString());
+        Cli r = Cli.run(a.toArray(String[]::new));
+        assertEquals(0, r.exit(), r.err());
+        JsonNode json = JsonMapper.builder().build().readTree(r.out());
+        assertEquals("planned", json.get("result").asString());
+        assertEquals("w2", json.get("rebootOrder").get(0).asString());
+        assertEquals(r.out(), Files.readString(report));
+        String md = Files.readString(summary);
+        assertTrue(md.startsWith("earlier step\n### crifresh plan: planned"), md);
+        assertTrue(r.err().contains("classified") || r.err().isEmpty(), r.err());
+        assertFalse(r.out().contains("token-v2"));
+    }
+
+    @Test
+    void planPrintsATableByDefault() {
+        h.worker("w1", Verdict.STALE);
+        Cli r = Cli.run(args("plan"));
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("NODE"), r.out());
+        assertTrue(r.out().contains("rollout order: w1"), r.out());
+    }
+
+    @Test
+    void inputsCanComeFromSecrets() {
+        h.worker("w1", Verdict.FRESH);
+        h.cluster.test.secrets().inNamespace("crifresh").resource(new SecretBuilder().withNewMetadata().withName("trust").withNamespace("crifresh")
+                .endMetadata().addToData(TrustBundle.JWKS_FILE, b64(h.agent.trust.jwksJson().getBytes(StandardCharsets.UTF_8)))
+                .addToData(TrustBundle.FINGERPRINT_KEY_FILE, b64(h.agent.fingerprintKey)).build()).create();
+        h.cluster.test.secrets().inNamespace("ci").resource(new SecretBuilder().withNewMetadata().withName("ghcr").withNamespace("ci")
+                .endMetadata().withType("kubernetes.io/dockerconfigjson")
+                .addToData(".dockerconfigjson", b64(DOCKER_CONFIG.getBytes(StandardCharsets.UTF_8))).build()).create();
+        Cli r = Cli.run("plan", "--kubeconfig", kubeconfig.toString(), "--trust-secret", "crifresh/trust",
+                "--credential-secret", "ci/ghcr", "-o", "json", "--step-summary", "");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("\"verdict\" : \"fresh\""), r.out());
+    }
+
+    private static String b64(byte[] b) {
+        return Base64.getEncoder().encodeToString(b);
+    }
+
+    @Test
+    void rolloutWithNothingToDoSucceedsAndPushesMetrics() throws Exception {
+        h.worker("w1", Verdict.FRESH);
+        Vertx vertx = Vertx.vertx();
+        List<String> received = new CopyOnWriteArrayList<>();
+        try {
+            HttpServer server = vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(body -> {
+                received.add(req.method() + " " + req.path() + "\n" + body.toString());
+                req.response().setStatusCode(200).end();
+            })).listen(0).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            Cli r = Cli.run(args("rollout", "--pushgateway", "http://localhost:" + server.actualPort() + "/"));
+            assertEquals(0, r.exit(), r.err());
+            assertTrue(r.out().contains("result: succeeded"), r.out());
+            assertEquals(1, received.size());
+            String push = received.get(0);
+            assertTrue(push.startsWith("PUT /metrics/job/crifresh-rollout\n"), push);
+            assertTrue(push.contains("\ncrifresh_rollout_nodes{verdict=\"fresh\"} 1\n"), push);
+            assertTrue(push.contains("\ncrifresh_rollout_success 1\n"), push);
+            assertTrue(push.contains("\ncrifresh_rollout_exit_code 0\n"), push);
+            assertTrue(push.contains("# TYPE crifresh_rollout_duration_seconds gauge"), push);
+        } finally {
+            vertx.close();
+        }
+    }
+
+    @Test
+    void rolloutExits4WhenTheLockIsHeld() {
+        h.worker("w1", Verdict.STALE);
+        h.cluster.test.leases().inNamespace("ops").resource(new LeaseBuilder().withNewMetadata().withName("crifresh-rollout")
+                .withNamespace("ops").endMetadata().withNewSpec().withHolderIdentity("other-run").withLeaseDurationSeconds(60)
+                .withRenewTime(ZonedDateTime.now()).endSpec().build()).create();
+        Cli r = Cli.run(args("rollout", "--namespace", "ops", "--lock-timeout", "200ms", "-o", "json"));
+        assertEquals(4, r.exit(), r.err());
+        assertTrue(r.out().contains("held by other-run"), r.out());
+    }
+
+    @Test
+    void rolloutWithActionNoneExits3WhenANodeStaysStale() {
+        h.worker("w1", Verdict.STALE);
+        Cli r = Cli.run(args("rollout", "--action", "none", "--attest-timeout", "300ms", "--lease-duration", "2s"));
+        assertEquals(3, r.exit(), r.err());
+        assertTrue(r.err().contains("action none: waiting up to 300ms"), r.err());
+    }
+
+    @Test
+    void usageMistakesAreOneLineAndExit2() throws Exception {
+        Map<String, String[]> cases = new java.util.LinkedHashMap<>();
+        cases.put("--trust-bundle", new String[] {"plan", "--credential-file", credential.toString()});
+        cases.put("mutually exclusive", args("plan", "--trust-secret", "a/b"));
+        cases.put("--max-unavailable '0'", args("rollout", "--max-unavailable", "0"));
+        cases.put("'10x' is not a duration", args("rollout", "--drain-timeout", "10x"));
+        cases.put("'kexec' is not reboot or none", args("rollout", "--action", "kexec"));
+        cases.put("--reboot-driver command needs --reboot-command", args("rollout", "--reboot-driver", "command"));
+        cases.put("unbalanced", args("rollout", "--reboot-driver", "command", "--reboot-command", "ssh '{ip}"));
+        cases.put("no credential for registry quay.io", args("plan", "--registry", "quay.io"));
+        cases.put("Unknown option: '--frobnicate'", args("plan", "--frobnicate"));
+        cases.put("must be NAMESPACE/NAME", new String[] {"plan", "--kubeconfig", kubeconfig.toString(), "--trust-secret", "nope",
+            "--credential-file", credential.toString()});
+        cases.put("no such Secret", new String[] {"plan", "--kubeconfig", kubeconfig.toString(), "--trust-secret", "x/nope",
+            "--credential-file", credential.toString()});
+        Path missing = dir.resolve("missing");
+        cases.put("cannot read " + missing.resolve("jwks.json"), new String[] {"plan", "--kubeconfig", kubeconfig.toString(),
+            "--trust-bundle", missing.toString(), "--credential-file", credential.toString()});
+        Path garbage = Files.createDirectories(dir.resolve("garbage"));
+        Files.writeString(garbage.resolve("jwks.json"), "{\"keys\": 7}");
+        Files.write(garbage.resolve("fingerprint.key"), new byte[32]);
+        cases.put("--trust-bundle " + garbage, new String[] {"plan", "--kubeconfig", kubeconfig.toString(),
+            "--trust-bundle", garbage.toString(), "--credential-file", credential.toString()});
+        Path badJson = dir.resolve("bad.json");
+        Files.writeString(badJson, "{not json");
+        cases.put("--credential-file " + badJson, new String[] {"plan", "--kubeconfig", kubeconfig.toString(),
+            "--trust-bundle", trust.toString(), "--credential-file", badJson.toString()});
+        for (Map.Entry<String, String[]> c : cases.entrySet()) {
+            Cli r = Cli.run(c.getValue());
+            assertEquals(2, r.exit(), c.getKey() + ": " + r.err());
+            assertEquals(1, r.err().lines().count(), c.getKey() + ": " + r.err());
+            assertTrue(r.err().contains(c.getKey()), c.getKey() + ": " + r.err());
+            assertFalse(r.err().contains("\tat "), r.err());
+            assertEquals("", r.out(), c.getKey());
+        }
+    }
+
+    @Test
+    void helpAndNoArguments() {
+        Cli help = Cli.run("rollout", "--help");
+        assertEquals(0, help.exit());
+        for (String flag : List.of("--max-unavailable", "--action", "--reboot-driver", "--reboot-command", "--talosconfig",
+                "--config-timeout", "--drain-timeout", "--reboot-timeout", "--attest-timeout", "--lock-timeout", "--namespace",
+                "--pushgateway", "--trust-bundle", "--trust-secret", "--credential-secret", "--credential-file", "--registry",
+                "--node-selector", "--output", "--report", "--context", "--marker-annotation")) {
+            assertTrue(help.out().contains(flag), flag);
+        }
+        assertEquals(2, Cli.run().exit());
+    }
+}
