@@ -95,7 +95,6 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final Map<String, Decision> decisions = new HashMap<>();
     private final Map<String, Outcome> outcomes = new HashMap<>();
     private final Map<String, String> details = new HashMap<>();
-    private final Map<String, String> awaitingEcho = new HashMap<>();
     private final Set<String> configPending = new LinkedHashSet<>();
     private final Set<String> waiting = new LinkedHashSet<>();
     private final Map<String, NodeRoll> rolls = new LinkedHashMap<>();
@@ -661,16 +660,10 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     public void upsert(Node node) {
         String name = node.getMetadata().getName();
         if (stage == Stage.DONE) {
-            if (awaitingEcho.containsKey(name) && echoes(awaitingEcho.get(name), node.getMetadata().getResourceVersion())) {
-                awaitingEcho.remove(name);
-            }
             return;
         }
         NodeFacts before = facts.get(name);
         remember(node);
-        if (awaitingEcho.containsKey(name) && echoes(awaitingEcho.get(name), node.getMetadata().getResourceVersion())) {
-            awaitingEcho.remove(name);
-        }
         switch (stage) {
             case CONFIG_WAIT -> recheckConfig(name);
             case WAITING -> recheckWaiting(name);
@@ -790,21 +783,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private void patched(Node node) {
         if (stage != Stage.DONE && node != null) {
             remember(node);
-            awaitingEcho.put(node.getMetadata().getName(), node.getMetadata().getResourceVersion());
         }
     }
 
-    /** Whether a watch event with resource version {@code seen} is (at least) the echo of our write {@code awaited}. */
-    static boolean echoes(String awaited, String seen) {
-        if (awaited == null || awaited.equals(seen)) {
-            return true;
-        }
-        try {
-            return seen != null && Long.parseLong(seen) >= Long.parseLong(awaited);
-        } catch (NumberFormatException opaque) {
-            return false;
-        }
-    }
 
     @Override
     public void rebootRequested(NodeRoll roll) {
@@ -862,28 +843,11 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         released.compose(v -> closeWatch()).onComplete(ar -> promise.tryComplete(report));
     }
 
-    /**
-     * Closes the informer once it has received the watch events of our own last writes (at most 1 s):
-     * closing a watch while the server is still writing an event to it makes fabric8's mock server
-     * stall that connection's event loop for 30 s.
-     */
     private Future<Void> closeWatch() {
-        if (watch == null) {
-            return Future.succeededFuture();
+        if (watch != null) {
+            watch.close();
         }
-        Promise<Void> closed = Promise.promise();
-        long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
-        Runnable[] check = new Runnable[1];
-        check[0] = () -> {
-            if (awaitingEcho.isEmpty() || System.nanoTime() >= deadline) {
-                watch.close();
-                closed.tryComplete();
-            } else {
-                vertx.setTimer(5, id -> check[0].run());
-            }
-        };
-        check[0].run();
-        return closed.future();
+        return Future.succeededFuture();
     }
 
     private Report report() {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
+import dev.crifresh.mockapi.WatchSafeDispatcher;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.vertx.core.Vertx;
 import java.net.InetAddress;

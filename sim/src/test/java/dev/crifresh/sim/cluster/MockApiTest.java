@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import dev.crifresh.mockapi.WatchSafeDispatcher;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;

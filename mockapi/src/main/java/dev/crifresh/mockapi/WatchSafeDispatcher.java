@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.mockapi;
 
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.ServerRequest;
@@ -36,7 +36,7 @@ import java.util.concurrent.locks.ReadWriteLock;
  * and never answer it). Both are private fields of {@link KubernetesCrudDispatcher}, reached by
  * reflection; if a fabric8 upgrade renames them, construction fails loudly.
  */
-final class WatchSafeDispatcher extends Dispatcher {
+public final class WatchSafeDispatcher extends Dispatcher {
     private final Map<ServerRequest, Queue<ServerResponse>> responses;
     private final MockDispatcher expectations;
     private final KubernetesCrudDispatcher crud;
@@ -49,7 +49,7 @@ final class WatchSafeDispatcher extends Dispatcher {
     private final Set<?> watchers;
     private final ReadWriteLock storeLock;
 
-    WatchSafeDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses) {
+    public WatchSafeDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses) {
         this.responses = responses;
         this.expectations = new MockDispatcher(responses);
         this.crud = new KubernetesCrudDispatcher() {
