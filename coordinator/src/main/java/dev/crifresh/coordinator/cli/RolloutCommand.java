@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -104,10 +105,13 @@ public final class RolloutCommand implements Callable<Integer> {
         try (Session session = Session.open(options, spec)) {
             Coordinator coordinator = session.coordinator(settings, rebootDriver);
             CompletableFuture<Report> result = coordinator.rollout().toCompletionStage().toCompletableFuture();
+            CountDownLatch written = new CountDownLatch(1);
+            // SIGTERM (a cancelled job): stop starting work, release the Lease, and let the report be written.
             Thread hook = new Thread(() -> {
                 coordinator.stop();
                 try {
                     result.get(15, TimeUnit.SECONDS);
+                    written.await(10, TimeUnit.SECONDS);
                 } catch (Exception ignored) {
                     // the process is going away
                 }
@@ -123,17 +127,25 @@ public final class RolloutCommand implements Callable<Integer> {
                     // the hook is running and stops the coordinator
                 }
             }
-            options.write("rollout", report, spec.commandLine().getOut(), err);
-            if (pushgateway != null) {
-                try {
-                    Session.await(Pushgateway.push(session.vertx, pushgateway,
-                            RolloutMetrics.render(report, Duration.between(started, Instant.now()), Instant.now())));
-                } catch (Exception e) {
-                    err.println("crifresh-coordinator: warning: could not push metrics to " + pushgateway + ": " + e.getMessage());
-                    err.flush();
+            try {
+                options.write("rollout", report, spec.commandLine().getOut(), err);
+                if (pushgateway != null) {
+                    push(session, report, started, err);
                 }
+            } finally {
+                written.countDown();
             }
             return report.exitCode();
+        }
+    }
+
+    private void push(Session session, Report report, Instant started, java.io.PrintWriter err) {
+        try {
+            Session.await(Pushgateway.push(session.vertx, pushgateway,
+                    RolloutMetrics.render(report, Duration.between(started, Instant.now()), Instant.now())));
+        } catch (Exception e) {
+            err.println("crifresh-coordinator: warning: could not push metrics to " + pushgateway + ": " + e.getMessage());
+            err.flush();
         }
     }
 

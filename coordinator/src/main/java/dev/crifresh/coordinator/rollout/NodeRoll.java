@@ -159,10 +159,7 @@ final class NodeRoll {
             boolean cordon = !facts.unschedulable();
             String ownership = new Ownership(host.settings().runId(), Phase.DRAINING).toString();
             return host.nodes().mergePatch(name, NodePatches.ownAndCordon(ownership, cordon, facts.resourceVersion()))
-                    .map(patched -> {
-                        host.patched(patched);
-                        return cordon;
-                    });
+                    .map(patched -> cordon);
         }).onComplete(ar -> {
             busy = false;
             if (state != State.OWNING) {
@@ -446,7 +443,6 @@ final class NodeRoll {
                 return;
             }
             if (ar.succeeded()) {
-                host.patched(ar.result());
                 if (uncordon) {
                     say("uncordoned");
                 }

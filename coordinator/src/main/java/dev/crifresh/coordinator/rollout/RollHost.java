@@ -15,6 +15,7 @@ interface RollHost {
 
     CoordinatorSettings settings();
 
+    /** Node operations; a successful patch updates the run's view of the node at once. */
     NodeOps nodes();
 
     PodOps pods();
@@ -33,9 +34,6 @@ interface RollHost {
     boolean stopping();
 
     void progress(NodeRoll roll, String text);
-
-    /** A patch we sent returned this node: newer than the informer's copy until its event arrives. */
-    void patched(Node node);
 
     void rebootRequested(NodeRoll roll);
 

@@ -27,6 +27,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -63,7 +64,7 @@ import java.util.TreeMap;
  * </ol>
  */
 public final class Rollout implements RollHost, NodeOps.NodeEvents {
-    private enum Stage { LOCKING, OBSERVING, CONFIG_WAIT, ROLLING, WAITING, DONE }
+    private enum Stage { LOCKING, OBSERVING, CONFIG_WAIT, DECIDING, ROLLING, WAITING, DONE }
 
     private final Vertx vertx;
     private final Context context;
@@ -71,6 +72,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final PodOps podOps;
     private final LeaseLock lease;
     private final NodeClassifier classifier;
+    private final ClassificationCache cache;
     private final CoordinatorSettings settings;
     private final RebootDriver driver;
     private final ProgressListener progress;
@@ -110,10 +112,31 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                    ProgressListener progress, Clock clock) {
         this.vertx = vertx;
         this.context = context;
-        this.nodeOps = nodeOps;
+        this.nodeOps = new NodeOps() {
+            @Override
+            public Future<List<Node>> list() {
+                return nodeOps.list();
+            }
+
+            @Override
+            public Future<Node> get(String name) {
+                return nodeOps.get(name);
+            }
+
+            @Override
+            public Future<Node> mergePatch(String name, String patch) {
+                return nodeOps.mergePatch(name, patch).onSuccess(Rollout.this::patched);
+            }
+
+            @Override
+            public Future<NodeWatch> watch(NodeEvents events) {
+                return nodeOps.watch(events);
+            }
+        };
         this.podOps = podOps;
         this.lease = lease;
         this.classifier = classifier;
+        this.cache = new ClassificationCache(classifier);
         this.settings = settings;
         this.driver = driver;
         this.progress = progress;
@@ -226,7 +249,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
             List<Node> snapshot = w.snapshot();
             snapshot.forEach(this::remember);
-            return BulkClassify.classifyAll(context, classifier, snapshot.stream().map(NodeFacts::of).toList(), clock.instant());
+            Instant now = clock.instant();
+            return BulkClassify.classifyAll(context, classifier, snapshot.stream().map(NodeFacts::of).toList(), now)
+                    .onSuccess(map -> map.values().forEach(c -> cache.remember(c, now)));
         }).onComplete(ar -> {
             if (stage == Stage.DONE) {
                 return;
@@ -290,17 +315,24 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 configTimedOut();
             }
         });
-        for (String name : List.copyOf(configPending)) {
-            recheckConfig(name);
-        }
+        // Nodes may have changed while they were classified: check the pending ones again, off the loop.
+        classifyLatest(List.copyOf(configPending)).onSuccess(latest -> {
+            if (stage == Stage.CONFIG_WAIT) {
+                latest.values().forEach(this::configChecked);
+            }
+        });
     }
 
     private void recheckConfig(String name) {
         if (!configPending.contains(name) || facts.get(name) == null) {
             return;
         }
-        Classification c = classifyNow(name);
-        if (c.verdict() != NodeVerdict.CONFIG_PENDING) {
+        configChecked(classifyNow(name));
+    }
+
+    private void configChecked(Classification c) {
+        String name = c.name();
+        if (configPending.contains(name) && c.verdict() != NodeVerdict.CONFIG_PENDING) {
             configPending.remove(name);
             progress.line(name + " now holds the desired credential; containerd is " + c.verdict().wire() + " (" + c.reason() + ")");
             if (configPending.isEmpty() && stage == Stage.CONFIG_WAIT) {
@@ -332,6 +364,21 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             finish();
             return;
         }
+        stage = Stage.DECIDING;
+        classifyLatest(List.copyOf(initial.keySet())).onComplete(ar -> {
+            if (stage != Stage.DECIDING) {
+                return;
+            }
+            if (ar.failed()) {
+                stopWith(StopReason.NODE_FAILED, "cannot classify the nodes: " + NodeRoll.message(ar.cause()));
+                finish();
+                return;
+            }
+            decide(ar.result());
+        });
+    }
+
+    private void decide(Map<String, Classification> latest) {
         List<NodeFacts> toRoll = new ArrayList<>();
         List<NodeFacts> leftovers = new ArrayList<>();
         for (Classification first : initial.values()) {
@@ -342,7 +389,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 details.put(name, "the node was deleted during the run");
                 continue;
             }
-            Classification now = classifyNow(name);
+            Classification now = latest.getOrDefault(name, first);
             Ownership owner = Decisions.leftover(f);
             if (owner != null && settings.action() == Action.REBOOT) {
                 decisions.put(name, Decision.REBOOT);
@@ -579,17 +626,23 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                     + NodeRoll.seconds(timeout) + ": " + String.join(", ", waiting));
             finish();
         });
-        for (String name : List.copyOf(waiting)) {
-            recheckWaiting(name);
-        }
+        classifyLatest(List.copyOf(waiting)).onSuccess(latest -> {
+            if (stage == Stage.WAITING) {
+                latest.values().forEach(this::waitChecked);
+            }
+        });
     }
 
     private void recheckWaiting(String name) {
         if (!waiting.contains(name) || facts.get(name) == null) {
             return;
         }
-        Classification c = classifyNow(name);
-        if (c.verdict() == NodeVerdict.FRESH) {
+        waitChecked(classifyNow(name));
+    }
+
+    private void waitChecked(Classification c) {
+        String name = c.name();
+        if (waiting.contains(name) && c.verdict() == NodeVerdict.FRESH) {
             waiting.remove(name);
             outcomes.put(name, Outcome.BECAME_FRESH);
             details.put(name, "turned fresh without a reboot; " + c.detail());
@@ -605,10 +658,10 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     @Override
     public void upsert(Node node) {
+        String name = node.getMetadata().getName();
         if (stage == Stage.DONE) {
             return;
         }
-        String name = node.getMetadata().getName();
         NodeFacts before = facts.get(name);
         remember(node);
         switch (stage) {
@@ -699,7 +752,18 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     @Override
     public Classification classifyNow(String name) {
-        return classifier.classify(facts.get(name), clock.instant());
+        return cache.classify(facts.get(name), clock.instant());
+    }
+
+    /** Classifies the named nodes' latest state off the event loop; the results also fill the cache. */
+    private Future<Map<String, Classification>> classifyLatest(java.util.Collection<String> names) {
+        List<NodeFacts> latest = names.stream().map(facts::get).filter(f -> f != null).toList();
+        Instant now = clock.instant();
+        return BulkClassify.classifyAll(context, classifier, latest, now).onSuccess(map -> {
+            if (stage != Stage.DONE) {
+                map.values().forEach(c -> cache.remember(c, now));
+            }
+        });
     }
 
     @Override
@@ -712,12 +776,16 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         progress.line(roll.prefix() + " " + text);
     }
 
-    @Override
-    public void patched(Node node) {
+    /**
+     * A patch we sent returned this node: newer than the informer's copy until the patch's own watch
+     * event (its echo) arrives.
+     */
+    private void patched(Node node) {
         if (stage != Stage.DONE && node != null) {
             remember(node);
         }
     }
+
 
     @Override
     public void rebootRequested(NodeRoll roll) {
@@ -767,15 +835,19 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (renewTimer >= 0) {
             vertx.cancelTimer(renewTimer);
         }
-        if (watch != null) {
-            watch.close();
-        }
         for (NodeRoll roll : queue) {
             roll.abandon("not attempted: the rollout stopped (" + error + ")");
         }
         Report report = report();
         Future<Void> released = locked ? lease.release() : Future.succeededFuture();
-        released.onComplete(ar -> promise.tryComplete(report));
+        released.compose(v -> closeWatch()).onComplete(ar -> promise.tryComplete(report));
+    }
+
+    private Future<Void> closeWatch() {
+        if (watch != null) {
+            watch.close();
+        }
+        return Future.succeededFuture();
     }
 
     private Report report() {

@@ -439,4 +439,27 @@ class RolloutTest {
         }
         assertNothingLeftBehind(h);
     }
+
+    @Test
+    void aLostLeaseStopsNewWorkButFinishesTheNodeInProgress() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.worker("w2", Verdict.STALE);
+        h.driver.behave("w1", Behaviour.HOLD);
+        Harness.Run run = h.run(Harness.fastSettings()).rollout();
+        Poll.until(Duration.ofSeconds(15), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
+        var leases = h.cluster.test.leases().inNamespace("crifresh");
+        Lease taken = new LeaseBuilder(leases.withName("crifresh-rollout").get()).editSpec().withHolderIdentity("intruder")
+                .withRenewTime(ZonedDateTime.now()).endSpec().build();
+        leases.resource(taken).update();
+        Poll.until(Duration.ofSeconds(15), "the coordinator to notice", () -> h.progress.stream().anyMatch(l -> l.contains("lost the rollout lock")));
+        h.driver.bringBack("w1");
+        Report r = run.report();
+        assertEquals(4, r.exitCode(), r.toJson());
+        assertEquals(StopReason.LOCK_LOST, r.stop());
+        assertEquals(Outcome.REBOOTED, line(r, "w1").outcome());
+        assertEquals(Outcome.NOT_ATTEMPTED, line(r, "w2").outcome());
+        assertEquals(0, h.driver.rebootsOf("w2"));
+        assertFalse(cordoned(h, "w2"));
+        assertEquals("intruder", leases.withName("crifresh-rollout").get().getSpec().getHolderIdentity(), "released someone else's lease");
+    }
 }

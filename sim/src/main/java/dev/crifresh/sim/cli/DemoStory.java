@@ -29,11 +29,11 @@ final class DemoStory {
         out.printf("crifresh demo: %d simulated Talos nodes, the real agent on each, the real coordinator%n%n",
                 scenario.nodes().size());
         out.println("""
-                20 minutes ago the deploy rotated the %s pull credential (token-v2 -> token-v3). Talos rendered
-                the new credential into every node's CRI config, and a cluster-update tool stamped the
-                machine-config marker "current" on the nodes it touched. But containerd reads its CRI config
-                once, when it starts: a node only pulls with the new credential if its running containerd
-                started after that config was written.
+                20 minutes ago the deploy rotated the %s pull credential. Talos rendered the new credential
+                into every node's CRI config, and a cluster-update tool stamped the machine-config marker
+                "current" on the nodes it touched. But containerd reads its CRI config once, when it starts:
+                a node only pulls with the new credential if its running containerd started after that
+                config was written.
 
                 Each node's agent reads /proc and the config files, decides, and signs its answer (Ed25519)
                 into the node's ContainerdConfigFresh condition. The coordinator checks the signatures and

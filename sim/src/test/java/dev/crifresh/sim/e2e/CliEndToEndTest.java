@@ -1,6 +1,7 @@
 package dev.crifresh.sim.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.sim.cli.SimMain;
@@ -40,6 +41,7 @@ class CliEndToEndTest {
         assertTrue(story.contains("== 2. Rollout"), story);
         assertTrue(story.contains("Reboots avoided: 3 of 7"), story);
         assertTrue(story.contains("Result: succeeded"), story);
+        assertFalse(story.contains("token-v") || err.toString().contains("token-v"), "a password was printed");
     }
 
     @Test
@@ -54,6 +56,7 @@ class CliEndToEndTest {
         assertEquals("worker-old", report.get("rebootOrder").get(0).stringValue());
         assertEquals(1, report.get("summary").get("skipped").intValue());
         assertTrue(err.toString().contains("worker-old"), err.toString());
+        assertFalse(out.toString().contains("token-v2") || err.toString().contains("token-v2"), "a password was printed");
     }
 
     @Test

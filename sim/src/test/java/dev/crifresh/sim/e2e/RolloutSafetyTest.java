@@ -42,6 +42,24 @@ class RolloutSafetyTest {
     }
 
     @Test
+    void aNodeWithoutAnAgentIsRebootedAndThenFailsBecauseItCanNeverProveItIsFresh() throws Exception {
+        Runs.Finished run = Runs.rollout("""
+                simulation: {rebootMillis: 100}
+                coordinator: {attestTimeoutSeconds: 2}
+                nodes:
+                  - {name: w-1, agent: absent}
+                  - {name: w-2, bootedSecondsAgo: 9000, configWrittenSecondsAfterBoot: 8000}
+                """);
+        assertEquals(1, run.report().exitCode(), run.progress().toString());
+        assertEquals("unknown", run.node("w-1").verdict().wire());
+        assertEquals("failed", run.node("w-1").outcome().wire(), run.node("w-1").detail());
+        assertEquals("not-attempted", run.node("w-2").outcome().wire());
+        assertEquals(List.of("w-1"), run.rebootRequested());
+        assertEquals(2, run.nodes().get("w-1").boots());
+        assertEquals(null, run.nodes().get("w-1").conditionStatus(), "no agent, no condition, even after the reboot");
+    }
+
+    @Test
     void aPendingConfigThatNeverLandsStopsTheRunBeforeAnyReboot() throws Exception {
         Runs.Finished run = Runs.rollout("""
                 desiredCredential: {username: deploy-bot, password: token-v3}
