@@ -7,21 +7,27 @@ import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
 import io.vertx.core.Vertx;
 import java.net.InetAddress;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
 
 /**
- * fabric8's mock API server in CRUD mode (real HTTP, real watches) that can be stopped and started
- * again on the same port with its stored objects intact, plus a client on a shared Vert.x.
+ * fabric8's mock API server in CRUD mode (real HTTP, real watches; the project's watch-safe dispatcher,
+ * answering failed JSON Patch tests with 422) that can be stopped and started again on the same port
+ * with its stored objects intact, plus a client on a shared Vert.x.
  */
 public final class MockApi implements AutoCloseable {
-    private final KubernetesCrudDispatcher dispatcher = new PatchTestAwareDispatcher();
+    private final Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
+    private final PatchTestAwareDispatcher dispatcher = new PatchTestAwareDispatcher(expectations);
     private KubernetesMockServer server;
     private final int port;
     private final KubernetesClient client;
@@ -79,9 +85,11 @@ public final class MockApi implements AutoCloseable {
     public void close() {
         client.close();
         server.destroy();
+        dispatcher.shutDownForGood();
     }
 
     private KubernetesMockServer newServer() {
-        return new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
+        return new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(), expectations,
+                dispatcher, false);
     }
 }
