@@ -107,8 +107,12 @@ public final class FakeContainerd implements AutoCloseable {
         if (binary == null) {
             Path dir = Files.createTempDirectory("fake-containerd");
             Path src = dir.resolve("fake.c");
-            Files.writeString(src, SOURCE);
             Path out = dir.resolve("containerd");
+            // deleted at JVM exit in reverse order: the files, then the directory
+            dir.toFile().deleteOnExit();
+            src.toFile().deleteOnExit();
+            out.toFile().deleteOnExit();
+            Files.writeString(src, SOURCE);
             try {
                 Process gcc = new ProcessBuilder("gcc", "-O2", "-o", out.toString(), src.toString())
                         .redirectErrorStream(true).start();
