@@ -27,7 +27,7 @@ import java.util.Queue;
  */
 public final class MockApi implements AutoCloseable {
     private final Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
-    private final PatchTestAwareDispatcher dispatcher = new PatchTestAwareDispatcher(expectations);
+    private final RestartableDispatcher dispatcher = new RestartableDispatcher(expectations);
     private KubernetesMockServer server;
     private final int port;
     private final KubernetesClient client;

@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
-import dev.crifresh.mockapi.WatchSafeDispatcher;
+import dev.crifresh.mockapi.MockApiDispatcher;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.vertx.core.Vertx;
 import java.net.InetAddress;
@@ -20,7 +20,7 @@ import java.util.logging.Logger;
 /**
  * The simulated cluster's API server: fabric8's {@link KubernetesMockServer} in CRUD mode (with
  * expectations taking precedence, for the Eviction API the mock does not emulate; see
- * {@link WatchSafeDispatcher} for the one fix it needs) on loopback, over real HTTP and watches, and a
+ * {@link MockApiDispatcher} for the one fix it needs) on loopback, over real HTTP and watches, and a
  * client on the Vert.x 5 HTTP client sharing the simulation's Vert.x.
  */
 public final class MockApi implements AutoCloseable {
@@ -40,7 +40,7 @@ public final class MockApi implements AutoCloseable {
         QUIET.setLevel(Level.WARNING);
         Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
         KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()),
-                new MockWebServer(), expectations, new WatchSafeDispatcher(expectations), false);
+                new MockWebServer(), expectations, new MockApiDispatcher(expectations), false);
         server.init(InetAddress.getLoopbackAddress(), 0);
         KubernetesClient client = server.createClient(new Vertx5HttpClientFactory(vertx));
         return new MockApi(server, client);

@@ -11,7 +11,7 @@ import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import dev.crifresh.mockapi.WatchSafeDispatcher;
+import dev.crifresh.mockapi.MockApiDispatcher;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,7 +59,7 @@ class MockApiTest {
 
     /**
      * Watches closed while events stream to them must never stall the server or lose a request (fabric8's
-     * own dispatcher can block its event loop for 30 s here; see {@link WatchSafeDispatcher}).
+     * own dispatcher can block its event loop for 30 s here; see {@link MockApiDispatcher}).
      */
     @Test
     void closingWatchesWhileEventsFlowNeverStallsTheServer() throws Exception {

@@ -13,6 +13,7 @@ import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
 import io.fabric8.mockwebserver.internal.MockDispatcher;
 import io.fabric8.mockwebserver.internal.SimpleRequest;
+import io.fabric8.zjsonpatch.JsonPatchException;
 import java.lang.reflect.Field;
 import java.util.Map;
 import java.util.Queue;
@@ -23,20 +24,23 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 
 /**
- * fabric8's mixed dispatcher (expectations first, then the CRUD store), with one fix that the simulation
- * needs. When a client closes a watch, the mock's watch listener (fabric8 8.0.0) shuts its event sender
- * down and waits for it — on the server's event loop. If the sender is at that moment writing an event
- * to that watch, the write waits for the very same event loop, and the whole API server stalls for 30 s
- * (the write's timeout). Agents close their Node watch on every simulated reboot and the coordinator
- * closes its informer at the end of a run, with status events in flight, so this happens.
+ * fabric8's mixed dispatcher (expectations first, then the CRUD store) with two gaps of fabric8 8.0.0's
+ * mock closed, so it answers like kube-apiserver where crifresh depends on it:
  *
- * <p>Here the listener's close and failure handling run on their own thread. Before the listener's sender
- * is shut down, the listener is taken out of the store's watcher set under the store's write lock, so no
- * request can route an event to a sender that is shutting down (the mock would throw out of that request
- * and never answer it). Both are private fields of {@link KubernetesCrudDispatcher}, reached by
- * reflection; if a fabric8 upgrade renames them, construction fails loudly.
+ * <ul>
+ *   <li><b>Watch closes never stall the server.</b> When a client closes a watch, the mock's watch
+ *   listener shuts its event sender down and waits for it — on the server's event loop. If the sender is
+ *   at that moment writing an event to that watch, the write waits for the very same event loop, and the
+ *   whole API server stalls for 30 s. Here the listener's close and failure handling run on their own
+ *   thread, after the listener was taken out of the store's watcher set under the store's write lock, so
+ *   no request can route an event to a sender that is shutting down. Both are private fields of
+ *   {@link KubernetesCrudDispatcher}, reached by reflection; if a fabric8 upgrade renames them,
+ *   construction fails loudly.</li>
+ *   <li><b>A failed JSON Patch {@code test} operation is answered 422</b> with a Status, as kube-apiserver
+ *   does; the mock throws inside its handler and never answers, so the client would time out.</li>
+ * </ul>
  */
-public final class WatchSafeDispatcher extends Dispatcher {
+public final class MockApiDispatcher extends Dispatcher {
     private final Map<ServerRequest, Queue<ServerResponse>> responses;
     private final MockDispatcher expectations;
     private final KubernetesCrudDispatcher crud;
@@ -49,7 +53,7 @@ public final class WatchSafeDispatcher extends Dispatcher {
     private final Set<?> watchers;
     private final ReadWriteLock storeLock;
 
-    public WatchSafeDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses) {
+    public MockApiDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses) {
         this.responses = responses;
         this.expectations = new MockDispatcher(responses);
         this.crud = new KubernetesCrudDispatcher() {
@@ -71,7 +75,7 @@ public final class WatchSafeDispatcher extends Dispatcher {
             return type.cast(field.get(crud));
         } catch (ReflectiveOperationException | RuntimeException e) {
             throw new IllegalStateException("fabric8's mock server changed: no " + type.getSimpleName() + " field '"
-                    + name + "' in KubernetesCrudDispatcher; revisit WatchSafeDispatcher", e);
+                    + name + "' in KubernetesCrudDispatcher; revisit MockApiDispatcher", e);
         }
     }
 
@@ -96,7 +100,17 @@ public final class WatchSafeDispatcher extends Dispatcher {
         if (expected != null && !expected.isEmpty()) {
             return expectations.dispatch(request);
         }
-        return crud.dispatch(request);
+        try {
+            return crud.dispatch(request);
+        } catch (JsonPatchException e) {
+            return unprocessable(e.getMessage() == null ? "json patch failed" : e.getMessage());
+        }
+    }
+
+    private static MockResponse unprocessable(String message) {
+        return new MockResponse().setResponseCode(422).setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                + "\"status\":\"Failure\",\"reason\":\"Invalid\",\"code\":422,\"message\":\""
+                + message.replace("\\", "\\\\").replace("\"", "'") + "\"}");
     }
 
     @Override
