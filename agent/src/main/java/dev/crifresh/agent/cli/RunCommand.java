@@ -9,6 +9,7 @@ import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.KeyFormatException;
 import dev.crifresh.common.attest.SigningKey;
 import dev.crifresh.common.text.DurationText;
+import dev.crifresh.common.text.IoErrors;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -142,7 +143,7 @@ final class RunCommand implements Callable<Integer> {
             pem = Files.readString(signingKey, StandardCharsets.US_ASCII);
         } catch (IOException e) {
             throw new ParameterException(spec.commandLine(),
-                    "--signing-key " + signingKey + ": cannot read: " + CliErrors.describe(e));
+                    "--signing-key " + signingKey + ": cannot read: " + IoErrors.describe(e));
         }
         try {
             return Ed25519Keys.readSigningKeyPem(pem);
