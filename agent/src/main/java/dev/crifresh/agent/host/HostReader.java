@@ -5,6 +5,7 @@ import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.ProcessSample;
 import dev.crifresh.common.evidence.WatchedFile;
+import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

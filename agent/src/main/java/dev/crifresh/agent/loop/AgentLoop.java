@@ -110,11 +110,6 @@ public final class AgentLoop {
         return done.future();
     }
 
-    /** Asks for an evaluation now (used by the publisher after it lost its condition, and by tests). */
-    public void requestEvaluation(String why) {
-        context.runOnContext(v -> request(why, false, null));
-    }
-
     private void fileEventOnWatcherThread(String path) {
         long seen = System.nanoTime();
         context.runOnContext(v -> fileChanged(path, seen));
