@@ -318,4 +318,26 @@ class AgentRuntimeTest {
         assertEquals(Verdict.UNKNOWN, claims.verdict());
         assertEquals(null, claims.containerd());
     }
+
+    @Test
+    void anUnreadableBootIdReplacesTheFreshConditionWithAnUnsignedUnknown() throws Exception {
+        startAgent(settings(Duration.ofMillis(600)));
+        awaitOurs("fresh", c -> "True".equals(c.getStatus()));
+        proc.withoutBootId();
+        NodeCondition c = awaitOurs("unknown after the boot id became unreadable", x -> "Unknown".equals(x.getStatus()));
+        assertEquals("HostUnreadable", c.getReason());
+        assertTrue(AttestationMessage.token(c.getMessage()).isEmpty(), "no attestation: " + c.getMessage());
+        assertTrue(c.getMessage().contains("boot id"), c.getMessage());
+        assertInstanceOf(VerificationResult.Invalid.class, verify(c));
+        assertEquals(List.of("Ready", ConditionContract.CONDITION_TYPE),
+                api.conditions(NODE).stream().map(NodeCondition::getType).toList());
+        String metrics = runtime.metrics().registry().scrape();
+        assertTrue(metrics.contains("crifresh_node_fresh -1.0"), metrics);
+        assertTrue(runtime.published().isEmpty(), "no attestation to serve");
+        assertTrue(runtime.ready());
+
+        proc.bootId(BOOT_ID);
+        NodeCondition back = awaitOurs("fresh again once the boot id is readable", x -> "True".equals(x.getStatus()));
+        assertTrue(verify(back).isValid());
+    }
 }

@@ -30,6 +30,16 @@ public final class FakeProc {
         return this;
     }
 
+    /** Makes the boot id unreadable (the file disappears). */
+    public FakeProc withoutBootId() {
+        try {
+            Files.deleteIfExists(root.resolve("sys/kernel/random/boot_id"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
     public FakeProc uptime(Duration uptime) {
         write(root.resolve("uptime"), String.format("%d.%02d 1234.56%n", uptime.toSeconds(),
                 uptime.toMillisPart() / 10));
