@@ -340,4 +340,15 @@ class AgentRuntimeTest {
         NodeCondition back = awaitOurs("fresh again once the boot id is readable", x -> "True".equals(x.getStatus()));
         assertTrue(verify(back).isValid());
     }
+
+    @Test
+    void aSecondMatchingContainerdMakesTheNodeUnknownAtTheNextPoll() throws Exception {
+        startAgent(settings(Duration.ofMinutes(5)));
+        awaitOurs("fresh", c -> "True".equals(c.getStatus()));
+        proc.process(300, FakeContainerd.TALOS_CRI, clock.ticksAt(Instant.now()));
+        NodeCondition c = awaitOurs("ambiguous at the next poll, long before the heartbeat",
+                x -> "Unknown".equals(x.getStatus()));
+        assertEquals("ContainerdAmbiguous", c.getReason());
+        assertTrue(verify(c).isValid());
+    }
 }
