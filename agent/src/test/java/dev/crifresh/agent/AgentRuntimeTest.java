@@ -351,4 +351,16 @@ class AgentRuntimeTest {
         assertEquals("ContainerdAmbiguous", c.getReason());
         assertTrue(verify(c).isValid());
     }
+
+    @Test
+    void aMatchingProcessWhoseStatCannotBeParsedMakesTheNodeAmbiguousNotFresh() throws Exception {
+        startAgent(settings(Duration.ofMinutes(5)));
+        awaitOurs("fresh", c -> "True".equals(c.getStatus()));
+        proc.process(300, FakeContainerd.TALOS_CRI, 0).garbleStat(300);
+        NodeCondition c = awaitOurs("ambiguous because of process 300",
+                x -> "Unknown".equals(x.getStatus()) && x.getMessage().contains("process 300"));
+        assertEquals("ContainerdAmbiguous", c.getReason());
+        assertTrue(c.getMessage().contains("process 300"), c.getMessage());
+        assertTrue(verify(c).isValid());
+    }
 }

@@ -1,5 +1,6 @@
 package dev.crifresh.agent.loop;
 
+import dev.crifresh.agent.host.ProcessScan;
 import dev.crifresh.agent.host.ProcessScanner;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.common.evidence.ContainerdMatcher;
@@ -58,7 +59,11 @@ final class ChangeProbe {
         List<ProcessSample> before = baseline.candidates();
         List<ProcessSample> now;
         try {
-            now = scanner.scan(matcher);
+            ProcessScan scan = scanner.scan(matcher);
+            if (!scan.unreadable().isEmpty()) {
+                return Optional.of("a possible containerd is unreadable: " + scan.unreadable().get(0));
+            }
+            now = scan.matched();
         } catch (IOException e) {
             return Optional.of("process list unreadable");
         }

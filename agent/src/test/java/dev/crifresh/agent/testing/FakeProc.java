@@ -54,6 +54,12 @@ public final class FakeProc {
         return this;
     }
 
+    /** Replaces a process's stat with a line that does not parse. */
+    public FakeProc garbleStat(long pid) {
+        write(root.resolve(Long.toString(pid)).resolve("stat"), "garbage");
+        return this;
+    }
+
     public FakeProc remove(long pid) {
         try (Stream<Path> walk = Files.walk(root.resolve(Long.toString(pid)))) {
             walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
