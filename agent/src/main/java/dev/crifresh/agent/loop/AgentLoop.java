@@ -181,6 +181,7 @@ public final class AgentLoop {
         pendingHeartbeat = false;
         pendingChangeNanos = null;
         pendingWhy = null;
+        long started = System.nanoTime();
         context.<Evaluated>executeBlocking(() -> {
             var files = probe.fileSignature();
             Assessment a = evaluator.evaluate();
@@ -196,8 +197,11 @@ public final class AgentLoop {
                 }
             } else {
                 LOG.error("[{}] evaluation failed: {}", node, ar.cause().toString());
-                if (change != null && pendingChangeNanos == null) {
-                    pendingChangeNanos = change;
+                // Publish the failure as unknown rather than leave the last verdict standing until its exp.
+                Assessment failed = Assessment.failed("evaluation failed: " + ar.cause(), started);
+                logIfChanged(failed.evaluation(), why);
+                if (!stopped) {
+                    listener.evaluated(failed, heartbeat, change);
                 }
             }
             if (rerun && !stopped) {
