@@ -2,6 +2,7 @@ package dev.crifresh.agent.host;
 
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.ProcessSample;
+import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -95,7 +96,7 @@ public final class ProcessScanner {
             }
             return new Read(new ProcessSample(pid, after, again), null);
         } catch (IOException e) {
-            return vanished(e) ? Read.SKIP : Read.unreadable("matches, but " + describe(e));
+            return vanished(e) ? Read.SKIP : Read.unreadable("matches, but " + IoErrors.describe(e));
         } catch (IllegalArgumentException e) {
             return Read.unreadable("matches, but its stat does not parse (" + e.getMessage() + ")");
         }
@@ -106,7 +107,7 @@ public final class ProcessScanner {
      * it can be containerd at all, so an unrelated unreadable process does not make the node unknown.
      */
     private Read unreadableCmdline(long pid, IOException cmdlineError) {
-        String why = "command line unreadable (" + describe(cmdlineError) + ")";
+        String why = "command line unreadable (" + IoErrors.describe(cmdlineError) + ")";
         try {
             String comm = ProcStat.comm(readStat(pid));
             return CONTAINERD_COMM.equals(comm) ? Read.unreadable(why) : Read.SKIP;
@@ -115,10 +116,6 @@ public final class ProcessScanner {
         } catch (IllegalArgumentException e) {
             return Read.unreadable(why + " and stat does not parse");
         }
-    }
-
-    private static String describe(IOException e) {
-        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 
     /** The process exited: its /proc entry is gone, or the kernel answers ESRCH while it is torn down. */
