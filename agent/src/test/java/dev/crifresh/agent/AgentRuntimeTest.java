@@ -233,6 +233,23 @@ class AgentRuntimeTest {
     }
 
     @Test
+    void aSecondEntryOfOurTypeAppendedBySomeoneElseIsRemoved() throws Exception {
+        startAgent(settings(Duration.ofMinutes(5)));
+        files.rotate("token-v2");
+        NodeCondition stale = awaitOurs("stale", c -> "False".equals(c.getStatus()));
+        // A replay: an older entry of our type appended after ours, which a reader taking the last entry would see.
+        Node n = api.client().nodes().withName(NODE).get();
+        n.getStatus().getConditions().add(new NodeConditionBuilder(stale).withStatus("True")
+                .withReason("ContainerdStartedAfterConfig").build());
+        api.client().nodes().resource(n).updateStatus();
+        Poll.until(WAIT, "exactly one entry of our type again", () -> api.conditions(NODE).stream()
+                .filter(c -> ConditionContract.CONDITION_TYPE.equals(c.getType())).count() == 1);
+        NodeCondition left = awaitOurs("our stale entry", c -> "False".equals(c.getStatus()));
+        assertTrue(verify(left).isValid());
+        assertEquals(2, api.conditions(NODE).size());
+    }
+
+    @Test
     void recoversAfterTheApiServerWasDownAndPublishesTheCurrentState() throws Exception {
         runtime = await(AgentRuntime.start(vertx, new Fabric8NodeApi(api.client()), settings(Duration.ofMinutes(5)),
                 signingKey, FINGERPRINT_KEY, clock, new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), Math::random))

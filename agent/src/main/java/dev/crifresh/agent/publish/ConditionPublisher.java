@@ -272,8 +272,7 @@ public final class ConditionPublisher {
         if (stopped || lastWritten == null) {
             return; // nothing of ours to defend before the first publish
         }
-        NodeCondition ours = ConditionPatch.ours(n);
-        if (ours != null && Written.of(ours).equals(lastWritten)) {
+        if (holdsExactlyWhatWeWrote(n)) {
             return;
         }
         if (inFlight) {
@@ -281,6 +280,18 @@ public final class ConditionPublisher {
             return;
         }
         confirm();
+    }
+
+    /** One entry of our type, equal to our last write: a second entry (a replay) counts as overwritten. */
+    private boolean holdsExactlyWhatWeWrote(Node n) {
+        NodeCondition ours = ConditionPatch.ours(n);
+        return ours != null && entriesOfOurType(n) == 1 && Written.of(ours).equals(lastWritten);
+    }
+
+    private static long entriesOfOurType(Node n) {
+        return n.getStatus() == null || n.getStatus().getConditions() == null ? 0
+                : n.getStatus().getConditions().stream()
+                        .filter(c -> ConditionContract.CONDITION_TYPE.equals(c.getType())).count();
     }
 
     /**
@@ -299,7 +310,11 @@ public final class ConditionPublisher {
                 dirty = true; // cannot tell: write again, the publish path retries with backoff
             } else if (ar.result().isPresent()) {
                 NodeCondition ours = ConditionPatch.ours(ar.result().get());
-                if (ours == null) {
+                if (ours != null && entriesOfOurType(ar.result().get()) > 1) {
+                    LOG.info("[{}] another writer added a second {} entry, publishing again", node,
+                            ConditionContract.CONDITION_TYPE);
+                    dirty = true;
+                } else if (ours == null) {
                     LOG.info("[{}] condition {} was removed, publishing again", node, ConditionContract.CONDITION_TYPE);
                     dirty = true;
                 } else if (!Written.of(ours).equals(lastWritten)) {
