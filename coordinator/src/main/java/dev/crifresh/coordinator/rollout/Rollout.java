@@ -92,9 +92,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final Map<String, Node> raw = new HashMap<>();
     private final Map<String, NodeFacts> facts = new HashMap<>();
     private final Map<String, Classification> initial = new TreeMap<>();
-    private final Map<String, Decision> decisions = new HashMap<>();
-    private final Map<String, Outcome> outcomes = new HashMap<>();
-    private final Map<String, String> details = new HashMap<>();
+    private final Map<String, NodeResult> results = new HashMap<>();
     private final Set<String> configPending = new LinkedHashSet<>();
     private final Set<String> waiting = new LinkedHashSet<>();
     private final Map<String, NodeRoll> rolls = new LinkedHashMap<>();
@@ -348,10 +346,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 + classifier.registry() + " within " + NodeRoll.seconds(settings.configTimeout()) + ": " + names
                 + "; nothing was rebooted");
         for (String name : configPending) {
-            decisions.put(name, Decision.WAIT);
-            outcomes.put(name, Outcome.FAILED);
+            decided(name, Decision.WAIT);
             Classification c = facts.containsKey(name) ? classifyNow(name) : initial.get(name);
-            details.put(name, "config did not hold the desired credential within " + NodeRoll.seconds(settings.configTimeout())
+            ended(name, Outcome.FAILED, "config did not hold the desired credential within " + NodeRoll.seconds(settings.configTimeout())
                     + ": " + c.detail());
         }
         finish();
@@ -385,14 +382,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             String name = first.name();
             NodeFacts f = facts.get(name);
             if (f == null) {
-                outcomes.put(name, Outcome.NOT_ATTEMPTED);
-                details.put(name, "the node was deleted during the run");
+                ended(name, Outcome.NOT_ATTEMPTED, "the node was deleted during the run");
                 continue;
             }
             Classification now = latest.getOrDefault(name, first);
             Ownership owner = Decisions.leftover(f);
             if (owner != null && settings.action() == Action.REBOOT) {
-                decisions.put(name, Decision.REBOOT);
+                decided(name, Decision.REBOOT);
                 toRoll.add(f);
                 continue;
             }
@@ -401,17 +397,17 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
             if (now.verdict() == NodeVerdict.FRESH) {
                 boolean becameFresh = first.verdict() == NodeVerdict.CONFIG_PENDING;
-                decisions.put(name, becameFresh ? Decision.WAIT : Decision.SKIP);
-                outcomes.put(name, becameFresh ? Outcome.BECAME_FRESH : Outcome.SKIPPED);
-                details.put(name, (becameFresh ? "the config now holds the desired credential; " : "") + now.detail());
+                decided(name, becameFresh ? Decision.WAIT : Decision.SKIP);
+                ended(name, becameFresh ? Outcome.BECAME_FRESH : Outcome.SKIPPED,
+                        (becameFresh ? "the config now holds the desired credential; " : "") + now.detail());
             } else if (settings.action() == Action.REBOOT) {
-                decisions.put(name, Decision.REBOOT);
+                decided(name, Decision.REBOOT);
                 if (first.verdict() == NodeVerdict.CONFIG_PENDING) {
-                    details.put(name, "the config now holds the desired credential, containerd is " + now.verdict().wire());
+                    noted(name, "the config now holds the desired credential, containerd is " + now.verdict().wire());
                 }
                 toRoll.add(f);
             } else {
-                decisions.put(name, Decision.WAIT);
+                decided(name, Decision.WAIT);
                 toRoll.add(f);
             }
         }
@@ -451,8 +447,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             if (!problems.isEmpty()) {
                 problems.forEach((name, why) -> {
                     if (initial.containsKey(name)) {
-                        outcomes.put(name, Outcome.FAILED);
-                        details.put(name, "cannot be rebooted: " + why);
+                        ended(name, Outcome.FAILED, "cannot be rebooted: " + why);
                     }
                 });
                 stopWith(StopReason.NODE_FAILED, "the reboot driver cannot reboot " + String.join(", ", problems.keySet())
@@ -617,9 +612,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 return;
             }
             for (String name : waiting) {
-                outcomes.put(name, Outcome.FAILED);
                 Classification c = facts.containsKey(name) ? classifyNow(name) : initial.get(name);
-                details.put(name, "did not attest fresh within " + NodeRoll.seconds(timeout) + ": " + c.verdict().wire()
+                ended(name, Outcome.FAILED, "did not attest fresh within " + NodeRoll.seconds(timeout) + ": " + c.verdict().wire()
                         + " (" + c.reason() + ") " + c.detail());
             }
             stopWith(StopReason.TIMED_OUT, waiting.size() + " node(s) did not attest fresh within "
@@ -644,8 +638,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         String name = c.name();
         if (waiting.contains(name) && c.verdict() == NodeVerdict.FRESH) {
             waiting.remove(name);
-            outcomes.put(name, Outcome.BECAME_FRESH);
-            details.put(name, "turned fresh without a reboot; " + c.detail());
+            ended(name, Outcome.BECAME_FRESH, "turned fresh without a reboot; " + c.detail());
             progress.line(name + " is fresh (" + c.reason() + ")");
             if (waiting.isEmpty()) {
                 cancelStageTimer();
@@ -689,16 +682,14 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         raw.remove(name);
         facts.remove(name);
         if (configPending.remove(name)) {
-            outcomes.put(name, Outcome.NOT_ATTEMPTED);
-            details.put(name, "the node was deleted during the run");
+            ended(name, Outcome.NOT_ATTEMPTED, "the node was deleted during the run");
             if (configPending.isEmpty() && stage == Stage.CONFIG_WAIT) {
                 cancelStageTimer();
                 decide();
             }
         }
         if (waiting.remove(name)) {
-            outcomes.put(name, Outcome.FAILED);
-            details.put(name, "the node was deleted while waiting for it to turn fresh");
+            ended(name, Outcome.FAILED, "the node was deleted while waiting for it to turn fresh");
             stopWith(StopReason.NODE_FAILED, name + " was deleted during the run");
             if (waiting.isEmpty() && stage == Stage.WAITING) {
                 finish();
@@ -853,21 +844,22 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private Report report() {
         List<NodeReport> nodes = new ArrayList<>();
         for (Classification c : initial.values()) {
-            String name = c.name();
-            NodeRoll roll = rolls.get(name);
-            Decision decision = decisions.getOrDefault(name, Decisions.of(c, settings.action()));
-            Outcome outcome = outcomes.getOrDefault(name, Outcome.NOT_ATTEMPTED);
-            String detail = details.getOrDefault(name, c.detail());
-            if (roll != null && roll.outcome() != null) {
-                outcome = roll.outcome();
-                detail = roll.detail();
-            } else if (outcome == Outcome.NOT_ATTEMPTED && !outcomes.containsKey(name) && stop != null) {
-                detail = "not attempted: the rollout stopped; " + c.detail();
-            }
-            nodes.add(new NodeReport(name, c.node().role(), c.verdict(), c.reason(), decision, outcome,
-                    c.markerSaysCurrent(), c.markerContradicts(), detail));
+            NodeResult recorded = results.getOrDefault(c.name(), NodeResult.NONE);
+            nodes.add(recorded.report(c, settings.action(), rolls.get(c.name()), stop != null));
         }
         Result result = stop == null ? Result.SUCCEEDED : Result.FAILED;
         return Report.of(result, nodes, rebootOrder, stop == null ? StopReason.COMPLETED : stop, error);
+    }
+
+    private void decided(String name, Decision decision) {
+        results.put(name, results.getOrDefault(name, NodeResult.NONE).decided(decision));
+    }
+
+    private void ended(String name, Outcome outcome, String detail) {
+        results.put(name, results.getOrDefault(name, NodeResult.NONE).ended(outcome, detail));
+    }
+
+    private void noted(String name, String detail) {
+        results.put(name, results.getOrDefault(name, NodeResult.NONE).noted(detail));
     }
 }
