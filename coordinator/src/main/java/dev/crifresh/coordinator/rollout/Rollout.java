@@ -70,7 +70,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final Context context;
     private final NodeOps nodeOps;
     private final PodOps podOps;
-    private final LeaseLock lease;
+    private final LeaseKeeper lease;
     private final NodeClassifier classifier;
     private final ClassificationCache cache;
     private final CoordinatorSettings settings;
@@ -80,11 +80,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final Promise<Report> promise = Promise.promise();
 
     private Stage stage = Stage.LOCKING;
-    private boolean locked;
-    private long lockDeadline;
     private NodeOps.NodeWatch watch;
-    private long renewTimer = -1;
-    private long lastRenewNanos;
     private long stageTimer = -1;
     private long blockedTimer = -1;
     private String blockedBecause;
@@ -132,7 +128,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
         };
         this.podOps = podOps;
-        this.lease = lease;
+        this.lease = new LeaseKeeper(vertx, lease, settings, progress, new LeaseEvents());
         this.classifier = classifier;
         this.cache = new ClassificationCache(classifier);
         this.settings = settings;
@@ -143,8 +139,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     /** Runs the rollout; call on the rollout's context. */
     public Future<Report> run() {
-        lockDeadline = System.nanoTime() + settings.lockTimeout().toNanos();
-        tryLock(true);
+        lease.acquire();
         return promise.future();
     }
 
@@ -165,42 +160,39 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         }
     }
 
-    // ---- 1. lock ---------------------------------------------------------------------------------------
+    // ---- 1. lock (LeaseKeeper) -------------------------------------------------------------------------
 
-    private void tryLock(boolean first) {
-        lease.tryAcquire().onComplete(ar -> {
-            if (stage == Stage.DONE) {
-                return;
-            }
-            if (stop == StopReason.INTERRUPTED) {
-                if (ar.succeeded() && ar.result().acquired()) {
-                    locked = true;
-                }
-                finish();
-                return;
-            }
-            if (ar.succeeded() && ar.result().acquired()) {
-                locked = true;
-                lastRenewNanos = System.nanoTime();
-                progress.line("rollout lock acquired (Lease " + settings.leaseNamespace() + "/crifresh-rollout, run " + settings.runId() + ")");
-                long every = Math.max(10, settings.leaseDuration().toMillis() / 3);
-                renewTimer = vertx.setPeriodic(every, id -> renewLock());
-                observe();
-                return;
-            }
-            String why = ar.succeeded() ? "held by " + ar.result().holder() : NodeRoll.message(ar.cause());
-            long left = (lockDeadline - System.nanoTime()) / 1_000_000;
-            if (left <= 0) {
-                lockFailed("rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) not acquired within "
-                        + NodeRoll.seconds(settings.lockTimeout()) + ": " + why);
-                return;
-            }
-            if (first) {
-                progress.line("waiting up to " + NodeRoll.seconds(settings.lockTimeout()) + " for the rollout lock: " + why);
-            }
-            long retry = Math.min(left, Math.max(20, Math.min(1000, settings.lockTimeout().toMillis() / 10)));
-            vertx.setTimer(retry, id -> tryLock(false));
-        });
+    private final class LeaseEvents implements LeaseKeeper.Run {
+        @Override
+        public boolean done() {
+            return stage == Stage.DONE;
+        }
+
+        @Override
+        public boolean interrupted() {
+            return stop == StopReason.INTERRUPTED;
+        }
+
+        @Override
+        public void lockAcquired() {
+            observe();
+        }
+
+        @Override
+        public void lockAbandoned() {
+            finish();
+        }
+
+        @Override
+        public void lockNotAcquired(String why) {
+            lockFailed(why);
+        }
+
+        @Override
+        public void lockLost(String why) {
+            stopWith(StopReason.LOCK_LOST, why);
+            pump();
+        }
     }
 
     private void lockFailed(String why) {
@@ -213,25 +205,6 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 initial.putAll(ar.result());
             }
             finish();
-        });
-    }
-
-    private void renewLock() {
-        lease.renew().onComplete(ar -> {
-            if (stage == Stage.DONE) {
-                return;
-            }
-            if (ar.succeeded() && ar.result()) {
-                lastRenewNanos = System.nanoTime();
-                return;
-            }
-            boolean notOurs = ar.succeeded();
-            boolean expired = System.nanoTime() - lastRenewNanos > settings.leaseDuration().toNanos();
-            if (notOurs || expired) {
-                stopWith(StopReason.LOCK_LOST, "lost the rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout)"
-                        + (notOurs ? ": another run holds it" : ": renewal failed: " + NodeRoll.message(ar.cause())));
-                pump();
-            }
         });
     }
 
@@ -823,15 +796,12 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         stage = Stage.DONE;
         cancelStageTimer();
         cancelBlockedTimer();
-        if (renewTimer >= 0) {
-            vertx.cancelTimer(renewTimer);
-        }
+        lease.stopRenewing();
         for (NodeRoll roll : queue) {
             roll.abandon("not attempted: the rollout stopped (" + error + ")");
         }
         Report report = report();
-        Future<Void> released = locked ? lease.release() : Future.succeededFuture();
-        released.compose(v -> closeWatch()).onComplete(ar -> promise.tryComplete(report));
+        lease.release().compose(v -> closeWatch()).onComplete(ar -> promise.tryComplete(report));
     }
 
     private Future<Void> closeWatch() {
