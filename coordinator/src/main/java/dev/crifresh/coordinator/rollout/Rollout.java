@@ -81,7 +81,6 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     private Stage stage = Stage.LOCKING;
     private NodeOps.NodeWatch watch;
-    private long stageTimer = -1;
     private long blockedTimer = -1;
     private String blockedBecause;
 
@@ -89,8 +88,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final Map<String, NodeFacts> facts = new HashMap<>();
     private final Map<String, Classification> initial = new TreeMap<>();
     private final Map<String, NodeResult> results = new HashMap<>();
-    private final Set<String> configPending = new LinkedHashSet<>();
-    private final Set<String> waiting = new LinkedHashSet<>();
+    private final PendingWait configWait;
+    private final PendingWait freshWait;
     private final Map<String, NodeRoll> rolls = new LinkedHashMap<>();
     private final List<NodeRoll> queue = new ArrayList<>();
     private final Set<String> inFlight = new LinkedHashSet<>();
@@ -135,6 +134,10 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.driver = driver;
         this.progress = progress;
         this.clock = clock;
+        this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
+                this::configSettled, this::decide, this::configTimedOut);
+        this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
+                this::turnedFresh, this::finish, this::freshTimedOut);
     }
 
     /** Runs the rollout; call on the rollout's context. */
@@ -269,56 +272,32 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         stage = Stage.CONFIG_WAIT;
         for (Classification c : initial.values()) {
             if (c.verdict() == NodeVerdict.CONFIG_PENDING) {
-                configPending.add(c.name());
+                configWait.add(c.name());
             }
         }
-        if (configPending.isEmpty()) {
+        if (configWait.isEmpty()) {
             decide();
             return;
         }
         Duration timeout = settings.configTimeout();
-        progress.line("waiting up to " + NodeRoll.seconds(timeout) + " for " + configPending.size()
+        progress.line("waiting up to " + NodeRoll.seconds(timeout) + " for " + configWait.size()
                 + " config-pending node(s) to hold the desired credential for " + classifier.registry() + ": "
-                + String.join(", ", configPending));
-        stageTimer = vertx.setTimer(timeout.toMillis(), id -> {
-            stageTimer = -1;
-            if (stage == Stage.CONFIG_WAIT) {
-                configTimedOut();
-            }
-        });
+                + String.join(", ", configWait.names()));
+        configWait.start(timeout);
         // Nodes may have changed while they were classified: check the pending ones again, off the loop.
-        classifyLatest(List.copyOf(configPending)).onSuccess(latest -> {
-            if (stage == Stage.CONFIG_WAIT) {
-                latest.values().forEach(this::configChecked);
-            }
-        });
+        classifyLatest(configWait.snapshot()).onSuccess(latest -> configWait.checkAll(latest.values()));
     }
 
-    private void recheckConfig(String name) {
-        if (!configPending.contains(name) || facts.get(name) == null) {
-            return;
-        }
-        configChecked(classifyNow(name));
-    }
-
-    private void configChecked(Classification c) {
-        String name = c.name();
-        if (configPending.contains(name) && c.verdict() != NodeVerdict.CONFIG_PENDING) {
-            configPending.remove(name);
-            progress.line(name + " now holds the desired credential; containerd is " + c.verdict().wire() + " (" + c.reason() + ")");
-            if (configPending.isEmpty() && stage == Stage.CONFIG_WAIT) {
-                cancelStageTimer();
-                decide();
-            }
-        }
+    private void configSettled(Classification c) {
+        progress.line(c.name() + " now holds the desired credential; containerd is " + c.verdict().wire() + " (" + c.reason() + ")");
     }
 
     private void configTimedOut() {
-        String names = String.join(", ", configPending);
-        stopWith(StopReason.TIMED_OUT, configPending.size() + " node(s) did not hold the desired credential for "
+        String names = String.join(", ", configWait.names());
+        stopWith(StopReason.TIMED_OUT, configWait.size() + " node(s) did not hold the desired credential for "
                 + classifier.registry() + " within " + NodeRoll.seconds(settings.configTimeout()) + ": " + names
                 + "; nothing was rebooted");
-        for (String name : configPending) {
+        for (String name : configWait.names()) {
             decided(name, Decision.WAIT);
             Classification c = facts.containsKey(name) ? classifyNow(name) : initial.get(name);
             ended(name, Outcome.FAILED, "config did not hold the desired credential within " + NodeRoll.seconds(settings.configTimeout())
@@ -573,51 +552,39 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             return;
         }
         ordered.forEach(f -> {
-            waiting.add(f.name());
+            freshWait.add(f.name());
             rebootOrder.add(f.name());
         });
         Duration timeout = settings.attestTimeout();
-        progress.line("action none: waiting up to " + NodeRoll.seconds(timeout) + " for " + waiting.size()
-                + " node(s) to attest fresh: " + String.join(", ", waiting));
-        stageTimer = vertx.setTimer(timeout.toMillis(), id -> {
-            stageTimer = -1;
-            if (stage != Stage.WAITING) {
-                return;
-            }
-            for (String name : waiting) {
-                Classification c = facts.containsKey(name) ? classifyNow(name) : initial.get(name);
-                ended(name, Outcome.FAILED, "did not attest fresh within " + NodeRoll.seconds(timeout) + ": " + c.verdict().wire()
-                        + " (" + c.reason() + ") " + c.detail());
-            }
-            stopWith(StopReason.TIMED_OUT, waiting.size() + " node(s) did not attest fresh within "
-                    + NodeRoll.seconds(timeout) + ": " + String.join(", ", waiting));
-            finish();
-        });
-        classifyLatest(List.copyOf(waiting)).onSuccess(latest -> {
-            if (stage == Stage.WAITING) {
-                latest.values().forEach(this::waitChecked);
-            }
-        });
+        progress.line("action none: waiting up to " + NodeRoll.seconds(timeout) + " for " + freshWait.size()
+                + " node(s) to attest fresh: " + String.join(", ", freshWait.names()));
+        freshWait.start(timeout);
+        classifyLatest(freshWait.snapshot()).onSuccess(latest -> freshWait.checkAll(latest.values()));
     }
 
-    private void recheckWaiting(String name) {
-        if (!waiting.contains(name) || facts.get(name) == null) {
+    private void freshTimedOut() {
+        Duration timeout = settings.attestTimeout();
+        for (String name : freshWait.names()) {
+            Classification c = facts.containsKey(name) ? classifyNow(name) : initial.get(name);
+            ended(name, Outcome.FAILED, "did not attest fresh within " + NodeRoll.seconds(timeout) + ": " + c.verdict().wire()
+                    + " (" + c.reason() + ") " + c.detail());
+        }
+        stopWith(StopReason.TIMED_OUT, freshWait.size() + " node(s) did not attest fresh within "
+                + NodeRoll.seconds(timeout) + ": " + String.join(", ", freshWait.names()));
+        finish();
+    }
+
+    private void turnedFresh(Classification c) {
+        ended(c.name(), Outcome.BECAME_FRESH, "turned fresh without a reboot; " + c.detail());
+        progress.line(c.name() + " is fresh (" + c.reason() + ")");
+    }
+
+    /** Re-checks a node the wait is still waiting for, now that it changed. */
+    private void recheck(PendingWait wait, String name) {
+        if (!wait.contains(name) || facts.get(name) == null) {
             return;
         }
-        waitChecked(classifyNow(name));
-    }
-
-    private void waitChecked(Classification c) {
-        String name = c.name();
-        if (waiting.contains(name) && c.verdict() == NodeVerdict.FRESH) {
-            waiting.remove(name);
-            ended(name, Outcome.BECAME_FRESH, "turned fresh without a reboot; " + c.detail());
-            progress.line(name + " is fresh (" + c.reason() + ")");
-            if (waiting.isEmpty()) {
-                cancelStageTimer();
-                finish();
-            }
-        }
+        wait.check(classifyNow(name));
     }
 
     // ---- informer events -------------------------------------------------------------------------------------
@@ -631,8 +598,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         NodeFacts before = facts.get(name);
         remember(node);
         switch (stage) {
-            case CONFIG_WAIT -> recheckConfig(name);
-            case WAITING -> recheckWaiting(name);
+            case CONFIG_WAIT -> recheck(configWait, name);
+            case WAITING -> recheck(freshWait, name);
             case ROLLING -> {
                 NodeRoll roll = rolls.get(name);
                 if (roll != null && inFlight.contains(name)) {
@@ -654,19 +621,14 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         }
         raw.remove(name);
         facts.remove(name);
-        if (configPending.remove(name)) {
+        if (configWait.remove(name)) {
             ended(name, Outcome.NOT_ATTEMPTED, "the node was deleted during the run");
-            if (configPending.isEmpty() && stage == Stage.CONFIG_WAIT) {
-                cancelStageTimer();
-                decide();
-            }
+            configWait.endIfEmpty();
         }
-        if (waiting.remove(name)) {
+        if (freshWait.remove(name)) {
             ended(name, Outcome.FAILED, "the node was deleted while waiting for it to turn fresh");
             stopWith(StopReason.NODE_FAILED, name + " was deleted during the run");
-            if (waiting.isEmpty() && stage == Stage.WAITING) {
-                finish();
-            }
+            freshWait.endIfEmpty();
         }
         NodeRoll roll = rolls.get(name);
         if (roll != null && inFlight.contains(name)) {
@@ -782,19 +744,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         cancelBlockedTimer();
     }
 
-    private void cancelStageTimer() {
-        if (stageTimer >= 0) {
-            vertx.cancelTimer(stageTimer);
-            stageTimer = -1;
-        }
-    }
-
     private void finish() {
         if (stage == Stage.DONE) {
             return;
         }
         stage = Stage.DONE;
-        cancelStageTimer();
+        configWait.cancel();
+        freshWait.cancel();
         cancelBlockedTimer();
         lease.stopRenewing();
         for (NodeRoll roll : queue) {
