@@ -88,7 +88,7 @@ final class LeaseKeeper {
                 run.lockAcquired();
                 return;
             }
-            String why = ar.succeeded() ? "held by " + ar.result().holder() : NodeRoll.message(ar.cause());
+            String why = ar.succeeded() ? "held by " + ar.result().holder() : ErrorText.message(ar.cause());
             long left = (lockDeadline - System.nanoTime()) / 1_000_000;
             if (left <= 0) {
                 run.lockNotAcquired("rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) not acquired within "
@@ -116,7 +116,7 @@ final class LeaseKeeper {
             boolean expired = System.nanoTime() - lastRenewNanos > settings.leaseDuration().toNanos();
             if (notOurs || expired) {
                 run.lockLost("lost the rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout)"
-                        + (notOurs ? ": another run holds it" : ": renewal failed: " + NodeRoll.message(ar.cause())));
+                        + (notOurs ? ": another run holds it" : ": renewal failed: " + ErrorText.message(ar.cause())));
             }
         });
     }

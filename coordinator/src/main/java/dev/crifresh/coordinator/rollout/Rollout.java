@@ -231,7 +231,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 return;
             }
             if (ar.failed()) {
-                stopWith(StopReason.NODE_FAILED, "cannot watch nodes: " + NodeRoll.message(ar.cause()));
+                stopWith(StopReason.NODE_FAILED, "cannot watch nodes: " + ErrorText.message(ar.cause()));
                 finish();
                 return;
             }
@@ -319,7 +319,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 return;
             }
             if (ar.failed()) {
-                stopWith(StopReason.NODE_FAILED, "cannot classify the nodes: " + NodeRoll.message(ar.cause()));
+                stopWith(StopReason.NODE_FAILED, "cannot classify the nodes: " + ErrorText.message(ar.cause()));
                 finish();
                 return;
             }
@@ -395,7 +395,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             if (stage == Stage.DONE) {
                 return;
             }
-            Map<String, String> problems = ar.succeeded() ? ar.result() : Map.of("*", NodeRoll.message(ar.cause()));
+            Map<String, String> problems = ar.succeeded() ? ar.result() : Map.of("*", ErrorText.message(ar.cause()));
             if (!problems.isEmpty()) {
                 problems.forEach((name, why) -> {
                     if (initial.containsKey(name)) {
