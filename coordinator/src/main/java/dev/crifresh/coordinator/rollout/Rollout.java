@@ -96,7 +96,6 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final List<String> rebootOrder = new ArrayList<>();
     private int budget;
 
-    private boolean stopping;
     private StopReason stop;
     private String error;
 
@@ -105,27 +104,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                    ProgressListener progress, Clock clock) {
         this.vertx = vertx;
         this.context = context;
-        this.nodeOps = new NodeOps() {
-            @Override
-            public Future<List<Node>> list() {
-                return nodeOps.list();
-            }
-
-            @Override
-            public Future<Node> get(String name) {
-                return nodeOps.get(name);
-            }
-
-            @Override
-            public Future<Node> mergePatch(String name, String patch) {
-                return nodeOps.mergePatch(name, patch).onSuccess(Rollout.this::patched);
-            }
-
-            @Override
-            public Future<NodeWatch> watch(NodeEvents events) {
-                return nodeOps.watch(events);
-            }
-        };
+        this.nodeOps = new PatchEchoNodeOps(nodeOps, this::patched);
         this.podOps = podOps;
         this.lease = new LeaseKeeper(vertx, lease, settings, progress, new LeaseEvents());
         this.classifier = classifier;
@@ -237,7 +216,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
             initial.putAll(ar.result());
             announceClassification();
-            if (stopping) {
+            if (stopping()) {
                 finish();
             } else {
                 waitForConfig();
@@ -309,7 +288,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     // ---- 5. decide + 6. check ------------------------------------------------------------------------------
 
     private void decide() {
-        if (stopping) {
+        if (stopping()) {
             finish();
             return;
         }
@@ -450,14 +429,14 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (stage != Stage.ROLLING) {
             return;
         }
-        if (!stopping) {
+        if (!stopping()) {
             startWhatFits();
         }
-        if (inFlight.isEmpty() && (queue.isEmpty() || stopping)) {
+        if (inFlight.isEmpty() && (queue.isEmpty() || stopping())) {
             finish();
             return;
         }
-        if (!stopping && inFlight.isEmpty() && !queue.isEmpty()) {
+        if (!stopping() && inFlight.isEmpty() && !queue.isEmpty()) {
             armBlockedTimer();
         } else {
             cancelBlockedTimer();
@@ -518,7 +497,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         Duration timeout = settings.rebootTimeout();
         blockedTimer = vertx.setTimer(timeout.toMillis(), id -> {
             blockedTimer = -1;
-            if (stage == Stage.ROLLING && inFlight.isEmpty() && !queue.isEmpty() && !stopping) {
+            if (stage == Stage.ROLLING && inFlight.isEmpty() && !queue.isEmpty() && !stopping()) {
                 stopWith(StopReason.TIMED_OUT, "no node could start for " + NodeRoll.seconds(timeout) + ": "
                         + (blockedBecause == null ? "blocked" : blockedBecause));
                 pump();
@@ -694,7 +673,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     @Override
     public boolean stopping() {
-        return stopping;
+        return stop != null;
     }
 
     @Override
@@ -702,10 +681,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         progress.line(roll.prefix() + " " + text);
     }
 
-    /**
-     * A patch we sent returned this node: newer than the informer's copy until the patch's own watch
-     * event (its echo) arrives.
-     */
+    /** A patch we sent returned this node (see {@link PatchEchoNodeOps}). */
     private void patched(Node node) {
         if (stage != Stage.DONE && node != null) {
             remember(node);
@@ -740,7 +716,6 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 progress.line("stopping: " + why + (stage == Stage.ROLLING ? "; no new reboots" : ""));
             }
         }
-        stopping = true;
         cancelBlockedTimer();
     }
 
@@ -757,14 +732,18 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             roll.abandon("not attempted: the rollout stopped (" + error + ")");
         }
         Report report = report();
-        lease.release().compose(v -> closeWatch()).onComplete(ar -> promise.tryComplete(report));
+        lease.release().onComplete(ar -> {
+            if (ar.succeeded()) {
+                closeWatch();
+            }
+            promise.tryComplete(report);
+        });
     }
 
-    private Future<Void> closeWatch() {
+    private void closeWatch() {
         if (watch != null) {
             watch.close();
         }
-        return Future.succeededFuture();
     }
 
     private Report report() {
