@@ -7,7 +7,6 @@ import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
-import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.LeaseLock;
@@ -31,10 +30,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -90,9 +87,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final Map<String, NodeResult> results = new HashMap<>();
     private final PendingWait configWait;
     private final PendingWait freshWait;
-    private final Map<String, NodeRoll> rolls = new LinkedHashMap<>();
-    private final List<NodeRoll> queue = new ArrayList<>();
-    private final Set<String> inFlight = new LinkedHashSet<>();
+    private final RollScheduler rolls = new RollScheduler();
     private final List<String> rebootOrder = new ArrayList<>();
     private int budget;
 
@@ -131,12 +126,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             return;
         }
         stopWith(StopReason.INTERRUPTED, "interrupted");
-        for (NodeRoll roll : rolls.values()) {
-            if (inFlight.contains(roll.name())) {
-                roll.abandon("interrupted");
-            }
-        }
-        inFlight.clear();
+        rolls.abandonInFlight("interrupted");
         if (stage != Stage.LOCKING) {
             finish();
         }
@@ -405,23 +395,16 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         int index = 1;
         for (NodeFacts f : ordered) {
             NodeRoll roll = new NodeRoll(this, f, index++, ordered.size(), Decisions.leftover(f));
-            rolls.put(f.name(), roll);
-            queue.add(roll);
+            rolls.add(roll);
         }
         // An earlier run's unfinished nodes are already cordoned by crifresh: they are this run's work in
         // progress, started at once and outside the budget (waiting for budget they hold would deadlock).
-        for (NodeRoll roll : List.copyOf(queue)) {
+        for (NodeRoll roll : rolls.queued()) {
             if (Decisions.leftover(facts.get(roll.name())) != null) {
-                start(roll);
+                rolls.start(roll);
             }
         }
         pump();
-    }
-
-    private void start(NodeRoll roll) {
-        queue.remove(roll);
-        inFlight.add(roll.name());
-        roll.start();
     }
 
     /** Starts every queued node that may start now; finishes when nothing is left. */
@@ -430,50 +413,17 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             return;
         }
         if (!stopping()) {
-            startWhatFits();
+            blockedBecause = rolls.startWhatFits(facts::get, selectedFacts(), budget);
         }
-        if (inFlight.isEmpty() && (queue.isEmpty() || stopping())) {
+        if (rolls.noneInFlight() && (rolls.queueEmpty() || stopping())) {
             finish();
             return;
         }
-        if (!stopping() && inFlight.isEmpty() && !queue.isEmpty()) {
+        if (!stopping() && rolls.noneInFlight() && !rolls.queueEmpty()) {
             armBlockedTimer();
         } else {
             cancelBlockedTimer();
         }
-    }
-
-    private void startWhatFits() {
-        List<NodeFacts> selected = selectedFacts();
-        Map<String, String> unavailable = Budget.unavailable(selected, inFlight);
-        String blocker = null;
-        for (NodeRoll roll : List.copyOf(queue)) {
-            NodeFacts f = facts.get(roll.name());
-            if (f == null) {
-                queue.remove(roll);
-                roll.abandon("not attempted: the node was deleted during the run");
-                continue;
-            }
-            if (roll.role() == Role.WORKER) {
-                if (Budget.workerFits(roll.name(), unavailable, budget)) {
-                    start(roll);
-                    unavailable.put(roll.name(), "in progress");
-                } else if (blocker == null) {
-                    blocker = roll.name() + " waits: " + Budget.describe(unavailable, budget);
-                }
-                continue;
-            }
-            boolean workersLeft = queue.stream().anyMatch(r -> r.role() == Role.WORKER)
-                    || inFlight.stream().anyMatch(n -> rolls.get(n).role() == Role.WORKER);
-            String why = Budget.controlPlaneBlocker(f, selected, inFlight, workersLeft);
-            if (why == null) {
-                start(roll);
-            } else if (blocker == null) {
-                blocker = roll.name() + " waits: " + why;
-            }
-            break;
-        }
-        blockedBecause = blocker;
     }
 
     private List<NodeFacts> selectedFacts() {
@@ -497,7 +447,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         Duration timeout = settings.rebootTimeout();
         blockedTimer = vertx.setTimer(timeout.toMillis(), id -> {
             blockedTimer = -1;
-            if (stage == Stage.ROLLING && inFlight.isEmpty() && !queue.isEmpty() && !stopping()) {
+            if (stage == Stage.ROLLING && rolls.noneInFlight() && !rolls.queueEmpty() && !stopping()) {
                 stopWith(StopReason.TIMED_OUT, "no node could start for " + NodeRoll.seconds(timeout) + ": "
                         + (blockedBecause == null ? "blocked" : blockedBecause));
                 pump();
@@ -580,8 +530,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             case CONFIG_WAIT -> recheck(configWait, name);
             case WAITING -> recheck(freshWait, name);
             case ROLLING -> {
-                NodeRoll roll = rolls.get(name);
-                if (roll != null && inFlight.contains(name)) {
+                NodeRoll roll = rolls.inFlight(name);
+                if (roll != null) {
                     roll.onUpdate();
                 }
                 NodeFacts after = facts.get(name);
@@ -609,8 +559,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             stopWith(StopReason.NODE_FAILED, name + " was deleted during the run");
             freshWait.endIfEmpty();
         }
-        NodeRoll roll = rolls.get(name);
-        if (roll != null && inFlight.contains(name)) {
+        NodeRoll roll = rolls.inFlight(name);
+        if (roll != null) {
             roll.onDeleted();
         }
         if (stage == Stage.ROLLING) {
@@ -698,7 +648,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     @Override
     public void finished(NodeRoll roll) {
-        inFlight.remove(roll.name());
+        rolls.finished(roll);
         if (roll.outcome() == Outcome.FAILED) {
             stopWith(StopReason.NODE_FAILED, roll.name() + ": " + roll.detail());
         }
@@ -728,9 +678,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         freshWait.cancel();
         cancelBlockedTimer();
         lease.stopRenewing();
-        for (NodeRoll roll : queue) {
-            roll.abandon("not attempted: the rollout stopped (" + error + ")");
-        }
+        rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
         Report report = report();
         lease.release().onComplete(ar -> {
             if (ar.succeeded()) {
@@ -750,7 +698,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         List<NodeReport> nodes = new ArrayList<>();
         for (Classification c : initial.values()) {
             NodeResult recorded = results.getOrDefault(c.name(), NodeResult.NONE);
-            nodes.add(recorded.report(c, settings.action(), rolls.get(c.name()), stop != null));
+            nodes.add(recorded.report(c, settings.action(), rolls.roll(c.name()), stop != null));
         }
         Result result = stop == null ? Result.SUCCEEDED : Result.FAILED;
         return Report.of(result, nodes, rebootOrder, stop == null ? StopReason.COMPLETED : stop, error);
