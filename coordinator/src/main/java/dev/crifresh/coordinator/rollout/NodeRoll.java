@@ -19,7 +19,7 @@ import java.time.Duration;
  *   <li>{@code OWNING}: one JSON merge patch sets {@code crifresh.dev/rollout=<runId>/draining} and, when
  *       the node was schedulable, {@code spec.unschedulable=true} with {@code crifresh.dev/cordoned=true}
  *       (guarded by the resource version it was decided on);</li>
- *   <li>{@code DRAINING}: evict every pod but DaemonSet, mirror and already-terminating pods through the
+ *   <li>{@code DRAINING} ({@link NodeDrain}): evict every pod but DaemonSet, mirror and already-terminating pods through the
  *       Eviction API; a PDB answer (429) is retried with backoff; wait until the evicted pods are gone;
  *       all within {@code --drain-timeout};</li>
  *   <li>{@code REBOOTING}: record the boot id and phase {@code rebooting}, call the reboot driver;</li>

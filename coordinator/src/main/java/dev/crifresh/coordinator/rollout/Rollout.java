@@ -38,20 +38,20 @@ import java.util.TreeMap;
  * One rollout run: the state machine. Everything runs on one Vert.x context, driven by Node informer
  * events and timers; blocking Kubernetes calls and the reboot driver run on worker threads.
  * <ol>
- *   <li><b>Lock</b>: take the Lease {@code crifresh-rollout} (retrying until {@code --lock-timeout}, else
+ *   <li><b>Lock</b> ({@link LeaseKeeper}): take the Lease {@code crifresh-rollout} (retrying until {@code --lock-timeout}, else
  *       exit 4) and renew it every third of its duration. A lost Lease stops new work.</li>
  *   <li><b>Observe</b>: start a Node informer on the selected nodes.</li>
  *   <li><b>Classify</b> every node (signature checks on worker threads).</li>
- *   <li><b>Wait for config</b>: while a node is config-pending, re-classify it on every update; when
+ *   <li><b>Wait for config</b> ({@link PendingWait}): while a node is config-pending, re-classify it on every update; when
  *       {@code --config-timeout} passes first, stop before any reboot (exit 3).</li>
  *   <li><b>Decide</b>: fresh → skip; config-pending that turned fresh → became-fresh; stale and unknown →
  *       reboot (action none: wait for them to turn fresh, bounded by {@code --attest-timeout}). Nodes an
  *       earlier run left owned ({@code crifresh.dev/rollout}) are resumed at once, outside the budget (they
  *       are that run's work in progress): waited for when their reboot may have happened, started over
  *       otherwise, released when fresh.</li>
- *   <li><b>Check</b>: the reboot driver checks every node it will reboot (e.g. a unique InternalIP)
+ *   <li><b>Check</b> ({@link DriverCheck}): the reboot driver checks every node it will reboot (e.g. a unique InternalIP)
  *       before any node is touched.</li>
- *   <li><b>Roll</b> ({@link NodeRoll}): workers first — already-unavailable ones first — as many at once
+ *   <li><b>Roll</b> ({@link RollScheduler}, {@link NodeRoll}): workers first — already-unavailable ones first — as many at once
  *       as {@code --max-unavailable} allows, counting nodes NotReady or cordoned by others; then control
  *       planes one at a time, each only while every other control plane is Ready.</li>
  *   <li><b>Stop at the first failure</b>: nothing new starts, nodes in progress that were not rebooted
@@ -349,18 +349,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 toCheck.put(f.name(), raw.get(f.name()));
             }
         }
-        context.<Map<String, String>>executeBlocking(() -> {
-            Map<String, String> problems = new LinkedHashMap<>();
-            for (Map.Entry<String, Node> e : toCheck.entrySet()) {
-                String name = e.getKey();
-                try {
-                    driver.check(e.getValue(), selected);
-                } catch (Exception ex) {
-                    problems.put(name, ex.getMessage() == null ? ex.toString() : ex.getMessage());
-                }
-            }
-            return problems;
-        }, false).onComplete(ar -> {
+        DriverCheck.problems(context, driver, toCheck, selected).onComplete(ar -> {
             if (stage == Stage.DONE) {
                 return;
             }
