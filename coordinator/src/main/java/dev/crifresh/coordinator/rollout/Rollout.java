@@ -670,9 +670,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
         Report report = report();
         lease.release().onComplete(ar -> {
-            if (ar.succeeded()) {
-                closeWatch();
-            }
+            closeWatch(); // whether or not the Lease could be released: the run is over either way
             promise.tryComplete(report);
         });
     }
