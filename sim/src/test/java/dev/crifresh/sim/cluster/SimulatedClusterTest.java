@@ -269,8 +269,7 @@ class SimulatedClusterTest {
 
         SimulatedNode honest = cluster.node("honest-1");
         String genuine = new AttestationSigner(cluster.keys().agentKey()).sign(NodeClaims.of(honest,
-                cluster.scenario().registry(), cluster.keys().fingerprintKey(), Reason.CONTAINERD_STARTED_AFTER_CONFIG,
-                Instant.now()));
+                cluster.keys().fingerprintKey(), Reason.CONTAINERD_STARTED_AFTER_CONFIG, Instant.now()));
         assertTrue(verifier.verify(genuine, new ExpectedNode(honest.name(), honest.uid(), honest.boot().bootId(), "True"),
                 Instant.now()).isValid(), "the same claims, honestly signed, are accepted");
     }
