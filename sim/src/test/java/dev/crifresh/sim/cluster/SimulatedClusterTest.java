@@ -16,6 +16,7 @@ import dev.crifresh.common.attest.VerificationResult;
 import dev.crifresh.common.evidence.Reason;
 import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.sim.scenario.Credential;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.scenario.ScenarioReader;
@@ -72,8 +73,8 @@ class SimulatedClusterTest {
         Node cp = cluster.client().nodes().withName("cp-1").get();
         Node w1 = cluster.client().nodes().withName("w-1").get();
         Node w2 = cluster.client().nodes().withName("w-2").get();
-        assertTrue(cp.getMetadata().getLabels().containsKey(NodeObjects.CONTROL_PLANE_LABEL));
-        assertFalse(w1.getMetadata().getLabels().containsKey(NodeObjects.CONTROL_PLANE_LABEL));
+        assertTrue(cp.getMetadata().getLabels().containsKey(Role.CONTROL_PLANE_LABEL));
+        assertFalse(w1.getMetadata().getLabels().containsKey(Role.CONTROL_PLANE_LABEL));
         assertEquals("current", cp.getMetadata().getAnnotations().get(ConditionContract.DEFAULT_MARKER_ANNOTATION));
         assertEquals("stale", w1.getMetadata().getAnnotations().get(ConditionContract.DEFAULT_MARKER_ANNOTATION));
         assertFalse(w2.getMetadata().getAnnotations().containsKey(ConditionContract.DEFAULT_MARKER_ANNOTATION));
@@ -179,7 +180,10 @@ class SimulatedClusterTest {
 
         SimulatedNode w2 = cluster.node("w-2");
         cluster.requestReboot("w-2");
-        Thread.sleep(400);
+        // "Never comes back" cannot be polled for: wait a bounded time by which a returning node would
+        // certainly be up again (twice its reboot time), then check it is still gone.
+        Duration wouldBeBackWithin = cluster.scenario().simulation().reboot().multipliedBy(2);
+        Thread.sleep(wouldBeBackWithin.toMillis());
         assertEquals(SimulatedNode.State.GONE, w2.state());
         assertEquals("False", ready(cluster.client().nodes().withName("w-2").get()));
         assertEquals(3, launcher.starts.size(), "no agent on a node that never came back");
