@@ -318,4 +318,49 @@ class AgentRuntimeTest {
         assertEquals(Verdict.UNKNOWN, claims.verdict());
         assertEquals(null, claims.containerd());
     }
+
+    @Test
+    void anUnreadableBootIdReplacesTheFreshConditionWithAnUnsignedUnknown() throws Exception {
+        startAgent(settings(Duration.ofMillis(600)));
+        awaitOurs("fresh", c -> "True".equals(c.getStatus()));
+        proc.withoutBootId();
+        NodeCondition c = awaitOurs("unknown after the boot id became unreadable", x -> "Unknown".equals(x.getStatus()));
+        assertEquals("HostUnreadable", c.getReason());
+        assertTrue(AttestationMessage.token(c.getMessage()).isEmpty(), "no attestation: " + c.getMessage());
+        assertTrue(c.getMessage().contains("boot id"), c.getMessage());
+        assertInstanceOf(VerificationResult.Invalid.class, verify(c));
+        assertEquals(List.of("Ready", ConditionContract.CONDITION_TYPE),
+                api.conditions(NODE).stream().map(NodeCondition::getType).toList());
+        String metrics = runtime.metrics().registry().scrape();
+        assertTrue(metrics.contains("crifresh_node_fresh -1.0"), metrics);
+        assertTrue(runtime.published().isEmpty(), "no attestation to serve");
+        assertTrue(runtime.ready());
+
+        proc.bootId(BOOT_ID);
+        NodeCondition back = awaitOurs("fresh again once the boot id is readable", x -> "True".equals(x.getStatus()));
+        assertTrue(verify(back).isValid());
+    }
+
+    @Test
+    void aSecondMatchingContainerdMakesTheNodeUnknownAtTheNextPoll() throws Exception {
+        startAgent(settings(Duration.ofMinutes(5)));
+        awaitOurs("fresh", c -> "True".equals(c.getStatus()));
+        proc.process(300, FakeContainerd.TALOS_CRI, clock.ticksAt(Instant.now()));
+        NodeCondition c = awaitOurs("ambiguous at the next poll, long before the heartbeat",
+                x -> "Unknown".equals(x.getStatus()));
+        assertEquals("ContainerdAmbiguous", c.getReason());
+        assertTrue(verify(c).isValid());
+    }
+
+    @Test
+    void aMatchingProcessWhoseStatCannotBeParsedMakesTheNodeAmbiguousNotFresh() throws Exception {
+        startAgent(settings(Duration.ofMinutes(5)));
+        awaitOurs("fresh", c -> "True".equals(c.getStatus()));
+        proc.process(300, FakeContainerd.TALOS_CRI, 0).garbleStat(300);
+        NodeCondition c = awaitOurs("ambiguous because of process 300",
+                x -> "Unknown".equals(x.getStatus()) && x.getMessage().contains("process 300"));
+        assertEquals("ContainerdAmbiguous", c.getReason());
+        assertTrue(c.getMessage().contains("process 300"), c.getMessage());
+        assertTrue(verify(c).isValid());
+    }
 }

@@ -45,6 +45,7 @@ class CoordinatorCliFlagsTest {
             timeouts.put("coordinator." + t + "Timeout", "7m");
         }
         timeouts.put("coordinator.markerAnnotation", "example.com/desired-revision");
+        timeouts.put("coordinator.markerCurrentValue", "rev-42");
         timeouts.put("coordinator.pushgateway", "http://pushgateway.monitoring:9091");
 
         List<JsonNode> jobs = List.of(
@@ -59,6 +60,8 @@ class CoordinatorCliFlagsTest {
             ParseResult result = parse(CoordinatorMain::commandLine, args);
             assertEquals(List.of(args.get(0)), commandPath(result), args.toString());
         }
+        assertTrue(containerArgs(jobs.get(4)).contains("--marker-current-value=rev-42"),
+                "the marker's current value reaches the CLI unquoted");
     }
 
     @Test

@@ -128,6 +128,47 @@ class DockerfileTest {
                 && i.args.equals("--from=talosctl /talosctl /usr/local/bin/talosctl")));
     }
 
+    /**
+     * {@code ./mvnw -pl <module> -am package} needs every reactor module's pom and the sources of every
+     * project module the image's module depends on (test scope included: test sources are compiled
+     * even with -DskipTests).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "coordinator"})
+    void copiesEveryPomAndTheSourcesOfEveryModuleTheBuildNeeds(String module) throws Exception {
+        List<String> copies = parse(module).stream().filter(i -> i.keyword.equals("COPY")).map(i -> i.args).toList();
+        for (String reactorModule : elements(ROOT.resolve("pom.xml"), "module")) {
+            assertTrue(copies.contains(reactorModule + "/pom.xml " + reactorModule + "/"),
+                    "Dockerfile." + module + " does not copy " + reactorModule + "/pom.xml, which the reactor needs");
+        }
+        java.util.Deque<String> needed = new java.util.ArrayDeque<>(List.of(module));
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        while (!needed.isEmpty()) {
+            String m = needed.pop();
+            if (!seen.add(m)) {
+                continue;
+            }
+            assertTrue(copies.contains(m + "/src " + m + "/src"),
+                    "Dockerfile." + module + " does not copy " + m + "/src, which building " + module + " needs");
+            for (String artifact : elements(ROOT.resolve(m).resolve("pom.xml"), "artifactId")) {
+                if (artifact.startsWith("crifresh-") && !artifact.equals("crifresh-parent")
+                        && !artifact.equals("crifresh-" + m)) {
+                    needed.push(artifact.substring("crifresh-".length()));
+                }
+            }
+        }
+    }
+
+    private static List<String> elements(Path pomFile, String tag) throws Exception {
+        Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pomFile.toFile());
+        org.w3c.dom.NodeList nodes = pom.getElementsByTagName(tag);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < nodes.getLength(); i++) {
+            out.add(nodes.item(i).getTextContent().trim());
+        }
+        return out;
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"agent", "coordinator"})
     void theBuildContextLetsEveryCopySourceThrough(String module) throws Exception {

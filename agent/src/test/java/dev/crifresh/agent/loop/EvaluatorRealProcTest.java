@@ -184,6 +184,6 @@ class EvaluatorRealProcTest {
         Files.delete(files.onHost(TalosFiles.CONTAINERD_TOML));
         Evaluation e = evaluate();
         assertEquals(Reason.CONFIG_UNREADABLE, e.reason());
-        assertTrue(e.message().contains("missing"), e.message());
+        assertTrue(e.message().contains("no such file"), e.message());
     }
 }

@@ -539,7 +539,6 @@ final class NodeRoll {
     }
 
     static String seconds(Duration d) {
-        long ms = d.toMillis();
-        return ms % 1000 == 0 ? (ms / 1000) + "s" : ms + "ms";
+        return dev.crifresh.common.text.DurationText.format(d);
     }
 }

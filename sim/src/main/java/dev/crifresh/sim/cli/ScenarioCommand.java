@@ -27,7 +27,7 @@ final class ScenarioCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE", description = "the scenario (YAML, see SCENARIOS.md)")
+    @Parameters(paramLabel = "FILE", description = "the scenario (YAML, see docs/scenarios.md)")
     Path file;
 
     @Option(names = "--plan", description = "classify only; reboot nothing")

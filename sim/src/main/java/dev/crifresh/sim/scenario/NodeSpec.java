@@ -3,7 +3,7 @@ package dev.crifresh.sim.scenario;
 import java.time.Duration;
 
 /**
- * One node as the deploy job finds it (SCENARIOS.md). Times are relative: the boot happened
+ * One node as the deploy job finds it (docs/scenarios.md). Times are relative: the boot happened
  * {@code bootedAgo} before the simulation starts, containerd and the newest config write are relative
  * to that boot ({@code configWrittenAfterBoot} may be negative: a file that looks older than the boot).
  *

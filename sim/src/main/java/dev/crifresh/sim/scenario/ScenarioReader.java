@@ -19,7 +19,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
 /**
- * Reads and validates a scenario file (SCENARIOS.md): unknown fields, wrong types, unknown enum values,
+ * Reads and validates a scenario file (docs/scenarios.md): unknown fields, wrong types, unknown enum values,
  * negative durations (other than {@code configWrittenSecondsAfterBoot}), times after "now", duplicate
  * node names and malformed budgets are rejected with one line naming the field and the node.
  */
