@@ -41,7 +41,7 @@ public final class ClaimsFactory {
         if (e.configDigest() != null) {
             List<FileClaim> files = o.files().stream()
                     .filter(WatchedFile::isReadable)
-                    .map(f -> new FileClaim(f.path(), f.mtime(), f.sha256()))
+                    .map(FileClaim::of)
                     .toList();
             config = new ConfigClaim(e.configDigest(), files);
         }
