@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.Set;
@@ -241,7 +242,7 @@ class RolloutTest {
         h.cluster.addPod("shop", "db-0", "w1");
         h.cluster.refuseEvictionsAlways("shop", "db-0");
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Report r = h.rollout(Harness.fastSettings().withDrainTimeout(Duration.ofMillis(400)));
+            Report r = h.rollout(Harness.fastSettings().withDrainTimeout(Duration.ofMillis(1500)));
             assertEquals(1, r.exitCode(), r.toJson());
             NodeReport w1 = line(r, "w1");
             assertEquals(Outcome.FAILED, w1.outcome());
@@ -448,9 +449,19 @@ class RolloutTest {
         Harness.Run run = h.run(Harness.fastSettings()).rollout();
         Poll.until(Duration.ofSeconds(15), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
         var leases = h.cluster.test.leases().inNamespace("crifresh");
-        Lease taken = new LeaseBuilder(leases.withName("crifresh-rollout").get()).editSpec().withHolderIdentity("intruder")
-                .withRenewTime(ZonedDateTime.now()).endSpec().build();
-        leases.resource(taken).update();
+        Poll.until(Duration.ofSeconds(15), "the intruder's takeover", () -> {
+            Lease taken = new LeaseBuilder(leases.withName("crifresh-rollout").get()).editSpec()
+                    .withHolderIdentity("intruder").withRenewTime(ZonedDateTime.now()).endSpec().build();
+            try {
+                leases.resource(taken).update();
+                return true;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 409) {
+                    return false; // the coordinator renewed between our read and write: read again
+                }
+                throw e;
+            }
+        });
         Poll.until(Duration.ofSeconds(15), "the coordinator to notice", () -> h.progress.stream().anyMatch(l -> l.contains("lost the rollout lock")));
         h.driver.bringBack("w1");
         Report r = run.report();
