@@ -2,7 +2,6 @@ package dev.crifresh.coordinator.rollout;
 
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
-import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.NodePatches;
@@ -63,7 +62,10 @@ final class NodeRoll {
     private Outcome outcome;
     private String detail;
 
-    /** @param resumeFrom the ownership an earlier run left on the node, or null */
+    /**
+     * @param resumeFrom the ownership an earlier run left on the node in a phase where its reboot may have
+     *                   happened (rebooting, verifying), or null
+     */
     NodeRoll(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom) {
         this.host = host;
         this.name = facts.name();
@@ -97,6 +99,11 @@ final class NodeRoll {
         return "[" + index + "/" + total + "] " + name;
     }
 
+    /** Whether this resumes a node an earlier run may already have rebooted. */
+    boolean resumed() {
+        return resumeFrom != null;
+    }
+
     boolean finished() {
         return state == State.DONE || state == State.ABANDONED;
     }
@@ -119,27 +126,16 @@ final class NodeRoll {
             own();
             return;
         }
-        Classification now = host.classifyNow(name);
         String earlier = "earlier run " + resumeFrom.runId() + " left it in phase " + resumeFrom.phase().wire();
-        if (resumeFrom.phase().mayHaveRebooted()) {
-            reboots = 1;
-            bootBefore = facts.annotation(CrifreshAnnotations.BOOT_ID);
-            host.rebootRequested(this);
-            say("resuming: " + earlier + ", waiting for it");
-            if (resumeFrom.phase() == Phase.VERIFYING || bootBefore == null) {
-                awaitAttestation();
-            } else {
-                awaitReturn();
-            }
-            return;
+        reboots = 1;
+        bootBefore = facts.annotation(CrifreshAnnotations.BOOT_ID);
+        host.rebootRequested(this);
+        say("resuming: " + earlier + ", waiting for it");
+        if (resumeFrom.phase() == Phase.VERIFYING || bootBefore == null) {
+            awaitAttestation();
+        } else {
+            awaitReturn();
         }
-        if (now.verdict() == NodeVerdict.FRESH) {
-            say("resuming: " + earlier + "; it is fresh now, releasing it");
-            release(Outcome.SKIPPED, "fresh; released from " + earlier);
-            return;
-        }
-        say("resuming: " + earlier + ", starting it over");
-        own();
     }
 
     // ---- own + cordon ------------------------------------------------------------------------------
@@ -395,6 +391,8 @@ final class NodeRoll {
                 if (reboots >= 2) {
                     finish(Outcome.FAILED, "still stale after " + reboots + " reboots (" + c.reason() + "): " + c.detail()
                             + "; left cordoned with " + CrifreshAnnotations.ROLLOUT);
+                } else if (resumeFrom != null) {
+                    failResumedStale(c);
                 } else {
                     say("still stale after the reboot (" + c.reason() + "), rebooting once more");
                     drain();
@@ -402,6 +400,28 @@ final class NodeRoll {
             }
             default -> lastWaitDetail = c.verdict().wire() + ", " + c.reason() + ": " + c.detail();
         }
+    }
+
+    /**
+     * A resumed node proved stale after the earlier run's reboot. It was started outside the budget and
+     * the control-plane rule, so it is not rebooted again here: it fails, stays cordoned, and its phase
+     * goes back to draining — a rerun then releases it and reboots it within the budget and the rule.
+     */
+    private void failResumedStale(Classification c) {
+        state = State.RELEASING;
+        String why = "still stale after the earlier run's reboot (" + c.reason() + "): " + c.detail()
+                + "; not rebooted again by this run (a resumed node skipped the budget and control-plane checks)";
+        String ownership = new Ownership(host.settings().runId(), Phase.DRAINING).toString();
+        busy = true;
+        host.nodes().mergePatch(name, NodePatches.phase(ownership, null)).onComplete(ar -> {
+            busy = false;
+            if (state != State.RELEASING) {
+                return;
+            }
+            finish(Outcome.FAILED, why + (ar.succeeded()
+                    ? "; left cordoned in phase draining, so a rerun reboots it within the budget"
+                    : "; left cordoned with " + CrifreshAnnotations.ROLLOUT + " (could not set phase draining: " + message(ar.cause()) + ")"));
+        });
     }
 
     // ---- node updates --------------------------------------------------------------------------------

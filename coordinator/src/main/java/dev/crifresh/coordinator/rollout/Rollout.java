@@ -49,9 +49,11 @@ import java.util.TreeMap;
  *       {@code --config-timeout} passes first, stop before any reboot (exit 3).</li>
  *   <li><b>Decide</b>: fresh → skip; config-pending that turned fresh → became-fresh; stale and unknown →
  *       reboot (action none: wait for them to turn fresh, bounded by {@code --attest-timeout}). Nodes an
- *       earlier run left owned ({@code crifresh.dev/rollout}) are resumed at once, outside the budget (they
- *       are that run's work in progress): waited for when their reboot may have happened, started over
- *       otherwise, released when fresh.</li>
+ *       earlier run left owned ({@code crifresh.dev/rollout}) in phase rebooting or verifying are resumed
+ *       at once, outside the budget (their reboot may be under way): only waited for, never rebooted again
+ *       by this run. Nodes it left in phase draining are released (uncordoned if crifresh cordoned them)
+ *       and then decided and scheduled like any other node, within the budget and the control-plane
+ *       rule.</li>
  *   <li><b>Check</b>: the reboot driver checks every node it will reboot (e.g. a unique InternalIP)
  *       before any node is touched.</li>
  *   <li><b>Roll</b> ({@link NodeRoll}): workers first — already-unavailable ones first — as many at once
@@ -391,12 +393,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
             Classification now = latest.getOrDefault(name, first);
             Ownership owner = Decisions.leftover(f);
-            if (owner != null && settings.action() == Action.REBOOT) {
+            if (owner != null && owner.phase().mayHaveRebooted() && settings.action() == Action.REBOOT) {
                 decisions.put(name, Decision.REBOOT);
                 toRoll.add(f);
                 continue;
             }
             if (owner != null) {
+                // Not rebooted by the earlier run: released, then decided and scheduled like any other node.
                 leftovers.add(f);
             }
             if (now.verdict() == NodeVerdict.FRESH) {
@@ -419,11 +422,11 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (settings.action() == Action.NONE) {
             releaseLeftovers(leftovers).onComplete(ar -> waitForFresh(ordered));
         } else {
-            checkDriver(ordered);
+            checkDriver(ordered, leftovers);
         }
     }
 
-    private void checkDriver(List<NodeFacts> ordered) {
+    private void checkDriver(List<NodeFacts> ordered, List<NodeFacts> leftovers) {
         List<Node> selected = initial.keySet().stream().map(raw::get).filter(n -> n != null).toList();
         Map<String, Node> toCheck = new LinkedHashMap<>();
         for (NodeFacts f : ordered) {
@@ -460,7 +463,18 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 finish();
                 return;
             }
-            roll(ordered);
+            releaseLeftovers(leftovers).onComplete(released -> {
+                if (stage == Stage.DONE) {
+                    return;
+                }
+                if (released.failed()) {
+                    stopWith(StopReason.NODE_FAILED, "could not release an earlier run's leftover nodes: "
+                            + NodeRoll.message(released.cause()));
+                    finish();
+                    return;
+                }
+                roll(ordered);
+            });
         });
     }
 
@@ -478,14 +492,18 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 + ": " + String.join(", ", ordered.stream().map(NodeFacts::name).toList()));
         int index = 1;
         for (NodeFacts f : ordered) {
-            NodeRoll roll = new NodeRoll(this, f, index++, ordered.size(), Decisions.leftover(f));
+            Ownership owner = Decisions.leftover(f);
+            NodeRoll roll = new NodeRoll(this, f, index++, ordered.size(),
+                    owner != null && owner.phase().mayHaveRebooted() ? owner : null);
             rolls.put(f.name(), roll);
             queue.add(roll);
         }
-        // An earlier run's unfinished nodes are already cordoned by crifresh: they are this run's work in
-        // progress, started at once and outside the budget (waiting for budget they hold would deadlock).
+        // Nodes an earlier run may already have rebooted (phase rebooting/verifying) are started at once,
+        // outside the budget: their reboot may be under way, so they are only waited for, never rebooted
+        // again here. Leftovers in phase draining were released in decide() and wait for the budget and
+        // the control-plane rule like any other node.
         for (NodeRoll roll : List.copyOf(queue)) {
-            if (Decisions.leftover(facts.get(roll.name())) != null) {
+            if (roll.resumed()) {
                 start(roll);
             }
         }
@@ -586,8 +604,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         }
     }
 
-    // ---- action none -----------------------------------------------------------------------------------------
-
+    /** Drops an earlier run's annotations from nodes it had not rebooted; uncordons those crifresh cordoned. */
     private Future<Void> releaseLeftovers(List<NodeFacts> leftovers) {
         List<Future<Node>> patches = new ArrayList<>();
         for (NodeFacts f : leftovers) {
@@ -597,6 +614,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         }
         return Future.join(patches).mapEmpty();
     }
+
+    // ---- action none -----------------------------------------------------------------------------------------
 
     private void waitForFresh(List<NodeFacts> ordered) {
         stage = Stage.WAITING;
