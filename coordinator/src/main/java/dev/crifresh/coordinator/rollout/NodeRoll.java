@@ -37,8 +37,9 @@ import java.util.Set;
  *       once more (drain, reboot), never a third time;</li>
  *   <li>{@code RELEASING}: uncordon only when crifresh cordoned, drop the crifresh annotations.</li>
  * </ol>
- * A failure before the reboot request rolls the node back (uncordon if we cordoned, annotations
- * dropped). A failure after it leaves the node cordoned and owned, so a rerun resumes waiting for it.
+ * A failure before the reboot driver is invoked rolls the node back (uncordon if we cordoned, annotations
+ * dropped). A failure after that — a failing driver call included, as the request may have got through —
+ * leaves the node cordoned and owned, so a rerun resumes waiting for it.
  */
 final class NodeRoll {
     enum State { QUEUED, OWNING, DRAINING, REBOOTING, RETURNING, ATTESTING, RELEASING, DONE, ABANDONED }
@@ -307,18 +308,26 @@ final class NodeRoll {
         bootBefore = facts.bootId();
         String ownership = new Ownership(host.settings().runId(), Phase.REBOOTING).toString();
         busy = true;
+        boolean[] driverInvoked = {false};
         host.nodes().mergePatch(name, NodePatches.phase(ownership, bootBefore))
-                .compose(patched -> host.vertx().<Void>executeBlocking(() -> {
-                    host.driver().reboot(node);
-                    return null;
-                }, false))
+                .compose(patched -> {
+                    driverInvoked[0] = true;
+                    return host.vertx().<Void>executeBlocking(() -> {
+                        host.driver().reboot(node);
+                        return null;
+                    }, false);
+                })
                 .onComplete(ar -> {
                     busy = false;
                     if (state != State.REBOOTING) {
                         return;
                     }
+                    if (ar.failed() && !driverInvoked[0]) {
+                        failRollingBack("could not record phase rebooting: " + message(ar.cause()));
+                        return;
+                    }
                     if (ar.failed()) {
-                        failRollingBack("reboot request failed: " + message(ar.cause()));
+                        failMayHaveRebooted(message(ar.cause()));
                         return;
                     }
                     reboots++;
@@ -328,6 +337,23 @@ final class NodeRoll {
                     say(reboots == 1 ? "reboot requested" : "reboot requested again (" + reboots + ")");
                     awaitReturn();
                 });
+    }
+
+    /**
+     * The driver was invoked and failed: the request may still have reached the node (talosctl killed at
+     * its timeout after delivering it, say). Treated as rebooted: the node keeps its cordon and phase
+     * rebooting with the boot id before, so nothing uncordons a node that may be going down, and a rerun
+     * waits for a new boot id instead of rebooting it again.
+     */
+    private void failMayHaveRebooted(String error) {
+        reboots++;
+        if (reboots == 1) {
+            host.rebootRequested(this);
+        }
+        finish(Outcome.FAILED, "reboot request failed: " + error + "; the reboot may have happened anyway, so the node was left"
+                + " cordoned with " + CrifreshAnnotations.ROLLOUT + " in phase rebooting: a rerun resumes from the annotations"
+                + " and waits for a new boot id (if the node did not reboot, reboot it by hand or remove "
+                + CrifreshAnnotations.ROLLOUT + ")");
     }
 
     // ---- wait for the node to return -----------------------------------------------------------------
