@@ -43,7 +43,8 @@ import java.util.TreeMap;
  * <ol>
  *   <li><b>Lock</b>: take the Lease {@code crifresh-rollout} (retrying until {@code --lock-timeout}, else
  *       exit 4) and renew it every third of its duration. A lost Lease stops new work.</li>
- *   <li><b>Observe</b>: start a Node informer on the selected nodes.</li>
+ *   <li><b>Observe</b>: start a Node informer on the selected nodes (with a node selector, a second one
+ *       on every node, for the safety checks).</li>
  *   <li><b>Classify</b> every node (signature checks on worker threads).</li>
  *   <li><b>Wait for config</b>: while a node is config-pending, re-classify it on every update; when
  *       {@code --config-timeout} passes first, stop before any reboot (exit 3).</li>
@@ -58,7 +59,8 @@ import java.util.TreeMap;
  *       before any node is touched.</li>
  *   <li><b>Roll</b> ({@link NodeRoll}): workers first — already-unavailable ones first — as many at once
  *       as {@code --max-unavailable} allows, counting nodes NotReady or cordoned by others; then control
- *       planes one at a time, each only while every other control plane is Ready.</li>
+ *       planes one at a time, each only while every other control plane is Ready. Both checks look at
+ *       every node of the cluster, also those a {@code --node-selector} leaves out.</li>
  *   <li><b>Stop at the first failure</b>: nothing new starts, nodes in progress that were not rebooted
  *       yet are released, rebooting ones are waited for; the rest are not-attempted. When nothing can
  *       start for {@code --reboot-timeout} (budget used up by others), the run times out (exit 3).</li>
@@ -85,6 +87,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private boolean locked;
     private long lockDeadline;
     private NodeOps.NodeWatch watch;
+    /** With a node selector: an informer on every node, for the safety checks. */
+    private NodeOps.NodeWatch clusterWatch;
     private long renewTimer = -1;
     private long lastRenewNanos;
     private long stageTimer = -1;
@@ -93,6 +97,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     private final Map<String, Node> raw = new HashMap<>();
     private final Map<String, NodeFacts> facts = new HashMap<>();
+    /** With a node selector: every node of the cluster, selected or not (facts holds the selected ones' latest). */
+    private final Map<String, NodeFacts> cluster = new HashMap<>();
     private final Map<String, Classification> initial = new TreeMap<>();
     private final Map<String, Decision> decisions = new HashMap<>();
     private final Map<String, Outcome> outcomes = new HashMap<>();
@@ -133,6 +139,11 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             @Override
             public Future<NodeWatch> watch(NodeEvents events) {
                 return nodeOps.watch(events);
+            }
+
+            @Override
+            public Future<NodeWatch> watchAll(NodeEvents events) {
+                return nodeOps.watchAll(events);
             }
         };
         this.podOps = podOps;
@@ -243,7 +254,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     private void observe() {
         stage = Stage.OBSERVING;
-        nodeOps.watch(this).compose(w -> {
+        watchCluster().compose(v -> nodeOps.watch(this)).compose(w -> {
             watch = w;
             if (stage == Stage.DONE) {
                 w.close();
@@ -271,6 +282,53 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 waitForConfig();
             }
         });
+    }
+
+    /**
+     * With a node selector, nodes it leaves out still count for the safety checks: every other control
+     * plane must be Ready, and unavailable nodes use up the budget. Without one, the selected view is the
+     * whole cluster.
+     */
+    private Future<Void> watchCluster() {
+        if (settings.nodeSelector() == null) {
+            return Future.succeededFuture();
+        }
+        return nodeOps.watchAll(new NodeOps.NodeEvents() {
+            @Override
+            public void upsert(Node node) {
+                if (stage == Stage.DONE) {
+                    return;
+                }
+                NodeFacts before = cluster.put(node.getMetadata().getName(), NodeFacts.of(node));
+                NodeFacts after = cluster.get(node.getMetadata().getName());
+                if (stage == Stage.ROLLING && (before == null || before.ready() != after.ready()
+                        || before.unschedulable() != after.unschedulable())) {
+                    pump();
+                }
+            }
+
+            @Override
+            public void deleted(String name) {
+                if (stage != Stage.DONE && cluster.remove(name) != null && stage == Stage.ROLLING) {
+                    pump();
+                }
+            }
+        }).map(w -> {
+            clusterWatch = w;
+            if (stage == Stage.DONE) {
+                w.close();
+            } else {
+                w.snapshot().forEach(n -> cluster.put(n.getMetadata().getName(), NodeFacts.of(n)));
+            }
+            return null;
+        });
+    }
+
+    /** What the safety checks look at: every node of the cluster, the selected ones in their latest state. */
+    private List<NodeFacts> safetyView() {
+        Map<String, NodeFacts> all = new TreeMap<>(cluster);
+        all.putAll(facts);
+        return new ArrayList<>(all.values());
     }
 
     private void remember(Node node) {
@@ -536,8 +594,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     private void startWhatFits() {
-        List<NodeFacts> selected = selectedFacts();
-        Map<String, String> unavailable = Budget.unavailable(selected, inFlight);
+        List<NodeFacts> all = safetyView();
+        Map<String, String> unavailable = Budget.unavailable(all, inFlight);
         String blocker = null;
         for (NodeRoll roll : List.copyOf(queue)) {
             NodeFacts f = facts.get(roll.name());
@@ -557,7 +615,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
             boolean workersLeft = queue.stream().anyMatch(r -> r.role() == Role.WORKER)
                     || inFlight.stream().anyMatch(n -> rolls.get(n).role() == Role.WORKER);
-            String why = Budget.controlPlaneBlocker(f, selected, inFlight, workersLeft);
+            String why = Budget.controlPlaneBlocker(f, all, inFlight, workersLeft);
             if (why == null) {
                 start(roll);
             } else if (blocker == null) {
@@ -566,17 +624,6 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             break;
         }
         blockedBecause = blocker;
-    }
-
-    private List<NodeFacts> selectedFacts() {
-        List<NodeFacts> out = new ArrayList<>(initial.size());
-        for (String name : initial.keySet()) {
-            NodeFacts f = facts.get(name);
-            if (f != null) {
-                out.add(f);
-            }
-        }
-        return out;
     }
 
     private void armBlockedTimer() {
@@ -865,6 +912,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private Future<Void> closeWatch() {
         if (watch != null) {
             watch.close();
+        }
+        if (clusterWatch != null) {
+            clusterWatch.close();
         }
         return Future.succeededFuture();
     }

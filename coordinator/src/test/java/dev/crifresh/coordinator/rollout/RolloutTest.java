@@ -159,6 +159,43 @@ class RolloutTest {
         assertEquals(Outcome.REBOOTED, line(r, "cp1").outcome());
     }
 
+    private void label(String node, String pool) {
+        h.cluster.mergePatch(node, "{\"metadata\":{\"labels\":{\"pool\":\"" + pool + "\"}}}");
+    }
+
+    @Test
+    void aNodeSelectorDoesNotHideANotReadyControlPlane() throws Exception {
+        h.controlPlane("cp1", Verdict.STALE);
+        label("cp1", "blue");
+        h.controlPlane("cp2", Verdict.FRESH);
+        h.controlPlane("cp3", Verdict.FRESH);
+        h.cluster.setReady("cp2", false);
+        Harness.Run run = h.run(Harness.fastSettings().withNodeSelector("pool=blue")).rollout();
+        Poll.until(Duration.ofSeconds(15), "cp1 to wait for the unselected cp2",
+                () -> h.progress.stream().anyMatch(l -> l.contains("cp1 waits: control-plane node cp2 is not Ready")));
+        assertFalse(cordoned(h, "cp1"), "cp1 started while the unselected cp2 was not Ready");
+        assertEquals(0, h.driver.rebootsOf("cp1"));
+        h.cluster.setReady("cp2", true);
+        Report r = run.report();
+        assertEquals(0, r.exitCode(), r.toJson());
+        assertEquals(List.of("cp1"), r.nodes().stream().map(NodeReport::name).toList());
+        assertEquals(Outcome.REBOOTED, line(r, "cp1").outcome());
+    }
+
+    @Test
+    void aNodeSelectorDoesNotHideUnavailableWorkersFromTheBudget() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        label("w1", "blue");
+        h.worker("w9", Verdict.FRESH);
+        h.cluster.setReady("w9", false);
+        Report r = h.rollout(Harness.fastSettings().withNodeSelector("pool=blue").withRebootTimeout(Duration.ofMillis(400)));
+        assertEquals(3, r.exitCode(), r.toJson());
+        assertEquals(Outcome.NOT_ATTEMPTED, line(r, "w1").outcome());
+        assertTrue(r.error().contains("w9 (NotReady)"), r.error());
+        assertTrue(h.driver.reboots().isEmpty());
+        assertFalse(cordoned(h, "w1"));
+    }
+
     @Test
     void aBudgetUsedUpByOthersTimesOut() throws Exception {
         h.worker("w1", Verdict.STALE);
