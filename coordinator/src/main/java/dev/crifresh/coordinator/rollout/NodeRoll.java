@@ -128,8 +128,12 @@ final class NodeRoll {
             return;
         }
         String earlier = "earlier run " + resumeFrom.runId() + " left it in phase " + resumeFrom.phase().wire();
-        reboots = 1;
         bootBefore = facts.annotation(CrifreshAnnotations.BOOT_ID);
+        if (resumeFrom.phaseUnreadable() || (resumeFrom.phase() == Phase.REBOOTING && bootBefore == null)) {
+            failUntellable(facts);
+            return;
+        }
+        reboots = 1;
         host.rebootRequested(this);
         say("resuming: " + earlier + ", waiting for it");
         if (resumeFrom.phase() == Phase.VERIFYING || bootBefore == null) {
@@ -137,6 +141,20 @@ final class NodeRoll {
         } else {
             awaitReturn();
         }
+    }
+
+    /**
+     * An earlier run's ownership that cannot tell whether its reboot happened (an unreadable phase, or
+     * phase rebooting without the boot id before it): waiting for "a new boot" would accept the current
+     * boot, and rebooting could reboot it twice. The node is left as it is and reported failed.
+     */
+    private void failUntellable(NodeFacts facts) {
+        String what = resumeFrom.phaseUnreadable()
+                ? "an unreadable " + CrifreshAnnotations.ROLLOUT + " value '" + facts.annotation(CrifreshAnnotations.ROLLOUT) + "'"
+                : "phase rebooting without " + CrifreshAnnotations.BOOT_ID;
+        finish(Outcome.FAILED, "earlier run " + resumeFrom.runId() + " left " + what + ", so whether its reboot happened cannot"
+                + " be told; not rebooted, not released: check the node by hand, then remove " + CrifreshAnnotations.ROLLOUT
+                + " (and uncordon it if " + CrifreshAnnotations.CORDONED + " is true) and rerun");
     }
 
     // ---- own + cordon ------------------------------------------------------------------------------

@@ -195,6 +195,40 @@ class ResumeTest {
         assertNothingLeftBehind(h);
     }
 
+    private static String leftover(String ownership, String bootId) {
+        return "{\"metadata\":{\"annotations\":{\"crifresh.dev/rollout\":\"" + ownership + "\",\"crifresh.dev/cordoned\":\"true\""
+                + (bootId == null ? "" : ",\"crifresh.dev/boot-id\":\"" + bootId + "\"") + "}},\"spec\":{\"unschedulable\":true}}";
+    }
+
+    private void assertLeftForAManualCheck(Report r, String node) {
+        assertEquals(1, r.exitCode(), r.toJson());
+        assertEquals(Outcome.FAILED, line(r, node).outcome(), line(r, node).detail());
+        assertTrue(line(r, node).detail().contains("whether its reboot happened cannot be told"), line(r, node).detail());
+        assertEquals(0, h.driver.rebootsOf(node));
+        assertTrue(cordoned(h, node), "released although nobody knows whether it rebooted");
+        assertTrue(annotation(h, node, CrifreshAnnotations.ROLLOUT) != null);
+    }
+
+    @Test
+    void aLeftoverRebootingWithoutABootIdIsNotReportedRebootedOnItsCurrentBoot() throws Exception {
+        // Fresh from its current boot: without the boot id before, no one can tell whether a reboot happened.
+        h.worker("w1", Verdict.FRESH);
+        h.cluster.mergePatch("w1", leftover("old-run/rebooting", null));
+        Report r = h.rollout(Harness.fastSettings());
+        assertLeftForAManualCheck(r, "w1");
+        assertTrue(line(r, "w1").detail().contains("phase rebooting without crifresh.dev/boot-id"), line(r, "w1").detail());
+    }
+
+    @Test
+    void aLeftoverWithAnUnreadablePhaseIsLeftForAManualCheck() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        String boot = h.cluster.node("w1").getStatus().getNodeInfo().getBootID();
+        h.cluster.mergePatch("w1", leftover("old-run/exploding", boot));
+        Report r = h.rollout(Harness.fastSettings());
+        assertLeftForAManualCheck(r, "w1");
+        assertTrue(line(r, "w1").detail().contains("unreadable crifresh.dev/rollout value 'old-run/exploding'"), line(r, "w1").detail());
+    }
+
     @Test
     void aGracefulStopLeavesTheNodeForARerunAndReleasesTheLease() throws Exception {
         h.worker("w1", Verdict.STALE);

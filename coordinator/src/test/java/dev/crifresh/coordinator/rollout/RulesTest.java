@@ -91,6 +91,9 @@ class RulesTest {
         assertNull(Ownership.parse(" "));
         assertEquals(Phase.REBOOTING, Ownership.parse("run-1/exploding").phase());
         assertEquals(Phase.REBOOTING, Ownership.parse("run-1").phase());
+        assertTrue(Ownership.parse("run-1/exploding").phaseUnreadable());
+        assertTrue(Ownership.parse("run-1").phaseUnreadable());
+        assertFalse(Ownership.parse("run-1/rebooting").phaseUnreadable());
         assertTrue(Phase.REBOOTING.mayHaveRebooted());
         assertTrue(Phase.VERIFYING.mayHaveRebooted());
         assertFalse(Phase.DRAINING.mayHaveRebooted());
