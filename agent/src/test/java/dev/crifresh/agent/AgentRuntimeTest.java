@@ -13,7 +13,7 @@ import dev.crifresh.agent.publish.NodeApi;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
 import dev.crifresh.agent.testing.MockApi;
-import dev.crifresh.agent.testing.Poll;
+import dev.crifresh.mockapi.Poll;
 import dev.crifresh.agent.testing.TalosFiles;
 import dev.crifresh.agent.testing.TestClock;
 import dev.crifresh.common.attest.AttestationClaims;
@@ -233,6 +233,23 @@ class AgentRuntimeTest {
     }
 
     @Test
+    void aSecondEntryOfOurTypeAppendedBySomeoneElseIsRemoved() throws Exception {
+        startAgent(settings(Duration.ofMinutes(5)));
+        files.rotate("token-v2");
+        NodeCondition stale = awaitOurs("stale", c -> "False".equals(c.getStatus()));
+        // A replay: an older entry of our type appended after ours, which a reader taking the last entry would see.
+        Node n = api.client().nodes().withName(NODE).get();
+        n.getStatus().getConditions().add(new NodeConditionBuilder(stale).withStatus("True")
+                .withReason("ContainerdStartedAfterConfig").build());
+        api.client().nodes().resource(n).updateStatus();
+        Poll.until(WAIT, "exactly one entry of our type again", () -> api.conditions(NODE).stream()
+                .filter(c -> ConditionContract.CONDITION_TYPE.equals(c.getType())).count() == 1);
+        NodeCondition left = awaitOurs("our stale entry", c -> "False".equals(c.getStatus()));
+        assertTrue(verify(left).isValid());
+        assertEquals(2, api.conditions(NODE).size());
+    }
+
+    @Test
     void recoversAfterTheApiServerWasDownAndPublishesTheCurrentState() throws Exception {
         runtime = await(AgentRuntime.start(vertx, new Fabric8NodeApi(api.client()), settings(Duration.ofMinutes(5)),
                 signingKey, FINGERPRINT_KEY, clock, new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), Math::random))
@@ -317,5 +334,50 @@ class AgentRuntimeTest {
         AttestationClaims claims = ((VerificationResult.Valid) verify(c)).claims();
         assertEquals(Verdict.UNKNOWN, claims.verdict());
         assertEquals(null, claims.containerd());
+    }
+
+    @Test
+    void anUnreadableBootIdReplacesTheFreshConditionWithAnUnsignedUnknown() throws Exception {
+        startAgent(settings(Duration.ofMillis(600)));
+        awaitOurs("fresh", c -> "True".equals(c.getStatus()));
+        proc.withoutBootId();
+        NodeCondition c = awaitOurs("unknown after the boot id became unreadable", x -> "Unknown".equals(x.getStatus()));
+        assertEquals("HostUnreadable", c.getReason());
+        assertTrue(AttestationMessage.token(c.getMessage()).isEmpty(), "no attestation: " + c.getMessage());
+        assertTrue(c.getMessage().contains("boot id"), c.getMessage());
+        assertInstanceOf(VerificationResult.Invalid.class, verify(c));
+        assertEquals(List.of("Ready", ConditionContract.CONDITION_TYPE),
+                api.conditions(NODE).stream().map(NodeCondition::getType).toList());
+        String metrics = runtime.metrics().registry().scrape();
+        assertTrue(metrics.contains("crifresh_node_fresh -1.0"), metrics);
+        assertTrue(runtime.published().isEmpty(), "no attestation to serve");
+        assertTrue(runtime.ready());
+
+        proc.bootId(BOOT_ID);
+        NodeCondition back = awaitOurs("fresh again once the boot id is readable", x -> "True".equals(x.getStatus()));
+        assertTrue(verify(back).isValid());
+    }
+
+    @Test
+    void aSecondMatchingContainerdMakesTheNodeUnknownAtTheNextPoll() throws Exception {
+        startAgent(settings(Duration.ofMinutes(5)));
+        awaitOurs("fresh", c -> "True".equals(c.getStatus()));
+        proc.process(300, FakeContainerd.TALOS_CRI, clock.ticksAt(Instant.now()));
+        NodeCondition c = awaitOurs("ambiguous at the next poll, long before the heartbeat",
+                x -> "Unknown".equals(x.getStatus()));
+        assertEquals("ContainerdAmbiguous", c.getReason());
+        assertTrue(verify(c).isValid());
+    }
+
+    @Test
+    void aMatchingProcessWhoseStatCannotBeParsedMakesTheNodeAmbiguousNotFresh() throws Exception {
+        startAgent(settings(Duration.ofMinutes(5)));
+        awaitOurs("fresh", c -> "True".equals(c.getStatus()));
+        proc.process(300, FakeContainerd.TALOS_CRI, 0).garbleStat(300);
+        NodeCondition c = awaitOurs("ambiguous because of process 300",
+                x -> "Unknown".equals(x.getStatus()) && x.getMessage().contains("process 300"));
+        assertEquals("ContainerdAmbiguous", c.getReason());
+        assertTrue(c.getMessage().contains("process 300"), c.getMessage());
+        assertTrue(verify(c).isValid());
     }
 }

@@ -3,6 +3,7 @@ package dev.crifresh.agent.cli;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.RuleSettings;
+import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,7 +95,7 @@ final class HostOptions {
             key = Files.readAllBytes(fingerprintKey);
         } catch (IOException e) {
             throw new ParameterException(spec.commandLine(),
-                    "--fingerprint-key " + fingerprintKey + ": cannot read: " + CliErrors.describe(e));
+                    "--fingerprint-key " + fingerprintKey + ": cannot read: " + IoErrors.describe(e));
         }
         if (key.length < MIN_FINGERPRINT_KEY_BYTES) {
             throw new ParameterException(spec.commandLine(), "--fingerprint-key " + fingerprintKey + ": must hold at least "

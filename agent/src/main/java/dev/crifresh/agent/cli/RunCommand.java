@@ -8,6 +8,8 @@ import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.KeyFormatException;
 import dev.crifresh.common.attest.SigningKey;
+import dev.crifresh.common.text.DurationText;
+import dev.crifresh.common.text.IoErrors;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -121,8 +123,8 @@ final class RunCommand implements Callable<Integer> {
         requirePositive(validity, "--validity");
         requirePositive(procPoll, "--proc-poll");
         if (validity.compareTo(heartbeat) <= 0) {
-            throw new ParameterException(spec.commandLine(), "--validity (" + DurationConverter.format(validity)
-                    + ") must be longer than --heartbeat (" + DurationConverter.format(heartbeat)
+            throw new ParameterException(spec.commandLine(), "--validity (" + DurationText.format(validity)
+                    + ") must be longer than --heartbeat (" + DurationText.format(heartbeat)
                     + "), or the attestation expires between heartbeats");
         }
         if (metricsPort < -1 || metricsPort > 65535) {
@@ -141,7 +143,7 @@ final class RunCommand implements Callable<Integer> {
             pem = Files.readString(signingKey, StandardCharsets.US_ASCII);
         } catch (IOException e) {
             throw new ParameterException(spec.commandLine(),
-                    "--signing-key " + signingKey + ": cannot read: " + CliErrors.describe(e));
+                    "--signing-key " + signingKey + ": cannot read: " + IoErrors.describe(e));
         }
         try {
             return Ed25519Keys.readSigningKeyPem(pem);

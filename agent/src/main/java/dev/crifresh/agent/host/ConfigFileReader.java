@@ -2,6 +2,7 @@ package dev.crifresh.agent.host;
 
 import dev.crifresh.common.evidence.ConfigDigest;
 import dev.crifresh.common.evidence.WatchedFile;
+import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -5,6 +5,7 @@ import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.ProcessSample;
 import dev.crifresh.common.evidence.WatchedFile;
+import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -48,8 +49,11 @@ public final class HostReader {
             hostErrors.add("boot id unreadable: " + IoErrors.describe(e));
         }
         List<ProcessSample> candidates = List.of();
+        List<String> unreadableProcesses = List.of();
         try {
-            candidates = scanner.scan(matcher);
+            ProcessScan scan = scanner.scan(matcher);
+            candidates = scan.matched();
+            unreadableProcesses = scan.unreadable();
         } catch (IOException e) {
             hostErrors.add("process list unreadable: " + IoErrors.describe(e));
         }
@@ -74,7 +78,7 @@ public final class HostReader {
         String hostError = hostErrors.isEmpty() ? null : String.join("; ", hostErrors);
         Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, watched,
                 observedAt);
-        return new HostSnapshot(observation, toml);
+        return new HostSnapshot(observation, toml, unreadableProcesses);
     }
 
     /** The watched globs, for the file watcher and the poller. */

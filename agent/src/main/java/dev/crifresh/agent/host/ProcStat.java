@@ -40,4 +40,18 @@ public final class ProcStat {
             throw new IllegalArgumentException("starttime is not a number: '" + fields[index] + "'");
         }
     }
+
+    /**
+     * Field 2, {@code comm}: the executable's base name (at most 15 bytes), without the parentheses.
+     *
+     * @throws IllegalArgumentException when the line is not a stat line
+     */
+    public static String comm(String statLine) {
+        int open = statLine.indexOf('(');
+        int close = statLine.lastIndexOf(')');
+        if (open < 0 || close < open) {
+            throw new IllegalArgumentException("not a /proc/<pid>/stat line: no (comm)");
+        }
+        return statLine.substring(open + 1, close);
+    }
 }

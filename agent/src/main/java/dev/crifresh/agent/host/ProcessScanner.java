@@ -2,10 +2,12 @@ package dev.crifresh.agent.host;
 
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.ProcessSample;
+import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,8 +17,11 @@ import java.util.Optional;
 /**
  * Finds processes by command line under a proc root ({@code <procRoot>/[0-9]*}/{@code cmdline} and
  * {@code stat}). Processes that exit while being read are skipped: they are not running containerd.
+ * Other read errors of a process that may be containerd are reported in {@link ProcessScan#unreadable()}.
  */
 public final class ProcessScanner {
+    /** What the kernel shows as {@code comm} for a program named containerd. */
+    private static final String CONTAINERD_COMM = "containerd";
     private final Path procRoot;
 
     public ProcessScanner(Path procRoot) {
@@ -24,19 +29,28 @@ public final class ProcessScanner {
     }
 
     /**
-     * Every process whose command line the matcher accepts, sorted by pid.
+     * Every process whose command line the matcher accepts, sorted by pid, and every process that may
+     * be one but could not be read.
      *
      * @throws IOException when the proc root itself cannot be listed
      */
-    public List<ProcessSample> scan(ContainerdMatcher matcher) throws IOException {
+    public ProcessScan scan(ContainerdMatcher matcher) throws IOException {
         List<ProcessSample> found = new ArrayList<>();
+        List<String> unreadable = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(procRoot, ProcessScanner::isPidDir)) {
             for (Path dir : entries) {
-                sample(Long.parseLong(dir.getFileName().toString()), matcher).ifPresent(found::add);
+                long pid = Long.parseLong(dir.getFileName().toString());
+                Read read = sample(pid, matcher);
+                if (read.sample() != null) {
+                    found.add(read.sample());
+                } else if (read.problem() != null) {
+                    unreadable.add("process " + pid + ": " + read.problem());
+                }
             }
         }
         found.sort(Comparator.comparingLong(ProcessSample::pid));
-        return found;
+        unreadable.sort(Comparator.naturalOrder());
+        return new ProcessScan(found, unreadable);
     }
 
     /** The start ticks of a pid now, or empty when it no longer exists (or cannot be read). */
@@ -48,23 +62,66 @@ public final class ProcessScanner {
         }
     }
 
-    private Optional<ProcessSample> sample(long pid, ContainerdMatcher matcher) {
+    /** A matching sample, or a problem (it may be containerd but cannot be read), or neither (skip). */
+    private record Read(ProcessSample sample, String problem) {
+        static final Read SKIP = new Read(null, null);
+
+        static Read unreadable(String problem) {
+            return new Read(null, problem);
+        }
+    }
+
+    /**
+     * Only a process that vanished (or whose pid was reused while it was read) is skipped. Any other
+     * read or parse error of a process that may be the CRI containerd is reported, never dropped:
+     * dropping it could turn two containerds into one.
+     */
+    private Read sample(long pid, ContainerdMatcher matcher) {
+        List<String> cmdline;
         try {
-            List<String> cmdline = readCmdline(pid);
-            if (cmdline.isEmpty() || !matcher.matches(cmdline)) {
-                return Optional.empty();
-            }
+            cmdline = readCmdline(pid);
+        } catch (IOException e) {
+            return vanished(e) ? Read.SKIP : unreadableCmdline(pid, e);
+        }
+        if (cmdline.isEmpty() || !matcher.matches(cmdline)) {
+            return Read.SKIP;
+        }
+        try {
             // Reading stat on both sides of cmdline guards against the pid being reused in between.
             long before = readStartTicks(pid);
             List<String> again = readCmdline(pid);
             long after = readStartTicks(pid);
-            if (before != after || !again.equals(cmdline)) {
-                return Optional.empty();
+            if (before != after || !matcher.matches(again)) {
+                return Read.SKIP; // another process now: the next scan (the poll) reads it
             }
-            return Optional.of(new ProcessSample(pid, after, cmdline));
-        } catch (IOException | IllegalArgumentException e) {
-            return Optional.empty();
+            return new Read(new ProcessSample(pid, after, again), null);
+        } catch (IOException e) {
+            return vanished(e) ? Read.SKIP : Read.unreadable("matches, but " + IoErrors.describe(e));
+        } catch (IllegalArgumentException e) {
+            return Read.unreadable("matches, but its stat does not parse (" + e.getMessage() + ")");
         }
+    }
+
+    /**
+     * The command line cannot be read: {@code comm} in stat (the executable's base name) tells whether
+     * it can be containerd at all, so an unrelated unreadable process does not make the node unknown.
+     */
+    private Read unreadableCmdline(long pid, IOException cmdlineError) {
+        String why = "command line unreadable (" + IoErrors.describe(cmdlineError) + ")";
+        try {
+            String comm = ProcStat.comm(readStat(pid));
+            return CONTAINERD_COMM.equals(comm) ? Read.unreadable(why) : Read.SKIP;
+        } catch (IOException e) {
+            return vanished(e) ? Read.SKIP : Read.unreadable(why + " and stat unreadable");
+        } catch (IllegalArgumentException e) {
+            return Read.unreadable(why + " and stat does not parse");
+        }
+    }
+
+    /** The process exited: its /proc entry is gone, or the kernel answers ESRCH while it is torn down. */
+    private static boolean vanished(IOException e) {
+        return e instanceof NoSuchFileException
+                || (e.getMessage() != null && e.getMessage().contains("No such process"));
     }
 
     private List<String> readCmdline(long pid) throws IOException {
@@ -73,8 +130,11 @@ public final class ProcessScanner {
     }
 
     private long readStartTicks(long pid) throws IOException {
-        String stat = Files.readString(procRoot.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8);
-        return ProcStat.startTicks(stat);
+        return ProcStat.startTicks(readStat(pid));
+    }
+
+    private String readStat(long pid) throws IOException {
+        return Files.readString(procRoot.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.UTF_8);
     }
 
     /** argv from a NUL-separated {@code cmdline}; a trailing NUL does not add an empty argument. */

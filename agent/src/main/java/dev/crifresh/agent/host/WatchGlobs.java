@@ -1,6 +1,7 @@
 package dev.crifresh.agent.host;
 
 import dev.crifresh.common.evidence.WatchedFile;
+import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;

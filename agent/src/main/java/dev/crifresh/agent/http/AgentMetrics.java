@@ -103,6 +103,12 @@ public final class AgentMetrics {
         publishes("success").increment();
     }
 
+    /** A condition was written as Unknown without an attestation: the node counts as unknown. */
+    public void publishedWithoutAttestation() {
+        fresh.value = -1;
+        publishes("success").increment();
+    }
+
     /** @param operation get, patch or watch */
     public void apiError(String operation) {
         Counter.builder(API_ERRORS).tag("operation", operation)

@@ -110,11 +110,6 @@ public final class AgentLoop {
         return done.future();
     }
 
-    /** Asks for an evaluation now (used by the publisher after it lost its condition, and by tests). */
-    public void requestEvaluation(String why) {
-        context.runOnContext(v -> request(why, false, null));
-    }
-
     private void fileEventOnWatcherThread(String path) {
         long seen = System.nanoTime();
         context.runOnContext(v -> fileChanged(path, seen));
@@ -186,6 +181,7 @@ public final class AgentLoop {
         pendingHeartbeat = false;
         pendingChangeNanos = null;
         pendingWhy = null;
+        long started = System.nanoTime();
         context.<Evaluated>executeBlocking(() -> {
             var files = probe.fileSignature();
             Assessment a = evaluator.evaluate();
@@ -201,8 +197,11 @@ public final class AgentLoop {
                 }
             } else {
                 LOG.error("[{}] evaluation failed: {}", node, ar.cause().toString());
-                if (change != null && pendingChangeNanos == null) {
-                    pendingChangeNanos = change;
+                // Publish the failure as unknown rather than leave the last verdict standing until its exp.
+                Assessment failed = Assessment.failed("evaluation failed: " + ar.cause(), started);
+                logIfChanged(failed.evaluation(), why);
+                if (!stopped) {
+                    listener.evaluated(failed, heartbeat, change);
                 }
             }
             if (rerun && !stopped) {

@@ -1,7 +1,12 @@
 package dev.crifresh.agent.loop;
 
+import dev.crifresh.agent.host.ProcStat;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Observation;
+import dev.crifresh.common.evidence.Proof;
+import dev.crifresh.common.evidence.Reason;
+import dev.crifresh.common.evidence.Verdict;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,5 +19,16 @@ public record Assessment(Observation observation, Evaluation evaluation, Map<Str
                          long evaluatedNanos) {
     public Assessment {
         registries = Map.copyOf(registries);
+    }
+
+    /**
+     * An evaluation that did not complete: nothing was observed (no boot id, no processes, no files),
+     * so the verdict is unknown ({@code HostUnreadable}) and it is published without an attestation.
+     */
+    public static Assessment failed(String why, long evaluatedNanos) {
+        Observation nothing = new Observation(null, null, why, ProcStat.CLK_TCK, List.of(), List.of(), null);
+        Evaluation unknown = new Evaluation(Verdict.UNKNOWN, Reason.HOST_UNREADABLE, Proof.NONE,
+                "The node could not be evaluated (" + why + ")", null, null, null, null);
+        return new Assessment(nothing, unknown, Map.of(), evaluatedNanos);
     }
 }

@@ -1,5 +1,6 @@
 package dev.crifresh.agent.loop;
 
+import dev.crifresh.agent.host.ProcessScan;
 import dev.crifresh.agent.host.ProcessScanner;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.common.evidence.ContainerdMatcher;
@@ -13,8 +14,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The cheap periodic check between evaluations: did the tracked containerd exit or restart, did the
- * set of candidates change, did any watched file's mtime or size change (a safety net for file events
+ * The cheap periodic check between evaluations: did the set of matching processes (pid, start ticks)
+ * change — the tracked containerd exited or restarted, a second one appeared — did any watched file's mtime or size change (a safety net for file events
  * the watcher missed)? Blocking file I/O: call it on a worker thread.
  */
 final class ChangeProbe {
@@ -54,25 +55,23 @@ final class ChangeProbe {
 
     /** Why a new evaluation is needed, or empty when nothing changed since the baseline. */
     Optional<String> changedSince(Baseline baseline) {
+        // Rescan every time, also while one containerd is tracked: a second match must be noticed now.
         List<ProcessSample> before = baseline.candidates();
-        if (before.size() == 1) {
-            ProcessSample tracked = before.get(0);
-            Optional<Long> ticks = scanner.startTicks(tracked.pid());
-            if (ticks.isEmpty()) {
-                return Optional.of("containerd pid " + tracked.pid() + " exited");
+        List<ProcessSample> now;
+        try {
+            ProcessScan scan = scanner.scan(matcher);
+            if (!scan.unreadable().isEmpty()) {
+                return Optional.of("a possible containerd is unreadable: " + scan.unreadable().get(0));
             }
-            if (ticks.get() != tracked.startTicks()) {
-                return Optional.of("containerd pid " + tracked.pid() + " was replaced by a new process");
+            now = scan.matched();
+        } catch (IOException e) {
+            return Optional.of("process list unreadable");
+        }
+        if (!identities(now).equals(identities(before))) {
+            if (before.size() == 1 && now.stream().noneMatch(s -> s.pid() == before.get(0).pid())) {
+                return Optional.of("containerd pid " + before.get(0).pid() + " exited");
             }
-        } else {
-            try {
-                List<ProcessSample> now = scanner.scan(matcher);
-                if (!identities(now).equals(identities(before))) {
-                    return Optional.of("containerd candidates changed from " + before.size() + " to " + now.size());
-                }
-            } catch (IOException e) {
-                return Optional.of("process list unreadable");
-            }
+            return Optional.of("containerd candidates changed from " + identities(before) + " to " + identities(now));
         }
         if (!fileSignature().equals(baseline.files())) {
             return Optional.of("a watched file's mtime or size changed");

@@ -31,6 +31,7 @@ public final class Evaluator {
         Evaluation evaluation = EvidenceRules.evaluate(snapshot.observation(), rules, memory);
         RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey);
         evaluation = ConfigParseCheck.apply(evaluation, registries.parseFailures());
+        evaluation = ProcessReadCheck.apply(evaluation, snapshot.unreadableProcesses());
         if (evaluation.memory() != null) {
             // Without a single containerd the rules return no memory; keeping the last one is safe
             // because the rules ignore memory that belongs to another containerd identity.

@@ -3,6 +3,7 @@ package dev.crifresh.agent.publish;
 import dev.crifresh.common.kube.ConditionContract;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
@@ -13,18 +14,18 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Builds the RFC 6902 JSON Patch that writes only our condition entry of {@code nodes/<name>/status},
- * from the Node as last read. Every form is guarded so that a concurrent change to what the patch
+ * Builds the RFC 6902 JSON Patch that writes only one condition entry (ours, or any other type via
+ * {@link #ops(Node, NodeCondition)}) of {@code nodes/<name>/status}, from the Node as last read. Every form is guarded so that a concurrent change to what the patch
  * relies on makes the server reject it (then the publisher re-reads and retries):
  * <ul>
- *   <li>our entry exists at index i: {@code test /status/conditions/i/type} then {@code replace}
- *       (and extra entries of our type, if any, are removed the same guarded way);</li>
- *   <li>other conditions but not ours: {@code test /metadata/resourceVersion} then
+ *   <li>an entry of the type exists at index i: {@code test /status/conditions/i/type} then {@code replace}
+ *       (and extra entries of the type, if any, are removed the same guarded way);</li>
+ *   <li>other conditions but none of the type: {@code test /metadata/resourceVersion} then
  *       {@code add /status/conditions/-};</li>
  *   <li>no conditions or no status: {@code test /metadata/resourceVersion} then {@code add} of the
  *       whole list (an {@code add} replaces an existing member, so it needs the version guard).</li>
  * </ul>
- * Never a full status replacement: kubelet's conditions are not touched.
+ * Never a full status replacement: other writers' conditions are not touched.
  */
 public final class ConditionPatch {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -35,8 +36,13 @@ public final class ConditionPatch {
 
     /** Our current entry on the Node, or null. */
     public static NodeCondition ours(Node node) {
+        return find(node, ConditionContract.CONDITION_TYPE);
+    }
+
+    /** The Node's first condition of {@code type}, or null. */
+    public static NodeCondition find(Node node, String type) {
         for (NodeCondition c : conditions(node)) {
-            if (ConditionContract.CONDITION_TYPE.equals(c.getType())) {
+            if (type.equals(c.getType())) {
                 return c;
             }
         }
@@ -63,25 +69,39 @@ public final class ConditionPatch {
     }
 
     public static String build(Node node, DesiredCondition desired) {
+        return JSON.writeValueAsString(ops(node, ConditionContract.CONDITION_TYPE, entry(desired)));
+    }
+
+    /**
+     * The guarded operations that write {@code condition} as the Node's entry of its type; the caller
+     * may append operations of its own before sending them.
+     */
+    public static ArrayNode ops(Node node, NodeCondition condition) {
+        if (condition.getType() == null || condition.getType().isEmpty()) {
+            throw new IllegalArgumentException("a condition needs a type");
+        }
+        return ops(node, condition.getType(), Serialization.jsonMapper().valueToTree(condition));
+    }
+
+    private static ArrayNode ops(Node node, String type, ObjectNode entry) {
         ArrayNode ops = JSON.createArrayNode();
-        ObjectNode entry = entry(desired);
         List<NodeCondition> conditions = conditions(node);
-        List<Integer> ourIndexes = new ArrayList<>();
+        List<Integer> ofType = new ArrayList<>();
         for (int i = 0; i < conditions.size(); i++) {
-            if (ConditionContract.CONDITION_TYPE.equals(conditions.get(i).getType())) {
-                ourIndexes.add(i);
+            if (type.equals(conditions.get(i).getType())) {
+                ofType.add(i);
             }
         }
         String resourceVersion = node.getMetadata() == null ? null : node.getMetadata().getResourceVersion();
-        if (!ourIndexes.isEmpty()) {
-            int first = ourIndexes.get(0);
-            for (int k = ourIndexes.size() - 1; k >= 1; k--) {
-                String path = CONDITIONS + "/" + ourIndexes.get(k);
-                ops.add(op("test", path + "/type").put("value", ConditionContract.CONDITION_TYPE));
+        if (!ofType.isEmpty()) {
+            int first = ofType.get(0);
+            for (int k = ofType.size() - 1; k >= 1; k--) {
+                String path = CONDITIONS + "/" + ofType.get(k);
+                ops.add(op("test", path + "/type").put("value", type));
                 ops.add(op("remove", path));
             }
             String path = CONDITIONS + "/" + first;
-            ops.add(op("test", path + "/type").put("value", ConditionContract.CONDITION_TYPE));
+            ops.add(op("test", path + "/type").put("value", type));
             ops.add(op("replace", path).set("value", entry));
         } else {
             if (resourceVersion == null || resourceVersion.isEmpty()) {
@@ -98,7 +118,7 @@ public final class ConditionPatch {
                 ops.add(op("add", CONDITIONS + "/-").set("value", entry));
             }
         }
-        return JSON.writeValueAsString(ops);
+        return ops;
     }
 
     private static ObjectNode entry(DesiredCondition d) {

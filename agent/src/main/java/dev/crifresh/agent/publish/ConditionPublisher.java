@@ -7,6 +7,7 @@ import dev.crifresh.agent.loop.Assessment;
 import dev.crifresh.common.attest.AttestationClaims;
 import dev.crifresh.common.attest.AttestationSigner;
 import dev.crifresh.common.evidence.Evaluation;
+import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
 import io.fabric8.kubernetes.api.model.Node;
@@ -59,6 +60,7 @@ public final class ConditionPublisher {
     private AutoCloseable watch;
     private Promise<Void> idle;
     private volatile PublishedAttestation published;
+    private volatile boolean everPublished;
 
     /** What we last wrote, to recognise our own entry on the watched Node. */
     private record Written(String status, String reason, String message) {
@@ -67,7 +69,11 @@ public final class ConditionPublisher {
         }
     }
 
+    /** claims and token are null when the condition went out unsigned ({@link UnsignedCondition}). */
     private record Outcome(AttestationClaims claims, String token, Written written, boolean transition) {
+        boolean signed() {
+            return token != null;
+        }
     }
 
     public ConditionPublisher(Vertx vertx, Context context, NodeApi api, AgentSettings settings,
@@ -113,10 +119,12 @@ public final class ConditionPublisher {
         }
     }
 
+    /** Whether a condition (signed or not) has been written since start. */
     public boolean ready() {
-        return published != null;
+        return everPublished;
     }
 
+    /** The attestation of the last write; empty before the first write and after an unsigned one. */
     public Optional<PublishedAttestation> published() {
         return Optional.ofNullable(published);
     }
@@ -181,17 +189,30 @@ public final class ConditionPublisher {
                 throw new ApiException(404, "Node " + node + " does not exist", null);
             }
             Instant now = clock.wallNow();
-            AttestationClaims claims = ClaimsFactory.claims(a, node, current.getMetadata().getUid(), now,
-                    settings.validity(), settings.rules().margin(), settings.agentVersion());
-            String token = signer.sign(claims);
-            String message = AttestationMessage.format(e.message(), token);
-            DesiredCondition desired = ConditionPatch.desired(current, e.verdict().conditionStatus(),
-                    e.reason().code(), message, now);
+            AttestationClaims claims = null;
+            String token = null;
+            String unsignable = UnsignedCondition.problem(a);
+            if (unsignable == null) {
+                try {
+                    claims = ClaimsFactory.claims(a, node, current.getMetadata().getUid(), now,
+                            settings.validity(), settings.rules().margin(), settings.agentVersion());
+                    token = signer.sign(claims);
+                } catch (RuntimeException ex) {
+                    claims = null;
+                    unsignable = "the attestation could not be signed (" + ex.getMessage() + ")";
+                }
+            }
+            DesiredCondition desired = token != null
+                    ? ConditionPatch.desired(current, e.verdict().conditionStatus(), e.reason().code(),
+                            AttestationMessage.format(e.message(), token), now)
+                    : ConditionPatch.desired(current, Verdict.UNKNOWN.conditionStatus(),
+                            UnsignedCondition.reason(e).code(), UnsignedCondition.message(e, unsignable), now);
             NodeCondition before = ConditionPatch.ours(current);
             try {
                 api.patchStatus(node, ConditionPatch.build(current, desired));
                 boolean transition = before == null || !desired.status().equals(before.getStatus());
-                return new Outcome(claims, token, new Written(desired.status(), desired.reason(), message), transition);
+                return new Outcome(claims, token, new Written(desired.status(), desired.reason(), desired.message()),
+                        transition);
             } catch (ApiException ex) {
                 metrics.apiError("patch");
                 if (ex.rejected() && conflicts < MAX_CONFLICT_RETRIES) {
@@ -207,18 +228,28 @@ public final class ConditionPublisher {
     private void succeeded(Assessment snapshot, Outcome outcome) {
         boolean recovered = failures > 0;
         failures = 0;
-        publishedKey = PublishKey.of(snapshot);
+        Evaluation e = snapshot.evaluation();
+        boolean asEvaluated = outcome.written().status().equals(e.verdict().conditionStatus())
+                && outcome.written().reason().equals(e.reason().code());
+        // A downgraded write does not stand for the assessment: the next one is published whatever its key.
+        publishedKey = asEvaluated ? PublishKey.of(snapshot) : null;
         lastWritten = outcome.written();
-        published = new PublishedAttestation(outcome.claims(), outcome.token());
-        metrics.publishSucceeded(outcome.claims().exp());
+        if (outcome.signed()) {
+            published = new PublishedAttestation(outcome.claims(), outcome.token());
+            metrics.publishSucceeded(outcome.claims().exp());
+        } else {
+            published = null;
+            metrics.publishedWithoutAttestation();
+        }
+        everPublished = true;
         if (pendingChangeNanos != null && pendingChangeNanos <= snapshot.evaluatedNanos()) {
             metrics.detectionLatency(Duration.ofNanos(System.nanoTime() - pendingChangeNanos));
             pendingChangeNanos = null;
         }
-        Evaluation e = snapshot.evaluation();
-        LOG.info("[{}] published condition status={} reason={}{}{}, attestation expires {}", node,
-                outcome.written().status(), e.reason().code(), outcome.transition() ? " (status changed)" : "",
-                recovered ? " (API reachable again)" : "", outcome.claims().exp());
+        LOG.info("[{}] published condition status={} reason={}{}{}, {}", node,
+                outcome.written().status(), outcome.written().reason(), outcome.transition() ? " (status changed)" : "",
+                recovered ? " (API reachable again)" : "", outcome.signed()
+                        ? "attestation expires " + outcome.claims().exp() : "without attestation");
     }
 
     private void failed(Throwable cause) {
@@ -241,8 +272,7 @@ public final class ConditionPublisher {
         if (stopped || lastWritten == null) {
             return; // nothing of ours to defend before the first publish
         }
-        NodeCondition ours = ConditionPatch.ours(n);
-        if (ours != null && Written.of(ours).equals(lastWritten)) {
+        if (holdsExactlyWhatWeWrote(n)) {
             return;
         }
         if (inFlight) {
@@ -250,6 +280,18 @@ public final class ConditionPublisher {
             return;
         }
         confirm();
+    }
+
+    /** One entry of our type, equal to our last write: a second entry (a replay) counts as overwritten. */
+    private boolean holdsExactlyWhatWeWrote(Node n) {
+        NodeCondition ours = ConditionPatch.ours(n);
+        return ours != null && entriesOfOurType(n) == 1 && Written.of(ours).equals(lastWritten);
+    }
+
+    private static long entriesOfOurType(Node n) {
+        return n.getStatus() == null || n.getStatus().getConditions() == null ? 0
+                : n.getStatus().getConditions().stream()
+                        .filter(c -> ConditionContract.CONDITION_TYPE.equals(c.getType())).count();
     }
 
     /**
@@ -268,7 +310,11 @@ public final class ConditionPublisher {
                 dirty = true; // cannot tell: write again, the publish path retries with backoff
             } else if (ar.result().isPresent()) {
                 NodeCondition ours = ConditionPatch.ours(ar.result().get());
-                if (ours == null) {
+                if (ours != null && entriesOfOurType(ar.result().get()) > 1) {
+                    LOG.info("[{}] another writer added a second {} entry, publishing again", node,
+                            ConditionContract.CONDITION_TYPE);
+                    dirty = true;
+                } else if (ours == null) {
                     LOG.info("[{}] condition {} was removed, publishing again", node, ConditionContract.CONDITION_TYPE);
                     dirty = true;
                 } else if (!Written.of(ours).equals(lastWritten)) {

@@ -5,7 +5,7 @@ import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
 import dev.crifresh.agent.testing.MockApi;
-import dev.crifresh.agent.testing.Poll;
+import dev.crifresh.mockapi.Poll;
 import dev.crifresh.agent.testing.TalosFiles;
 import dev.crifresh.agent.testing.TestClock;
 import dev.crifresh.common.attest.AttestationClaims;

@@ -40,7 +40,7 @@ class ConfigFileReaderTest {
 
     @Test
     void reportsMissingTooLargeAndNonRegularFilesAsUnreadable() throws Exception {
-        assertEquals("missing", reader.read("/x", dir.resolve("absent")).file().readError());
+        assertEquals("no such file", reader.read("/x", dir.resolve("absent")).file().readError());
         Files.write(dir.resolve("big"), new byte[65]);
         ConfigFileReader.FileRead big = reader.read("/big", dir.resolve("big"));
         assertEquals("larger than 64 bytes", big.file().readError());

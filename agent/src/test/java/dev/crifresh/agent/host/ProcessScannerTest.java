@@ -23,7 +23,7 @@ class ProcessScannerTest {
     void findsTalosCriContainerdThroughRealProcAndNeverTheSystemOne() throws Exception {
         try (FakeContainerd cri = FakeContainerd.start(FakeContainerd.TALOS_CRI);
              FakeContainerd system = FakeContainerd.start(FakeContainerd.TALOS_SYSTEM)) {
-            List<ProcessSample> found = scanner.scan(ContainerdMatcher.talosCri());
+            List<ProcessSample> found = scanner.scan(ContainerdMatcher.talosCri()).matched();
             ProcessSample ours = found.stream().filter(s -> s.pid() == cri.pid()).findFirst().orElseThrow();
             assertEquals(FakeContainerd.TALOS_CRI, ours.cmdline());
             assertEquals(cri.startTicks(), ours.startTicks());
@@ -43,14 +43,14 @@ class ProcessScannerTest {
             FakeContainerd a = FakeContainerd.start(cri);
             started.add(a);
             started.add(FakeContainerd.start(system));
-            assertEquals(List.of(a.pid()), pids(scanner.scan(matcher)));
+            assertEquals(List.of(a.pid()), pids(scanner.scan(matcher).matched()));
             FakeContainerd b = FakeContainerd.start(cri);
             started.add(b);
-            assertEquals(2, scanner.scan(matcher).size());
+            assertEquals(2, scanner.scan(matcher).matched().size());
             b.close();
-            assertEquals(List.of(a.pid()), pids(scanner.scan(matcher)));
+            assertEquals(List.of(a.pid()), pids(scanner.scan(matcher).matched()));
             a.close();
-            assertTrue(scanner.scan(matcher).isEmpty());
+            assertTrue(scanner.scan(matcher).matched().isEmpty());
             assertFalse(scanner.startTicks(a.pid()).isPresent());
         } finally {
             started.forEach(FakeContainerd::close);
@@ -68,9 +68,32 @@ class ProcessScannerTest {
         Files.createDirectories(proc.resolve("self"));
         Files.write(Files.createDirectories(proc.resolve("13")).resolve("cmdline"),
                 String.join("\0", FakeContainerd.TALOS_CRI).getBytes(StandardCharsets.UTF_8)); // no stat: exited
-        List<ProcessSample> found = scanner(proc).scan(ContainerdMatcher.talosCri());
-        assertEquals(List.of(new ProcessSample(10, 4321, FakeContainerd.TALOS_CRI)), found);
+        ProcessScan scan = scanner(proc).scan(ContainerdMatcher.talosCri());
+        assertEquals(List.of(new ProcessSample(10, 4321, FakeContainerd.TALOS_CRI)), scan.matched());
+        assertEquals(List.of(), scan.unreadable(), "vanished processes are not unreadable ones");
         assertTrue(Files.isDirectory(p12));
+    }
+
+    @Test
+    void aMatchingProcessWithAGarbageStatIsReportedNotDroppedButAnUnrelatedOneIsIgnored(@TempDir Path proc)
+            throws Exception {
+        Path p1 = Files.createDirectories(proc.resolve("10"));
+        Files.write(p1.resolve("cmdline"), String.join("\0", FakeContainerd.TALOS_CRI).concat("\0")
+                .getBytes(StandardCharsets.UTF_8));
+        Files.writeString(p1.resolve("stat"), "10 (containerd) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 4321 0 0");
+        Path p20 = Files.createDirectories(proc.resolve("20"));
+        Files.write(p20.resolve("cmdline"), String.join("\0", FakeContainerd.TALOS_CRI).concat("\0")
+                .getBytes(StandardCharsets.UTF_8));
+        Files.writeString(p20.resolve("stat"), "garbage");
+        Path p30 = Files.createDirectories(proc.resolve("30"));
+        Files.write(p30.resolve("cmdline"), "/usr/bin/unrelated\0".getBytes(StandardCharsets.UTF_8));
+        Files.writeString(p30.resolve("stat"), "garbage");
+
+        ProcessScan scan = scanner(proc).scan(ContainerdMatcher.talosCri());
+        assertEquals(List.of(new ProcessSample(10, 4321, FakeContainerd.TALOS_CRI)), scan.matched());
+        assertEquals(1, scan.unreadable().size(), scan.unreadable().toString());
+        assertTrue(scan.unreadable().get(0).startsWith("process 20: matches, but its stat does not parse"),
+                scan.unreadable().get(0));
     }
 
     @Test

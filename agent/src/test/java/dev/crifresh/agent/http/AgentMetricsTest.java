@@ -33,7 +33,7 @@ class AgentMetricsTest {
         AgentMetrics m = new AgentMetrics();
         m.evaluated(evaluation(Verdict.FRESH, Reason.CONTAINERD_STARTED_AFTER_CONFIG), List.of(
                 WatchedFile.readable("/etc/cri/containerd.toml", Instant.ofEpochSecond(1_740_823_200), 10, "aa"),
-                WatchedFile.unreadable("/etc/cri/conf.d/cri.toml", "missing")));
+                WatchedFile.unreadable("/etc/cri/conf.d/cri.toml", "no such file")));
         m.publishSucceeded(Instant.ofEpochSecond(1_740_824_100));
         m.publishFailed("conflict");
         m.apiError("patch");

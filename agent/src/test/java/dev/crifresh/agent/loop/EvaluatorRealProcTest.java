@@ -10,7 +10,7 @@ import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.agent.testing.FakeContainerd;
-import dev.crifresh.agent.testing.Poll;
+import dev.crifresh.mockapi.Poll;
 import dev.crifresh.agent.testing.TalosFiles;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.Evaluation;
@@ -184,6 +184,6 @@ class EvaluatorRealProcTest {
         Files.delete(files.onHost(TalosFiles.CONTAINERD_TOML));
         Evaluation e = evaluate();
         assertEquals(Reason.CONFIG_UNREADABLE, e.reason());
-        assertTrue(e.message().contains("missing"), e.message());
+        assertTrue(e.message().contains("no such file"), e.message());
     }
 }

@@ -2,6 +2,7 @@ package dev.crifresh.agent.publish;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -143,6 +144,33 @@ class ConditionPatchTest {
         assertEquals(2, after.size());
         assertEquals("m2", after.get(1).getMessage());
         assertNotEquals("duplicate", after.get(1).getMessage());
+    }
+
+    @Test
+    void writesAConditionOfAnyTypeInPlaceLeavingTheOthersAlone() throws Exception {
+        String name = newNode();
+        write(name, "True", "m1", T1);
+        NodeCondition notReady = new NodeConditionBuilder(MockApi.kubeletReady()).withStatus("False")
+                .withReason("KubeletNotReady").build();
+        nodes.patchStatus(name, ConditionPatch.ops(nodes.get(name), notReady).toString());
+        List<NodeCondition> after = api.conditions(name);
+        assertEquals(2, after.size());
+        assertEquals(notReady, after.get(0));
+        assertEquals("m1", after.get(1).getMessage());
+    }
+
+    @Test
+    void aConcurrentChangeMakesTheGuardedAddOfAnotherTypeFail() throws Exception {
+        String name = newNode();
+        Node stale = nodes.get(name);
+        String patch = ConditionPatch.ops(stale, other("NetworkUnavailable")).toString();
+        Node now = api.client().nodes().withName(name).get();
+        now.getStatus().getConditions().add(other("DiskPressure"));
+        api.client().nodes().resource(now).updateStatus();
+        ApiException e = assertThrows(ApiException.class, () -> nodes.patchStatus(name, patch));
+        assertTrue(e.rejected(), "code " + e.code());
+        assertEquals(2, api.conditions(name).size());
+        assertNull(ConditionPatch.find(nodes.get(name), "NetworkUnavailable"));
     }
 
     private static NodeCondition other(String type) {

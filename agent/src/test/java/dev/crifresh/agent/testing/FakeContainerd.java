@@ -1,5 +1,6 @@
 package dev.crifresh.agent.testing;
 
+import dev.crifresh.mockapi.Poll;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -30,6 +30,16 @@ public final class FakeProc {
         return this;
     }
 
+    /** Makes the boot id unreadable (the file disappears). */
+    public FakeProc withoutBootId() {
+        try {
+            Files.deleteIfExists(root.resolve("sys/kernel/random/boot_id"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return this;
+    }
+
     public FakeProc uptime(Duration uptime) {
         write(root.resolve("uptime"), String.format("%d.%02d 1234.56%n", uptime.toSeconds(),
                 uptime.toMillisPart() / 10));
@@ -41,6 +51,12 @@ public final class FakeProc {
         write(dir.resolve("cmdline"), String.join("\0", argv) + "\0");
         write(dir.resolve("stat"), pid + " (containerd) S 1 " + pid + " " + pid
                 + " 0 -1 4194560 100 0 0 0 5 7 0 0 20 0 12 0 " + startTicks + " 1000000 500 18446744073709551615");
+        return this;
+    }
+
+    /** Replaces a process's stat with a line that does not parse. */
+    public FakeProc garbleStat(long pid) {
+        write(root.resolve(Long.toString(pid)).resolve("stat"), "garbage");
         return this;
     }
 

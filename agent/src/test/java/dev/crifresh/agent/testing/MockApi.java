@@ -1,6 +1,7 @@
 package dev.crifresh.agent.testing;
 
 import dev.crifresh.agent.KubernetesClients;
+import dev.crifresh.mockapi.MockApiServer;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -8,9 +9,6 @@ import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.vertx.core.Vertx;
@@ -89,7 +87,6 @@ public final class MockApi implements AutoCloseable {
     }
 
     private KubernetesMockServer newServer() {
-        return new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(), expectations,
-                dispatcher, false);
+        return MockApiServer.crud(expectations, dispatcher);
     }
 }

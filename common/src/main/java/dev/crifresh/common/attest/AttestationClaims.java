@@ -34,4 +34,36 @@ public record AttestationClaims(
     public AttestationClaims {
         registries = registries == null ? Map.of() : Map.copyOf(registries);
     }
+
+    /** The same claims about another node: {@code sub} is its name, {@code nodeUid} its {@code metadata.uid}. */
+    public AttestationClaims withSubject(String sub, String nodeUid) {
+        return new AttestationClaims(v, iss, sub, nodeUid, bootId, iat, exp, verdict, reason, proof, containerd,
+                config, registries, marginMs, agent);
+    }
+
+    public AttestationClaims withBootId(String bootId) {
+        return new AttestationClaims(v, iss, sub, nodeUid, bootId, iat, exp, verdict, reason, proof, containerd,
+                config, registries, marginMs, agent);
+    }
+
+    /** Another verdict; reason and proof change with it, as they always go together. */
+    public AttestationClaims withVerdict(Verdict verdict, String reason, Proof proof) {
+        return new AttestationClaims(v, iss, sub, nodeUid, bootId, iat, exp, verdict, reason, proof, containerd,
+                config, registries, marginMs, agent);
+    }
+
+    public AttestationClaims withTimes(Instant iat, Instant exp) {
+        return new AttestationClaims(v, iss, sub, nodeUid, bootId, iat, exp, verdict, reason, proof, containerd,
+                config, registries, marginMs, agent);
+    }
+
+    public AttestationClaims withVersion(int v) {
+        return new AttestationClaims(v, iss, sub, nodeUid, bootId, iat, exp, verdict, reason, proof, containerd,
+                config, registries, marginMs, agent);
+    }
+
+    public AttestationClaims withAgent(String agent) {
+        return new AttestationClaims(v, iss, sub, nodeUid, bootId, iat, exp, verdict, reason, proof, containerd,
+                config, registries, marginMs, agent);
+    }
 }

@@ -26,22 +26,18 @@ final class Claims {
     }
 
     static AttestationClaims with(AttestationClaims c, String sub, String nodeUid, String bootId) {
-        return new AttestationClaims(c.v(), c.iss(), sub, nodeUid, bootId, c.iat(), c.exp(), c.verdict(), c.reason(),
-                c.proof(), c.containerd(), c.config(), c.registries(), c.marginMs(), c.agent());
+        return c.withSubject(sub, nodeUid).withBootId(bootId);
     }
 
     static AttestationClaims times(AttestationClaims c, Instant iat, Instant exp) {
-        return new AttestationClaims(c.v(), c.iss(), c.sub(), c.nodeUid(), c.bootId(), iat, exp, c.verdict(), c.reason(),
-                c.proof(), c.containerd(), c.config(), c.registries(), c.marginMs(), c.agent());
+        return c.withTimes(iat, exp);
     }
 
     static AttestationClaims version(AttestationClaims c, int v) {
-        return new AttestationClaims(v, c.iss(), c.sub(), c.nodeUid(), c.bootId(), c.iat(), c.exp(), c.verdict(), c.reason(),
-                c.proof(), c.containerd(), c.config(), c.registries(), c.marginMs(), c.agent());
+        return c.withVersion(v);
     }
 
     static AttestationClaims agent(AttestationClaims c, String agent) {
-        return new AttestationClaims(c.v(), c.iss(), c.sub(), c.nodeUid(), c.bootId(), c.iat(), c.exp(), c.verdict(),
-                c.reason(), c.proof(), c.containerd(), c.config(), c.registries(), c.marginMs(), agent);
+        return c.withAgent(agent);
     }
 }

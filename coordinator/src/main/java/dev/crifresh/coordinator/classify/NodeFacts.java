@@ -1,10 +1,9 @@
 package dev.crifresh.coordinator.classify;
 
 import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.coordinator.driver.InternalIps;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.NodeCondition;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +49,6 @@ public record NodeFacts(
         String bootId = null;
         boolean ready = false;
         AttestationCondition attestation = null;
-        List<String> ips = new ArrayList<>();
         var status = node.getStatus();
         if (status != null) {
             if (status.getNodeInfo() != null) {
@@ -68,16 +66,9 @@ public record NodeFacts(
                     }
                 }
             }
-            if (status.getAddresses() != null) {
-                for (NodeAddress a : status.getAddresses()) {
-                    if ("InternalIP".equals(a.getType()) && a.getAddress() != null && !a.getAddress().isBlank()) {
-                        ips.add(a.getAddress().trim());
-                    }
-                }
-            }
         }
         return new NodeFacts(meta.getName(), meta.getUid(), meta.getResourceVersion(), role,
-                bootId == null || bootId.isBlank() ? null : bootId, ready, unschedulable, ips, annotations, attestation);
+                bootId == null || bootId.isBlank() ? null : bootId, ready, unschedulable, InternalIps.all(node), annotations, attestation);
     }
 
     /** Not Ready or cordoned: such a node already counts against the unavailability budget. */

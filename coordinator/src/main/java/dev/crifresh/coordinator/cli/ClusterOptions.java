@@ -1,16 +1,22 @@
 package dev.crifresh.coordinator.cli;
 
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Which cluster: fabric8's standard discovery (in-cluster, $KUBECONFIG, ~/.kube/config), or the flags. */
 public final class ClusterOptions {
+    /** Short enough that a hung API server does not hold a worker thread for long. */
+    static final int REQUEST_TIMEOUT_MS = 10_000;
+
     @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig file (default: in-cluster, $KUBECONFIG or ~/.kube/config).")
     Path kubeconfig;
 
@@ -31,6 +37,20 @@ public final class ClusterOptions {
         } else {
             config = Config.autoConfigure(context);
         }
-        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
+        return client(vertx, config);
+    }
+
+    /**
+     * Like the agent's client: an explicit request timeout, and a serialization that does not scan the
+     * class path for every Kubernetes kind (the coordinator only reads typed Nodes, Pods, Leases and
+     * Secrets). fabric8's request retries stay on: the coordinator has no retry loop of its own.
+     */
+    static KubernetesClient client(Vertx vertx, Config config) {
+        Config tuned = new ConfigBuilder(config).withRequestTimeout(REQUEST_TIMEOUT_MS).build();
+        return new KubernetesClientBuilder()
+                .withConfig(tuned)
+                .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
+                .withKubernetesSerialization(new KubernetesSerialization(JsonMapper.builder().build(), false))
+                .build();
     }
 }

@@ -4,6 +4,7 @@ import dev.crifresh.common.registry.DockerConfig;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.common.registry.RegistryHosts;
 import dev.crifresh.common.registry.RegistryParse;
+import dev.crifresh.common.text.IoErrors;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -36,7 +37,7 @@ public final class CredentialSource {
             try {
                 json = Files.readString(file, StandardCharsets.UTF_8);
             } catch (IOException e) {
-                throw new UsageException(where + ": cannot read the file (" + e.getClass().getSimpleName() + ")", e);
+                throw new UsageException(where + ": cannot read: " + IoErrors.describe(e), e);
             }
         } else {
             SecretRef ref = SecretRef.parse("--credential-secret", secret);

@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.cli;
 
 import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.common.text.IoErrors;
 import dev.crifresh.coordinator.report.MarkdownReport;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.TextReport;
@@ -60,7 +61,7 @@ public final class ReportOptions {
             try {
                 Files.writeString(reportFile, report.toJson(), StandardCharsets.UTF_8);
             } catch (IOException e) {
-                err.println("crifresh-coordinator: warning: cannot write --report " + reportFile + " (" + e.getClass().getSimpleName() + ")");
+                err.println("crifresh-coordinator: warning: cannot write --report " + reportFile + ": " + IoErrors.describe(e));
             }
         }
         if (stepSummary != null && !stepSummary.toString().isBlank()) {
@@ -68,7 +69,7 @@ public final class ReportOptions {
                 Files.writeString(stepSummary, MarkdownReport.render(title, report), StandardCharsets.UTF_8,
                         StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             } catch (IOException e) {
-                err.println("crifresh-coordinator: warning: cannot append to " + stepSummary + " (" + e.getClass().getSimpleName() + ")");
+                err.println("crifresh-coordinator: warning: cannot append to " + stepSummary + ": " + IoErrors.describe(e));
             }
         }
         err.flush();

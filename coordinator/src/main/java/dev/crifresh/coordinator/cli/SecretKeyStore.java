@@ -35,10 +35,6 @@ final class SecretKeyStore implements KeyStore {
         }
     }
 
-    private static byte[] data(Secret s, String key) {
-        String v = s.getData() == null ? null : s.getData().get(key);
-        return v == null ? null : Base64.getDecoder().decode(v);
-    }
 
     @Override
     public String readSigningKey() throws IOException {
@@ -46,7 +42,7 @@ final class SecretKeyStore implements KeyStore {
         if (s == null) {
             return null;
         }
-        byte[] pem = data(s, SIGNING_KEY);
+        byte[] pem = new SecretRef("--signing-secret", namespace, signingSecret).dataOrNull(s, SIGNING_KEY);
         if (pem == null) {
             throw new UsageException("Secret " + namespace + "/" + signingSecret + " exists but has no key " + SIGNING_KEY);
         }
@@ -59,8 +55,9 @@ final class SecretKeyStore implements KeyStore {
         if (s == null) {
             return null;
         }
-        byte[] jwks = data(s, TrustBundle.JWKS_FILE);
-        byte[] key = data(s, TrustBundle.FINGERPRINT_KEY_FILE);
+        SecretRef ref = new SecretRef("--trust-secret-name", namespace, trustSecret);
+        byte[] jwks = ref.dataOrNull(s, TrustBundle.JWKS_FILE);
+        byte[] key = ref.dataOrNull(s, TrustBundle.FINGERPRINT_KEY_FILE);
         if (jwks == null || key == null) {
             throw new UsageException("Secret " + namespace + "/" + trustSecret + " exists but lacks "
                     + TrustBundle.JWKS_FILE + " or " + TrustBundle.FINGERPRINT_KEY_FILE);

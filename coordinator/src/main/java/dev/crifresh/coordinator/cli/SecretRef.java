@@ -32,6 +32,15 @@ public record SecretRef(String flag, String namespace, String name) {
 
     /** The decoded bytes of one data key. */
     public byte[] data(Secret secret, String key) {
+        byte[] value = dataOrNull(secret, key);
+        if (value == null) {
+            throw new UsageException(flag + " " + this + ": the Secret has no key " + key);
+        }
+        return value;
+    }
+
+    /** The decoded bytes of one key from {@code data}, else from {@code stringData}; null when neither has it. */
+    public byte[] dataOrNull(Secret secret, String key) {
         if (secret.getData() != null && secret.getData().get(key) != null) {
             try {
                 return Base64.getDecoder().decode(secret.getData().get(key));
@@ -42,7 +51,7 @@ public record SecretRef(String flag, String namespace, String name) {
         if (secret.getStringData() != null && secret.getStringData().get(key) != null) {
             return secret.getStringData().get(key).getBytes(java.nio.charset.StandardCharsets.UTF_8);
         }
-        throw new UsageException(flag + " " + this + ": the Secret has no key " + key);
+        return null;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.crifresh.coordinator.cli;
 
 import dev.crifresh.common.attest.KeyFormatException;
 import dev.crifresh.common.attest.TrustBundle;
+import dev.crifresh.common.text.IoErrors;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -48,7 +49,7 @@ public final class TrustSource {
         try {
             return Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new UsageException("--trust-bundle: cannot read " + file + " (" + e.getClass().getSimpleName() + ")", e);
+            throw new UsageException("--trust-bundle: cannot read " + file + ": " + IoErrors.describe(e), e);
         }
     }
 }

@@ -26,15 +26,7 @@ public final class CommandDriver implements RebootDriver {
     }
 
     public List<String> argv(Node node) {
-        String ip = template.usesIp() ? requireIp(node) : InternalIps.of(node);
+        String ip = template.usesIp() ? InternalIps.require(node) : InternalIps.of(node);
         return template.argv(node.getMetadata().getName(), ip);
-    }
-
-    private static String requireIp(Node node) {
-        String ip = InternalIps.of(node);
-        if (ip == null) {
-            throw new IllegalStateException("node " + node.getMetadata().getName() + " has no InternalIP in status.addresses");
-        }
-        return ip;
     }
 }

@@ -29,7 +29,7 @@ public final class TalosctlDriver implements RebootDriver {
     }
 
     public List<String> argv(Node node) {
-        String ip = requireIp(node);
+        String ip = InternalIps.require(node);
         List<String> argv = new ArrayList<>();
         argv.add(talosctl);
         if (talosconfig != null) {
@@ -41,13 +41,5 @@ public final class TalosctlDriver implements RebootDriver {
         argv.add("reboot");
         argv.add("--wait=false");
         return argv;
-    }
-
-    private static String requireIp(Node node) {
-        String ip = InternalIps.of(node);
-        if (ip == null) {
-            throw new IllegalStateException("node " + node.getMetadata().getName() + " has no InternalIP in status.addresses");
-        }
-        return ip;
     }
 }

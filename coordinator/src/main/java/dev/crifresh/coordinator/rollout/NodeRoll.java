@@ -5,19 +5,11 @@ import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.NodePatches;
-import dev.crifresh.coordinator.kube.PodOps.Eviction;
 import dev.crifresh.coordinator.report.Outcome;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Future;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * One node's way through a rollout. Every method runs on the run's context; asynchronous steps check
@@ -26,7 +18,7 @@ import java.util.Set;
  *   <li>{@code OWNING}: one JSON merge patch sets {@code crifresh.dev/rollout=<runId>/draining} and, when
  *       the node was schedulable, {@code spec.unschedulable=true} with {@code crifresh.dev/cordoned=true}
  *       (guarded by the resource version it was decided on);</li>
- *   <li>{@code DRAINING}: evict every pod but DaemonSet, mirror and already-terminating pods through the
+ *   <li>{@code DRAINING} ({@link NodeDrain}): evict every pod but DaemonSet, mirror and already-terminating pods through the
  *       Eviction API; a PDB answer (429) is retried with backoff; wait until the evicted pods are gone;
  *       all within {@code --drain-timeout};</li>
  *   <li>{@code REBOOTING}: record the boot id and phase {@code rebooting}, call the reboot driver;</li>
@@ -52,6 +44,7 @@ final class NodeRoll {
     private final int index;
     private final int total;
     private final Ownership resumeFrom;
+    private final NodeDrain drain;
 
     private State state = State.QUEUED;
     private boolean busy;
@@ -74,6 +67,7 @@ final class NodeRoll {
         this.index = index;
         this.total = total;
         this.resumeFrom = resumeFrom;
+        this.drain = new NodeDrain(host, name, () -> state == State.DRAINING, this::say, this::reboot, this::failRollingBack);
     }
 
     String name() {
@@ -82,10 +76,6 @@ final class NodeRoll {
 
     Role role() {
         return role;
-    }
-
-    State state() {
-        return state;
     }
 
     Outcome outcome() {
@@ -107,11 +97,6 @@ final class NodeRoll {
 
     boolean finished() {
         return state == State.DONE || state == State.ABANDONED;
-    }
-
-    /** Whether the node's reboot was requested by this run or an earlier one it resumes. */
-    boolean rebootRequested() {
-        return reboots > 0;
     }
 
     // ---- start -----------------------------------------------------------------------------------
@@ -159,6 +144,11 @@ final class NodeRoll {
 
     // ---- own + cordon ------------------------------------------------------------------------------
 
+    private void drain() {
+        state = State.DRAINING;
+        drain.start();
+    }
+
     private void own() {
         state = State.OWNING;
         ownAttempt(1);
@@ -187,120 +177,9 @@ final class NodeRoll {
             } else if (conflict(ar.cause()) && attempt < PATCH_ATTEMPTS) {
                 ownAttempt(attempt + 1);
             } else {
-                failRollingBack("could not cordon: " + message(ar.cause()));
+                failRollingBack("could not cordon: " + ErrorText.message(ar.cause()));
             }
         });
-    }
-
-    // ---- drain -------------------------------------------------------------------------------------
-
-    private final Set<String> evicted = new HashSet<>();
-    private long drainDeadline;
-    private Backoff backoff;
-    private int lastLeft = -1;
-
-    private void drain() {
-        state = State.DRAINING;
-        evicted.clear();
-        lastLeft = -1;
-        Duration timeout = host.settings().drainTimeout();
-        drainDeadline = System.nanoTime() + timeout.toNanos();
-        backoff = Backoff.forTimeout(timeout);
-        drainStep();
-    }
-
-    private void drainStep() {
-        busy = true;
-        host.pods().podsOn(name).onComplete(ar -> {
-            busy = false;
-            if (state != State.DRAINING) {
-                return;
-            }
-            if (ar.failed()) {
-                scheduleDrainStep(backoff.next(), "cannot list pods: " + message(ar.cause()));
-                return;
-            }
-            List<Pod> waitFor = new ArrayList<>();
-            List<Pod> toEvict = new ArrayList<>();
-            for (Pod pod : ar.result()) {
-                String uid = uid(pod);
-                if (DrainSelection.neverEvicted(pod)) {
-                    continue;
-                }
-                if (evicted.contains(uid)) {
-                    waitFor.add(pod);
-                } else if (!DrainSelection.terminating(pod)) {
-                    waitFor.add(pod);
-                    toEvict.add(pod);
-                }
-            }
-            if (waitFor.isEmpty()) {
-                say("drained");
-                reboot();
-                return;
-            }
-            if (waitFor.size() != lastLeft) {
-                lastLeft = waitFor.size();
-                say("draining: " + lastLeft + (lastLeft == 1 ? " pod left" : " pods left"));
-            }
-            evictAll(toEvict, waitFor);
-        });
-    }
-
-    private void evictAll(List<Pod> toEvict, List<Pod> waitFor) {
-        Map<Pod, Future<Eviction>> attempts = new LinkedHashMap<>();
-        for (Pod pod : toEvict) {
-            attempts.put(pod, host.pods().evict(pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
-        }
-        busy = true;
-        Future.join(new ArrayList<>(attempts.values())).onComplete(ignored -> {
-            busy = false;
-            if (state != State.DRAINING) {
-                return;
-            }
-            List<String> blocked = new ArrayList<>();
-            for (Map.Entry<Pod, Future<Eviction>> e : attempts.entrySet()) {
-                Future<Eviction> f = e.getValue();
-                if (f.failed()) {
-                    blocked.add(DrainSelection.id(e.getKey()) + " (eviction failed: " + message(f.cause()) + ")");
-                } else if (f.result() == Eviction.BLOCKED) {
-                    blocked.add(DrainSelection.id(e.getKey()) + " (eviction refused by a PodDisruptionBudget)");
-                } else {
-                    evicted.add(uid(e.getKey()));
-                }
-            }
-            List<String> left = new ArrayList<>(blocked);
-            for (Pod pod : waitFor) {
-                if (evicted.contains(uid(pod))) {
-                    left.add(DrainSelection.id(pod) + " (evicted, still terminating)");
-                }
-            }
-            long delay = blocked.isEmpty() ? pollMillis() : backoff.next();
-            scheduleDrainStep(delay, String.join(", ", left));
-        });
-    }
-
-    private void scheduleDrainStep(long delayMillis, String left) {
-        long remaining = (drainDeadline - System.nanoTime()) / 1_000_000;
-        if (remaining <= 0) {
-            failRollingBack("drain did not finish within " + seconds(host.settings().drainTimeout()) + ": " + left);
-            return;
-        }
-        lastWaitDetail = left;
-        timer = host.vertx().setTimer(Math.max(1, Math.min(delayMillis, remaining)), id -> {
-            timer = -1;
-            if (state == State.DRAINING) {
-                if (System.nanoTime() >= drainDeadline) {
-                    failRollingBack("drain did not finish within " + seconds(host.settings().drainTimeout()) + ": " + lastWaitDetail);
-                } else {
-                    drainStep();
-                }
-            }
-        });
-    }
-
-    private long pollMillis() {
-        return Math.min(1000, Math.max(20, host.settings().drainTimeout().toMillis() / 20));
     }
 
     // ---- reboot ------------------------------------------------------------------------------------
@@ -341,11 +220,11 @@ final class NodeRoll {
                         return;
                     }
                     if (ar.failed() && !driverInvoked[0]) {
-                        failRollingBack("could not record phase rebooting: " + message(ar.cause()));
+                        failRollingBack("could not record phase rebooting: " + ErrorText.message(ar.cause()));
                         return;
                     }
                     if (ar.failed()) {
-                        failMayHaveRebooted(message(ar.cause()));
+                        failMayHaveRebooted(ErrorText.message(ar.cause()));
                         return;
                     }
                     reboots++;
@@ -464,7 +343,8 @@ final class NodeRoll {
             }
             finish(Outcome.FAILED, why + (ar.succeeded()
                     ? "; left cordoned in phase draining, so a rerun reboots it within the budget"
-                    : "; left cordoned with " + CrifreshAnnotations.ROLLOUT + " (could not set phase draining: " + message(ar.cause()) + ")"));
+                    : "; left cordoned with " + CrifreshAnnotations.ROLLOUT + " (could not set phase draining: "
+                            + ErrorText.message(ar.cause()) + ")"));
         });
     }
 
@@ -472,7 +352,7 @@ final class NodeRoll {
 
     /** The informer saw a change of this node. */
     void onUpdate() {
-        if (busy) {
+        if (busy()) {
             return;
         }
         if (state == State.RETURNING) {
@@ -484,7 +364,7 @@ final class NodeRoll {
 
     /** The informer saw the node disappear. */
     void onDeleted() {
-        if (!finished() && !busy && state != State.QUEUED) {
+        if (!finished() && !busy() && state != State.QUEUED) {
             finish(Outcome.FAILED, "the node was deleted during its rollout");
         }
     }
@@ -494,9 +374,14 @@ final class NodeRoll {
     private void release(Outcome result, String why) {
         state = State.RELEASING;
         cancelTimer();
-        NodeFacts facts = host.facts(name);
-        boolean uncordon = cordonedByUs || (facts != null && "true".equals(facts.annotation(CrifreshAnnotations.CORDONED)));
+        boolean uncordon = crifreshCordoned();
         releaseAttempt(uncordon, result, why, 1);
+    }
+
+    /** Whether crifresh cordoned the node: this run did, or the node carries {@code crifresh.dev/cordoned=true}. */
+    private boolean crifreshCordoned() {
+        NodeFacts facts = host.facts(name);
+        return cordonedByUs || (facts != null && "true".equals(facts.annotation(CrifreshAnnotations.CORDONED)));
     }
 
     private void releaseAttempt(boolean uncordon, Outcome result, String why, int attempt) {
@@ -515,7 +400,7 @@ final class NodeRoll {
                 releaseAttempt(uncordon, result, why, attempt + 1);
             } else {
                 finish(Outcome.FAILED, why + "; then could not " + (uncordon ? "uncordon it" : "drop the crifresh annotations")
-                        + ": " + message(ar.cause()));
+                        + ": " + ErrorText.message(ar.cause()));
             }
         });
     }
@@ -529,8 +414,7 @@ final class NodeRoll {
         say("failed: " + why);
         state = State.RELEASING;
         cancelTimer();
-        NodeFacts facts = host.facts(name);
-        boolean uncordon = cordonedByUs || (facts != null && "true".equals(facts.annotation(CrifreshAnnotations.CORDONED)));
+        boolean uncordon = crifreshCordoned();
         releaseAttempt(uncordon, Outcome.FAILED, why + (uncordon ? " (uncordoned again)" : ""), 1);
     }
 
@@ -579,31 +463,22 @@ final class NodeRoll {
             host.vertx().cancelTimer(timer);
             timer = -1;
         }
+        drain.cancelTimer();
+    }
+
+    private boolean busy() {
+        return busy || drain.busy();
     }
 
     private void say(String text) {
         host.progress(this, text);
     }
 
-    private static String uid(Pod pod) {
-        String uid = pod.getMetadata().getUid();
-        return uid != null ? uid : DrainSelection.id(pod);
-    }
-
     private static boolean conflict(Throwable t) {
         return t instanceof KubernetesClientException k && k.getCode() == 409;
     }
 
-    static String message(Throwable t) {
-        if (t instanceof KubernetesClientException k && k.getStatus() != null && k.getStatus().getMessage() != null) {
-            return k.getCode() + " " + k.getStatus().getMessage();
-        }
-        String m = t.getMessage();
-        return m == null ? t.getClass().getSimpleName() : m;
-    }
-
     static String seconds(Duration d) {
-        long ms = d.toMillis();
-        return ms % 1000 == 0 ? (ms / 1000) + "s" : ms + "ms";
+        return dev.crifresh.common.text.DurationText.format(d);
     }
 }

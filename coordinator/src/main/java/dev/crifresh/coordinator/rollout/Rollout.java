@@ -7,7 +7,6 @@ import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
-import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.LeaseLock;
@@ -31,22 +30,20 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * One rollout run: the state machine. Everything runs on one Vert.x context, driven by Node informer
  * events and timers; blocking Kubernetes calls and the reboot driver run on worker threads.
  * <ol>
- *   <li><b>Lock</b>: take the Lease {@code crifresh-rollout} (retrying until {@code --lock-timeout}, else
+ *   <li><b>Lock</b> ({@link LeaseKeeper}): take the Lease {@code crifresh-rollout} (retrying until {@code --lock-timeout}, else
  *       exit 4) and renew it every third of its duration. A lost Lease stops new work.</li>
  *   <li><b>Observe</b>: start a Node informer on the selected nodes (with a node selector, a second one
  *       on every node, for the safety checks).</li>
  *   <li><b>Classify</b> every node (signature checks on worker threads).</li>
- *   <li><b>Wait for config</b>: while a node is config-pending, re-classify it on every update; when
+ *   <li><b>Wait for config</b> ({@link PendingWait}): while a node is config-pending, re-classify it on every update; when
  *       {@code --config-timeout} passes first, stop before any reboot (exit 3).</li>
  *   <li><b>Decide</b>: fresh → skip; config-pending that turned fresh → became-fresh; stale and unknown →
  *       reboot (action none: wait for them to turn fresh, bounded by {@code --attest-timeout}). Nodes an
@@ -55,9 +52,9 @@ import java.util.TreeMap;
  *       by this run. Nodes it left in phase draining are released (uncordoned if crifresh cordoned them)
  *       and then decided and scheduled like any other node, within the budget and the control-plane
  *       rule.</li>
- *   <li><b>Check</b>: the reboot driver checks every node it will reboot (e.g. a unique InternalIP)
+ *   <li><b>Check</b> ({@link DriverCheck}): the reboot driver checks every node it will reboot (e.g. a unique InternalIP)
  *       before any node is touched.</li>
- *   <li><b>Roll</b> ({@link NodeRoll}): workers first — already-unavailable ones first — as many at once
+ *   <li><b>Roll</b> ({@link RollScheduler}, {@link NodeRoll}): workers first — already-unavailable ones first — as many at once
  *       as {@code --max-unavailable} allows, counting nodes NotReady or cordoned by others; then control
  *       planes one at a time, each only while every other control plane is Ready. Both checks look at
  *       every node of the cluster, also those a {@code --node-selector} leaves out.</li>
@@ -74,7 +71,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final Context context;
     private final NodeOps nodeOps;
     private final PodOps podOps;
-    private final LeaseLock lease;
+    private final LeaseKeeper lease;
     private final NodeClassifier classifier;
     private final ClassificationCache cache;
     private final CoordinatorSettings settings;
@@ -84,14 +81,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final Promise<Report> promise = Promise.promise();
 
     private Stage stage = Stage.LOCKING;
-    private boolean locked;
-    private long lockDeadline;
     private NodeOps.NodeWatch watch;
     /** With a node selector: an informer on every node, for the safety checks. */
     private NodeOps.NodeWatch clusterWatch;
-    private long renewTimer = -1;
-    private long lastRenewNanos;
-    private long stageTimer = -1;
     private long blockedTimer = -1;
     private String blockedBecause;
 
@@ -100,18 +92,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     /** With a node selector: every node of the cluster, selected or not (facts holds the selected ones' latest). */
     private final Map<String, NodeFacts> cluster = new HashMap<>();
     private final Map<String, Classification> initial = new TreeMap<>();
-    private final Map<String, Decision> decisions = new HashMap<>();
-    private final Map<String, Outcome> outcomes = new HashMap<>();
-    private final Map<String, String> details = new HashMap<>();
-    private final Set<String> configPending = new LinkedHashSet<>();
-    private final Set<String> waiting = new LinkedHashSet<>();
-    private final Map<String, NodeRoll> rolls = new LinkedHashMap<>();
-    private final List<NodeRoll> queue = new ArrayList<>();
-    private final Set<String> inFlight = new LinkedHashSet<>();
+    private final Map<String, NodeResult> results = new HashMap<>();
+    private final PendingWait configWait;
+    private final PendingWait freshWait;
+    private final RollScheduler rolls = new RollScheduler();
     private final List<String> rebootOrder = new ArrayList<>();
     private int budget;
 
-    private boolean stopping;
     private StopReason stop;
     private String error;
 
@@ -120,46 +107,24 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                    ProgressListener progress, Clock clock) {
         this.vertx = vertx;
         this.context = context;
-        this.nodeOps = new NodeOps() {
-            @Override
-            public Future<List<Node>> list() {
-                return nodeOps.list();
-            }
-
-            @Override
-            public Future<Node> get(String name) {
-                return nodeOps.get(name);
-            }
-
-            @Override
-            public Future<Node> mergePatch(String name, String patch) {
-                return nodeOps.mergePatch(name, patch).onSuccess(Rollout.this::patched);
-            }
-
-            @Override
-            public Future<NodeWatch> watch(NodeEvents events) {
-                return nodeOps.watch(events);
-            }
-
-            @Override
-            public Future<NodeWatch> watchAll(NodeEvents events) {
-                return nodeOps.watchAll(events);
-            }
-        };
+        this.nodeOps = new PatchEchoNodeOps(nodeOps, this::patched);
         this.podOps = podOps;
-        this.lease = lease;
+        this.lease = new LeaseKeeper(vertx, lease, settings, progress, new LeaseEvents());
         this.classifier = classifier;
         this.cache = new ClassificationCache(classifier);
         this.settings = settings;
         this.driver = driver;
         this.progress = progress;
         this.clock = clock;
+        this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
+                this::configSettled, this::decide, this::configTimedOut);
+        this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
+                this::turnedFresh, this::finish, this::freshTimedOut);
     }
 
     /** Runs the rollout; call on the rollout's context. */
     public Future<Report> run() {
-        lockDeadline = System.nanoTime() + settings.lockTimeout().toNanos();
-        tryLock(true);
+        lease.acquire();
         return promise.future();
     }
 
@@ -169,53 +134,45 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             return;
         }
         stopWith(StopReason.INTERRUPTED, "interrupted");
-        for (NodeRoll roll : rolls.values()) {
-            if (inFlight.contains(roll.name())) {
-                roll.abandon("interrupted");
-            }
-        }
-        inFlight.clear();
+        rolls.abandonInFlight("interrupted");
         if (stage != Stage.LOCKING) {
             finish();
         }
     }
 
-    // ---- 1. lock ---------------------------------------------------------------------------------------
+    // ---- 1. lock (LeaseKeeper) -------------------------------------------------------------------------
 
-    private void tryLock(boolean first) {
-        lease.tryAcquire().onComplete(ar -> {
-            if (stage == Stage.DONE) {
-                return;
-            }
-            if (stop == StopReason.INTERRUPTED) {
-                if (ar.succeeded() && ar.result().acquired()) {
-                    locked = true;
-                }
-                finish();
-                return;
-            }
-            if (ar.succeeded() && ar.result().acquired()) {
-                locked = true;
-                lastRenewNanos = System.nanoTime();
-                progress.line("rollout lock acquired (Lease " + settings.leaseNamespace() + "/crifresh-rollout, run " + settings.runId() + ")");
-                long every = Math.max(10, settings.leaseDuration().toMillis() / 3);
-                renewTimer = vertx.setPeriodic(every, id -> renewLock());
-                observe();
-                return;
-            }
-            String why = ar.succeeded() ? "held by " + ar.result().holder() : NodeRoll.message(ar.cause());
-            long left = (lockDeadline - System.nanoTime()) / 1_000_000;
-            if (left <= 0) {
-                lockFailed("rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) not acquired within "
-                        + NodeRoll.seconds(settings.lockTimeout()) + ": " + why);
-                return;
-            }
-            if (first) {
-                progress.line("waiting up to " + NodeRoll.seconds(settings.lockTimeout()) + " for the rollout lock: " + why);
-            }
-            long retry = Math.min(left, Math.max(20, Math.min(1000, settings.lockTimeout().toMillis() / 10)));
-            vertx.setTimer(retry, id -> tryLock(false));
-        });
+    private final class LeaseEvents implements LeaseKeeper.Run {
+        @Override
+        public boolean done() {
+            return stage == Stage.DONE;
+        }
+
+        @Override
+        public boolean interrupted() {
+            return stop == StopReason.INTERRUPTED;
+        }
+
+        @Override
+        public void lockAcquired() {
+            observe();
+        }
+
+        @Override
+        public void lockAbandoned() {
+            finish();
+        }
+
+        @Override
+        public void lockNotAcquired(String why) {
+            lockFailed(why);
+        }
+
+        @Override
+        public void lockLost(String why) {
+            stopWith(StopReason.LOCK_LOST, why);
+            pump();
+        }
     }
 
     private void lockFailed(String why) {
@@ -228,25 +185,6 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 initial.putAll(ar.result());
             }
             finish();
-        });
-    }
-
-    private void renewLock() {
-        lease.renew().onComplete(ar -> {
-            if (stage == Stage.DONE) {
-                return;
-            }
-            if (ar.succeeded() && ar.result()) {
-                lastRenewNanos = System.nanoTime();
-                return;
-            }
-            boolean notOurs = ar.succeeded();
-            boolean expired = System.nanoTime() - lastRenewNanos > settings.leaseDuration().toNanos();
-            if (notOurs || expired) {
-                stopWith(StopReason.LOCK_LOST, "lost the rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout)"
-                        + (notOurs ? ": another run holds it" : ": renewal failed: " + NodeRoll.message(ar.cause())));
-                pump();
-            }
         });
     }
 
@@ -270,13 +208,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 return;
             }
             if (ar.failed()) {
-                stopWith(StopReason.NODE_FAILED, "cannot watch nodes: " + NodeRoll.message(ar.cause()));
+                stopWith(StopReason.NODE_FAILED, "cannot watch nodes: " + ErrorText.message(ar.cause()));
                 finish();
                 return;
             }
             initial.putAll(ar.result());
             announceClassification();
-            if (stopping) {
+            if (stopping()) {
                 finish();
             } else {
                 waitForConfig();
@@ -358,60 +296,35 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         stage = Stage.CONFIG_WAIT;
         for (Classification c : initial.values()) {
             if (c.verdict() == NodeVerdict.CONFIG_PENDING) {
-                configPending.add(c.name());
+                configWait.add(c.name());
             }
         }
-        if (configPending.isEmpty()) {
+        if (configWait.isEmpty()) {
             decide();
             return;
         }
         Duration timeout = settings.configTimeout();
-        progress.line("waiting up to " + NodeRoll.seconds(timeout) + " for " + configPending.size()
+        progress.line("waiting up to " + NodeRoll.seconds(timeout) + " for " + configWait.size()
                 + " config-pending node(s) to hold the desired credential for " + classifier.registry() + ": "
-                + String.join(", ", configPending));
-        stageTimer = vertx.setTimer(timeout.toMillis(), id -> {
-            stageTimer = -1;
-            if (stage == Stage.CONFIG_WAIT) {
-                configTimedOut();
-            }
-        });
+                + String.join(", ", configWait.names()));
+        configWait.start(timeout);
         // Nodes may have changed while they were classified: check the pending ones again, off the loop.
-        classifyLatest(List.copyOf(configPending)).onSuccess(latest -> {
-            if (stage == Stage.CONFIG_WAIT) {
-                latest.values().forEach(this::configChecked);
-            }
-        });
+        classifyLatest(configWait.snapshot()).onSuccess(latest -> configWait.checkAll(latest.values()));
     }
 
-    private void recheckConfig(String name) {
-        if (!configPending.contains(name) || facts.get(name) == null) {
-            return;
-        }
-        configChecked(classifyNow(name));
-    }
-
-    private void configChecked(Classification c) {
-        String name = c.name();
-        if (configPending.contains(name) && c.verdict() != NodeVerdict.CONFIG_PENDING) {
-            configPending.remove(name);
-            progress.line(name + " now holds the desired credential; containerd is " + c.verdict().wire() + " (" + c.reason() + ")");
-            if (configPending.isEmpty() && stage == Stage.CONFIG_WAIT) {
-                cancelStageTimer();
-                decide();
-            }
-        }
+    private void configSettled(Classification c) {
+        progress.line(c.name() + " now holds the desired credential; containerd is " + c.verdict().wire() + " (" + c.reason() + ")");
     }
 
     private void configTimedOut() {
-        String names = String.join(", ", configPending);
-        stopWith(StopReason.TIMED_OUT, configPending.size() + " node(s) did not hold the desired credential for "
+        String names = String.join(", ", configWait.names());
+        stopWith(StopReason.TIMED_OUT, configWait.size() + " node(s) did not hold the desired credential for "
                 + classifier.registry() + " within " + NodeRoll.seconds(settings.configTimeout()) + ": " + names
                 + "; nothing was rebooted");
-        for (String name : configPending) {
-            decisions.put(name, Decision.WAIT);
-            outcomes.put(name, Outcome.FAILED);
+        for (String name : configWait.names()) {
+            decided(name, Decision.WAIT);
             Classification c = facts.containsKey(name) ? classifyNow(name) : initial.get(name);
-            details.put(name, "config did not hold the desired credential within " + NodeRoll.seconds(settings.configTimeout())
+            ended(name, Outcome.FAILED, "config did not hold the desired credential within " + NodeRoll.seconds(settings.configTimeout())
                     + ": " + c.detail());
         }
         finish();
@@ -420,7 +333,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     // ---- 5. decide + 6. check ------------------------------------------------------------------------------
 
     private void decide() {
-        if (stopping) {
+        if (stopping()) {
             finish();
             return;
         }
@@ -430,7 +343,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 return;
             }
             if (ar.failed()) {
-                stopWith(StopReason.NODE_FAILED, "cannot classify the nodes: " + NodeRoll.message(ar.cause()));
+                stopWith(StopReason.NODE_FAILED, "cannot classify the nodes: " + ErrorText.message(ar.cause()));
                 finish();
                 return;
             }
@@ -445,14 +358,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             String name = first.name();
             NodeFacts f = facts.get(name);
             if (f == null) {
-                outcomes.put(name, Outcome.NOT_ATTEMPTED);
-                details.put(name, "the node was deleted during the run");
+                ended(name, Outcome.NOT_ATTEMPTED, "the node was deleted during the run");
                 continue;
             }
             Classification now = latest.getOrDefault(name, first);
             Ownership owner = Decisions.leftover(f);
             if (owner != null && owner.phase().mayHaveRebooted() && settings.action() == Action.REBOOT) {
-                decisions.put(name, Decision.REBOOT);
+                decided(name, Decision.REBOOT);
                 toRoll.add(f);
                 continue;
             }
@@ -462,17 +374,17 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
             if (now.verdict() == NodeVerdict.FRESH) {
                 boolean becameFresh = first.verdict() == NodeVerdict.CONFIG_PENDING;
-                decisions.put(name, becameFresh ? Decision.WAIT : Decision.SKIP);
-                outcomes.put(name, becameFresh ? Outcome.BECAME_FRESH : Outcome.SKIPPED);
-                details.put(name, (becameFresh ? "the config now holds the desired credential; " : "") + now.detail());
+                decided(name, becameFresh ? Decision.WAIT : Decision.SKIP);
+                ended(name, becameFresh ? Outcome.BECAME_FRESH : Outcome.SKIPPED,
+                        (becameFresh ? "the config now holds the desired credential; " : "") + now.detail());
             } else if (settings.action() == Action.REBOOT) {
-                decisions.put(name, Decision.REBOOT);
+                decided(name, Decision.REBOOT);
                 if (first.verdict() == NodeVerdict.CONFIG_PENDING) {
-                    details.put(name, "the config now holds the desired credential, containerd is " + now.verdict().wire());
+                    noted(name, "the config now holds the desired credential, containerd is " + now.verdict().wire());
                 }
                 toRoll.add(f);
             } else {
-                decisions.put(name, Decision.WAIT);
+                decided(name, Decision.WAIT);
                 toRoll.add(f);
             }
         }
@@ -493,27 +405,15 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 toCheck.put(f.name(), raw.get(f.name()));
             }
         }
-        context.<Map<String, String>>executeBlocking(() -> {
-            Map<String, String> problems = new LinkedHashMap<>();
-            for (Map.Entry<String, Node> e : toCheck.entrySet()) {
-                String name = e.getKey();
-                try {
-                    driver.check(e.getValue(), selected);
-                } catch (Exception ex) {
-                    problems.put(name, ex.getMessage() == null ? ex.toString() : ex.getMessage());
-                }
-            }
-            return problems;
-        }, false).onComplete(ar -> {
+        DriverCheck.problems(context, driver, toCheck, selected).onComplete(ar -> {
             if (stage == Stage.DONE) {
                 return;
             }
-            Map<String, String> problems = ar.succeeded() ? ar.result() : Map.of("*", NodeRoll.message(ar.cause()));
+            Map<String, String> problems = ar.succeeded() ? ar.result() : Map.of("*", ErrorText.message(ar.cause()));
             if (!problems.isEmpty()) {
                 problems.forEach((name, why) -> {
                     if (initial.containsKey(name)) {
-                        outcomes.put(name, Outcome.FAILED);
-                        details.put(name, "cannot be rebooted: " + why);
+                        ended(name, Outcome.FAILED, "cannot be rebooted: " + why);
                     }
                 });
                 stopWith(StopReason.NODE_FAILED, "the reboot driver cannot reboot " + String.join(", ", problems.keySet())
@@ -527,7 +427,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 }
                 if (released.failed()) {
                     stopWith(StopReason.NODE_FAILED, "could not release an earlier run's leftover nodes: "
-                            + NodeRoll.message(released.cause()));
+                            + ErrorText.message(released.cause()));
                     finish();
                     return;
                 }
@@ -553,25 +453,18 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             Ownership owner = Decisions.leftover(f);
             NodeRoll roll = new NodeRoll(this, f, index++, ordered.size(),
                     owner != null && owner.phase().mayHaveRebooted() ? owner : null);
-            rolls.put(f.name(), roll);
-            queue.add(roll);
+            rolls.add(roll);
         }
         // Nodes an earlier run may already have rebooted (phase rebooting/verifying) are started at once,
         // outside the budget: their reboot may be under way, so they are only waited for, never rebooted
         // again here. Leftovers in phase draining were released in decide() and wait for the budget and
         // the control-plane rule like any other node.
-        for (NodeRoll roll : List.copyOf(queue)) {
+        for (NodeRoll roll : rolls.queued()) {
             if (roll.resumed()) {
-                start(roll);
+                rolls.start(roll);
             }
         }
         pump();
-    }
-
-    private void start(NodeRoll roll) {
-        queue.remove(roll);
-        inFlight.add(roll.name());
-        roll.start();
     }
 
     /** Starts every queued node that may start now; finishes when nothing is left. */
@@ -579,51 +472,18 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (stage != Stage.ROLLING) {
             return;
         }
-        if (!stopping) {
-            startWhatFits();
+        if (!stopping()) {
+            blockedBecause = rolls.startWhatFits(facts::get, safetyView(), budget);
         }
-        if (inFlight.isEmpty() && (queue.isEmpty() || stopping)) {
+        if (rolls.noneInFlight() && (rolls.queueEmpty() || stopping())) {
             finish();
             return;
         }
-        if (!stopping && inFlight.isEmpty() && !queue.isEmpty()) {
+        if (!stopping() && rolls.noneInFlight() && !rolls.queueEmpty()) {
             armBlockedTimer();
         } else {
             cancelBlockedTimer();
         }
-    }
-
-    private void startWhatFits() {
-        List<NodeFacts> all = safetyView();
-        Map<String, String> unavailable = Budget.unavailable(all, inFlight);
-        String blocker = null;
-        for (NodeRoll roll : List.copyOf(queue)) {
-            NodeFacts f = facts.get(roll.name());
-            if (f == null) {
-                queue.remove(roll);
-                roll.abandon("not attempted: the node was deleted during the run");
-                continue;
-            }
-            if (roll.role() == Role.WORKER) {
-                if (Budget.workerFits(roll.name(), unavailable, budget)) {
-                    start(roll);
-                    unavailable.put(roll.name(), "in progress");
-                } else if (blocker == null) {
-                    blocker = roll.name() + " waits: " + Budget.describe(unavailable, budget);
-                }
-                continue;
-            }
-            boolean workersLeft = queue.stream().anyMatch(r -> r.role() == Role.WORKER)
-                    || inFlight.stream().anyMatch(n -> rolls.get(n).role() == Role.WORKER);
-            String why = Budget.controlPlaneBlocker(f, all, inFlight, workersLeft);
-            if (why == null) {
-                start(roll);
-            } else if (blocker == null) {
-                blocker = roll.name() + " waits: " + why;
-            }
-            break;
-        }
-        blockedBecause = blocker;
     }
 
     private void armBlockedTimer() {
@@ -636,7 +496,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         Duration timeout = settings.rebootTimeout();
         blockedTimer = vertx.setTimer(timeout.toMillis(), id -> {
             blockedTimer = -1;
-            if (stage == Stage.ROLLING && inFlight.isEmpty() && !queue.isEmpty() && !stopping) {
+            if (stage == Stage.ROLLING && rolls.noneInFlight() && !rolls.queueEmpty() && !stopping()) {
                 stopWith(StopReason.TIMED_OUT, "no node could start for " + NodeRoll.seconds(timeout) + ": "
                         + (blockedBecause == null ? "blocked" : blockedBecause));
                 pump();
@@ -671,53 +531,39 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             return;
         }
         ordered.forEach(f -> {
-            waiting.add(f.name());
+            freshWait.add(f.name());
             rebootOrder.add(f.name());
         });
         Duration timeout = settings.attestTimeout();
-        progress.line("action none: waiting up to " + NodeRoll.seconds(timeout) + " for " + waiting.size()
-                + " node(s) to attest fresh: " + String.join(", ", waiting));
-        stageTimer = vertx.setTimer(timeout.toMillis(), id -> {
-            stageTimer = -1;
-            if (stage != Stage.WAITING) {
-                return;
-            }
-            for (String name : waiting) {
-                outcomes.put(name, Outcome.FAILED);
-                Classification c = facts.containsKey(name) ? classifyNow(name) : initial.get(name);
-                details.put(name, "did not attest fresh within " + NodeRoll.seconds(timeout) + ": " + c.verdict().wire()
-                        + " (" + c.reason() + ") " + c.detail());
-            }
-            stopWith(StopReason.TIMED_OUT, waiting.size() + " node(s) did not attest fresh within "
-                    + NodeRoll.seconds(timeout) + ": " + String.join(", ", waiting));
-            finish();
-        });
-        classifyLatest(List.copyOf(waiting)).onSuccess(latest -> {
-            if (stage == Stage.WAITING) {
-                latest.values().forEach(this::waitChecked);
-            }
-        });
+        progress.line("action none: waiting up to " + NodeRoll.seconds(timeout) + " for " + freshWait.size()
+                + " node(s) to attest fresh: " + String.join(", ", freshWait.names()));
+        freshWait.start(timeout);
+        classifyLatest(freshWait.snapshot()).onSuccess(latest -> freshWait.checkAll(latest.values()));
     }
 
-    private void recheckWaiting(String name) {
-        if (!waiting.contains(name) || facts.get(name) == null) {
+    private void freshTimedOut() {
+        Duration timeout = settings.attestTimeout();
+        for (String name : freshWait.names()) {
+            Classification c = facts.containsKey(name) ? classifyNow(name) : initial.get(name);
+            ended(name, Outcome.FAILED, "did not attest fresh within " + NodeRoll.seconds(timeout) + ": " + c.verdict().wire()
+                    + " (" + c.reason() + ") " + c.detail());
+        }
+        stopWith(StopReason.TIMED_OUT, freshWait.size() + " node(s) did not attest fresh within "
+                + NodeRoll.seconds(timeout) + ": " + String.join(", ", freshWait.names()));
+        finish();
+    }
+
+    private void turnedFresh(Classification c) {
+        ended(c.name(), Outcome.BECAME_FRESH, "turned fresh without a reboot; " + c.detail());
+        progress.line(c.name() + " is fresh (" + c.reason() + ")");
+    }
+
+    /** Re-checks a node the wait is still waiting for, now that it changed. */
+    private void recheck(PendingWait wait, String name) {
+        if (!wait.contains(name) || facts.get(name) == null) {
             return;
         }
-        waitChecked(classifyNow(name));
-    }
-
-    private void waitChecked(Classification c) {
-        String name = c.name();
-        if (waiting.contains(name) && c.verdict() == NodeVerdict.FRESH) {
-            waiting.remove(name);
-            outcomes.put(name, Outcome.BECAME_FRESH);
-            details.put(name, "turned fresh without a reboot; " + c.detail());
-            progress.line(name + " is fresh (" + c.reason() + ")");
-            if (waiting.isEmpty()) {
-                cancelStageTimer();
-                finish();
-            }
-        }
+        wait.check(classifyNow(name));
     }
 
     // ---- informer events -------------------------------------------------------------------------------------
@@ -731,11 +577,11 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         NodeFacts before = facts.get(name);
         remember(node);
         switch (stage) {
-            case CONFIG_WAIT -> recheckConfig(name);
-            case WAITING -> recheckWaiting(name);
+            case CONFIG_WAIT -> recheck(configWait, name);
+            case WAITING -> recheck(freshWait, name);
             case ROLLING -> {
-                NodeRoll roll = rolls.get(name);
-                if (roll != null && inFlight.contains(name)) {
+                NodeRoll roll = rolls.inFlight(name);
+                if (roll != null) {
                     roll.onUpdate();
                 }
                 NodeFacts after = facts.get(name);
@@ -754,24 +600,17 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         }
         raw.remove(name);
         facts.remove(name);
-        if (configPending.remove(name)) {
-            outcomes.put(name, Outcome.NOT_ATTEMPTED);
-            details.put(name, "the node was deleted during the run");
-            if (configPending.isEmpty() && stage == Stage.CONFIG_WAIT) {
-                cancelStageTimer();
-                decide();
-            }
+        if (configWait.remove(name)) {
+            ended(name, Outcome.NOT_ATTEMPTED, "the node was deleted during the run");
+            configWait.endIfEmpty();
         }
-        if (waiting.remove(name)) {
-            outcomes.put(name, Outcome.FAILED);
-            details.put(name, "the node was deleted while waiting for it to turn fresh");
+        if (freshWait.remove(name)) {
+            ended(name, Outcome.FAILED, "the node was deleted while waiting for it to turn fresh");
             stopWith(StopReason.NODE_FAILED, name + " was deleted during the run");
-            if (waiting.isEmpty() && stage == Stage.WAITING) {
-                finish();
-            }
+            freshWait.endIfEmpty();
         }
-        NodeRoll roll = rolls.get(name);
-        if (roll != null && inFlight.contains(name)) {
+        NodeRoll roll = rolls.inFlight(name);
+        if (roll != null) {
             roll.onDeleted();
         }
         if (stage == Stage.ROLLING) {
@@ -834,7 +673,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     @Override
     public boolean stopping() {
-        return stopping;
+        return stop != null;
     }
 
     @Override
@@ -842,10 +681,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         progress.line(roll.prefix() + " " + text);
     }
 
-    /**
-     * A patch we sent returned this node: newer than the informer's copy until the patch's own watch
-     * event (its echo) arrives.
-     */
+    /** A patch we sent returned this node (see {@link PatchEchoNodeOps}). */
     private void patched(Node node) {
         if (stage != Stage.DONE && node != null) {
             remember(node);
@@ -862,7 +698,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     @Override
     public void finished(NodeRoll roll) {
-        inFlight.remove(roll.name());
+        rolls.finished(roll);
         if (roll.outcome() == Outcome.FAILED) {
             stopWith(StopReason.NODE_FAILED, roll.name() + ": " + roll.detail());
         }
@@ -880,15 +716,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 progress.line("stopping: " + why + (stage == Stage.ROLLING ? "; no new reboots" : ""));
             }
         }
-        stopping = true;
         cancelBlockedTimer();
-    }
-
-    private void cancelStageTimer() {
-        if (stageTimer >= 0) {
-            vertx.cancelTimer(stageTimer);
-            stageTimer = -1;
-        }
     }
 
     private void finish() {
@@ -896,47 +724,46 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             return;
         }
         stage = Stage.DONE;
-        cancelStageTimer();
+        configWait.cancel();
+        freshWait.cancel();
         cancelBlockedTimer();
-        if (renewTimer >= 0) {
-            vertx.cancelTimer(renewTimer);
-        }
-        for (NodeRoll roll : queue) {
-            roll.abandon("not attempted: the rollout stopped (" + error + ")");
-        }
+        lease.stopRenewing();
+        rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
         Report report = report();
-        Future<Void> released = locked ? lease.release() : Future.succeededFuture();
-        released.compose(v -> closeWatch()).onComplete(ar -> promise.tryComplete(report));
+        lease.release().onComplete(ar -> {
+            closeWatch(); // whether or not the Lease could be released: the run is over either way
+            promise.tryComplete(report);
+        });
     }
 
-    private Future<Void> closeWatch() {
+    private void closeWatch() {
         if (watch != null) {
             watch.close();
         }
         if (clusterWatch != null) {
             clusterWatch.close();
         }
-        return Future.succeededFuture();
     }
 
     private Report report() {
         List<NodeReport> nodes = new ArrayList<>();
         for (Classification c : initial.values()) {
-            String name = c.name();
-            NodeRoll roll = rolls.get(name);
-            Decision decision = decisions.getOrDefault(name, Decisions.of(c, settings.action()));
-            Outcome outcome = outcomes.getOrDefault(name, Outcome.NOT_ATTEMPTED);
-            String detail = details.getOrDefault(name, c.detail());
-            if (roll != null && roll.outcome() != null) {
-                outcome = roll.outcome();
-                detail = roll.detail();
-            } else if (outcome == Outcome.NOT_ATTEMPTED && !outcomes.containsKey(name) && stop != null) {
-                detail = "not attempted: the rollout stopped; " + c.detail();
-            }
-            nodes.add(new NodeReport(name, c.node().role(), c.verdict(), c.reason(), decision, outcome,
-                    c.markerSaysCurrent(), c.markerContradicts(), detail));
+            NodeResult recorded = results.getOrDefault(c.name(), NodeResult.NONE);
+            nodes.add(recorded.report(c, settings.action(), rolls.roll(c.name()), stop != null));
         }
         Result result = stop == null ? Result.SUCCEEDED : Result.FAILED;
         return Report.of(result, nodes, rebootOrder, stop == null ? StopReason.COMPLETED : stop, error);
+    }
+
+    private void decided(String name, Decision decision) {
+        results.put(name, results.getOrDefault(name, NodeResult.NONE).decided(decision));
+    }
+
+    private void ended(String name, Outcome outcome, String detail) {
+        results.put(name, results.getOrDefault(name, NodeResult.NONE).ended(outcome, detail));
+    }
+
+    private void noted(String name, String detail) {
+        results.put(name, results.getOrDefault(name, NodeResult.NONE).noted(detail));
     }
 }

@@ -104,6 +104,15 @@ class CliTest {
     }
 
     @Test
+    void anUnwritableReportIsAWarningThatSaysWhy() throws Exception {
+        h.worker("w1", Verdict.FRESH);
+        Path report = dir.resolve("no-such-dir").resolve("report.json");
+        Cli r = Cli.run(args("plan", "-o", "json", "--report", report.toString()));
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("crifresh-coordinator: warning: cannot write --report " + report + ": no such file"), r.err());
+    }
+
+    @Test
     void planPrintsATableByDefault() {
         h.worker("w1", Verdict.STALE);
         Cli r = Cli.run(args("plan"));
@@ -192,7 +201,7 @@ class CliTest {
         cases.put("no such Secret", new String[] {"plan", "--kubeconfig", kubeconfig.toString(), "--trust-secret", "x/nope",
             "--credential-file", credential.toString()});
         Path missing = dir.resolve("missing");
-        cases.put("cannot read " + missing.resolve("jwks.json"), new String[] {"plan", "--kubeconfig", kubeconfig.toString(),
+        cases.put("--trust-bundle: cannot read " + missing.resolve("jwks.json") + ": no such file", new String[] {"plan", "--kubeconfig", kubeconfig.toString(),
             "--trust-bundle", missing.toString(), "--credential-file", credential.toString()});
         Path garbage = Files.createDirectories(dir.resolve("garbage"));
         Files.writeString(garbage.resolve("jwks.json"), "{\"keys\": 7}");
@@ -203,6 +212,8 @@ class CliTest {
         Files.writeString(badJson, "{not json");
         cases.put("--credential-file " + badJson, new String[] {"plan", "--kubeconfig", kubeconfig.toString(),
             "--trust-bundle", trust.toString(), "--credential-file", badJson.toString()});
+        cases.put("--credential-file " + missing + ": cannot read: no such file", new String[] {"plan", "--kubeconfig",
+            kubeconfig.toString(), "--trust-bundle", trust.toString(), "--credential-file", missing.toString()});
         for (Map.Entry<String, String[]> c : cases.entrySet()) {
             Cli r = Cli.run(c.getValue());
             assertEquals(2, r.exit(), c.getKey() + ": " + r.err());

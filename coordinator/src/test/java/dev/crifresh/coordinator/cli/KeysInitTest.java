@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.attest.AttestationSigner;
@@ -18,6 +19,7 @@ import dev.crifresh.coordinator.fixture.MockCluster;
 import dev.crifresh.coordinator.fixture.TestAgent;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -136,6 +138,21 @@ class KeysInitTest {
         assertArrayEquals(fp, Files.readAllBytes(out.resolve("fingerprint.key")));
         assertEquals(2, TrustBundle.parse(Files.readString(out.resolve("jwks.json")), fp).keysByKid().size());
         assertWorksTogether(Files.readString(out.resolve("signing.key")), Files.readString(out.resolve("jwks.json")), fp);
+    }
+
+    @Test
+    void secretsAreDecodedLikeEveryOtherSecretFlag() throws Exception {
+        try (MockCluster cluster = MockCluster.start()) {
+            cluster.test.secrets().inNamespace("sec").resource(new SecretBuilder().withNewMetadata().withName("sign")
+                    .withNamespace("sec").endMetadata().withStringData(Map.of("signing.key", "PEM TEXT")).build()).create();
+            cluster.test.secrets().inNamespace("sec").resource(new SecretBuilder().withNewMetadata().withName("trust")
+                    .withNamespace("sec").endMetadata().withData(Map.of("jwks.json", "not base64!",
+                            "fingerprint.key", Base64.getEncoder().encodeToString(new byte[32]))).build()).create();
+            SecretKeyStore store = new SecretKeyStore(cluster.client, "sec", "sign", "trust");
+            assertEquals("PEM TEXT", store.readSigningKey());
+            UsageException bad = assertThrows(UsageException.class, store::readTrust);
+            assertEquals("--trust-secret-name sec/trust: key jwks.json is not valid base64", bad.getMessage());
+        }
     }
 
     private static String decode(Secret s, String key) {

@@ -62,6 +62,22 @@ class DriverTest {
     }
 
     @Test
+    void internalIpsSkipOtherAddressTypesAndBlanksAndKeepStatusOrder() {
+        Node n = node("w1", " ", "10.0.0.9 ", "10.0.0.7");
+        assertEquals(List.of("10.0.0.9", "10.0.0.7"), InternalIps.all(n));
+        assertEquals("10.0.0.9", InternalIps.of(n));
+        assertEquals("10.0.0.9", InternalIps.require(n));
+        Node none = node("w2");
+        assertEquals(List.of(), InternalIps.all(none));
+        assertEquals(null, InternalIps.of(none));
+        IllegalStateException missing = assertThrows(IllegalStateException.class, () -> InternalIps.require(none));
+        assertEquals("node w2 has no InternalIP in status.addresses", missing.getMessage());
+        IllegalStateException command = assertThrows(IllegalStateException.class,
+                () -> new CommandDriver(CommandTemplate.parse("reboot-node {ip}"), new ProcessRunner(Duration.ofSeconds(1))).argv(none));
+        assertEquals(missing.getMessage(), command.getMessage());
+    }
+
+    @Test
     void aFailingCommandReportsItsExitCodeAndLastLine() throws Exception {
         Path talosctl = script("talosctl", "echo 'connecting'; echo 'rpc error: connection refused' >&2; exit 3");
         TalosctlDriver driver = new TalosctlDriver(talosctl.toString(), null, new ProcessRunner(Duration.ofSeconds(10)));

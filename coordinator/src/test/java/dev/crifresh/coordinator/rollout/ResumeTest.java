@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.fixture.Harness;
-import dev.crifresh.coordinator.fixture.Poll;
+import dev.crifresh.mockapi.Poll;
 import dev.crifresh.coordinator.fixture.TestDriver.Behaviour;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.report.Outcome;

@@ -42,12 +42,9 @@ final class HostileAttestations {
 
     private final KubernetesClient client;
     private final SimKeys keys;
-    private final String registry;
-
-    HostileAttestations(KubernetesClient client, SimKeys keys, String registry) {
+    HostileAttestations(KubernetesClient client, SimKeys keys) {
         this.client = client;
         this.keys = keys;
-        this.registry = registry;
     }
 
     /** Writes the condition for {@code node}'s hostile mode; {@code others} are the other nodes of the cluster. */
@@ -58,19 +55,19 @@ final class HostileAttestations {
         Instant heartbeat = now;
         switch (mode) {
             case FORGED -> message = signed(new AttestationSigner(SimKeys.signingKey(Ed25519Keys.generate())),
-                    NodeClaims.of(node, registry, keys.fingerprintKey(), Reason.CONTAINERD_STARTED_AFTER_CONFIG, now));
+                    NodeClaims.of(node, keys.fingerprintKey(), Reason.CONTAINERD_STARTED_AFTER_CONFIG, now));
             case TAMPERED -> message = AttestationMessage.format(FRESH_SENTENCE, tamperedToFresh(trusted().sign(
-                    NodeClaims.of(node, registry, keys.fingerprintKey(), Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START,
+                    NodeClaims.of(node, keys.fingerprintKey(), Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START,
                             now))));
             case WRONG_NODE -> message = copiedFromAnother(node, others, now);
             case WRONG_BOOT -> {
-                AttestationClaims real = NodeClaims.of(node, registry, keys.fingerprintKey(),
+                AttestationClaims real = NodeClaims.of(node, keys.fingerprintKey(),
                         Reason.CONTAINERD_STARTED_AFTER_CONFIG, now);
-                message = signed(trusted(), withBootId(real, UUID.randomUUID().toString()));
+                message = signed(trusted(), real.withBootId(UUID.randomUUID().toString()));
             }
             case EXPIRED -> {
                 heartbeat = now.minus(HUNG_FOR);
-                message = signed(trusted(), NodeClaims.of(node, registry, keys.fingerprintKey(),
+                message = signed(trusted(), NodeClaims.of(node, keys.fingerprintKey(),
                         Reason.CONTAINERD_STARTED_AFTER_CONFIG, heartbeat));
             }
             default -> throw new IllegalArgumentException(mode.wire() + " is not a hostile attestation");
@@ -100,9 +97,8 @@ final class HostileAttestations {
         String[] parts = token.split("\\.", -1);
         String json = new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8);
         AttestationClaims c = ClaimsJson.read(json);
-        AttestationClaims edited = new AttestationClaims(c.v(), c.iss(), c.sub(), c.nodeUid(), c.bootId(), c.iat(),
-                c.exp(), Verdict.FRESH, Reason.CONTAINERD_STARTED_AFTER_CONFIG.code(), Proof.ORDERING, c.containerd(),
-                c.config(), c.registries(), c.marginMs(), c.agent());
+        AttestationClaims edited = c.withVerdict(Verdict.FRESH, Reason.CONTAINERD_STARTED_AFTER_CONFIG.code(),
+                Proof.ORDERING);
         String payload = Base64.getUrlEncoder().withoutPadding()
                 .encodeToString(ClaimsJson.write(edited).getBytes(StandardCharsets.UTF_8));
         return parts[0] + "." + payload + "." + parts[2];
@@ -122,15 +118,13 @@ final class HostileAttestations {
         }
         if (!others.isEmpty()) {
             SimulatedNode other = others.get(0);
-            return signed(trusted(), NodeClaims.of(other, registry, keys.fingerprintKey(),
+            return signed(trusted(), NodeClaims.of(other, keys.fingerprintKey(),
                     Reason.CONTAINERD_STARTED_AFTER_CONFIG, now));
         }
-        AttestationClaims real = NodeClaims.of(node, registry, keys.fingerprintKey(),
+        AttestationClaims real = NodeClaims.of(node, keys.fingerprintKey(),
                 Reason.CONTAINERD_STARTED_AFTER_CONFIG, now);
-        return signed(trusted(), new AttestationClaims(real.v(), real.iss(), node.name() + "-elsewhere",
-                UUID.randomUUID().toString(), UUID.randomUUID().toString(), real.iat(), real.exp(), real.verdict(),
-                real.reason(), real.proof(), real.containerd(), real.config(), real.registries(), real.marginMs(),
-                real.agent()));
+        return signed(trusted(), real.withSubject(node.name() + "-elsewhere", UUID.randomUUID().toString())
+                .withBootId(UUID.randomUUID().toString()));
     }
 
     private Optional<String> publishedValidFresh(SimulatedNode other, Instant now) {
@@ -148,10 +142,5 @@ final class HostileAttestations {
                 .filter(m -> AttestationMessage.token(m)
                         .map(token -> verifier.verify(token, expected, now).isValid()).orElse(false))
                 .findFirst();
-    }
-
-    private static AttestationClaims withBootId(AttestationClaims c, String bootId) {
-        return new AttestationClaims(c.v(), c.iss(), c.sub(), c.nodeUid(), bootId, c.iat(), c.exp(), c.verdict(),
-                c.reason(), c.proof(), c.containerd(), c.config(), c.registries(), c.marginMs(), c.agent());
     }
 }

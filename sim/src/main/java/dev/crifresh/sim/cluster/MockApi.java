@@ -1,26 +1,17 @@
 package dev.crifresh.sim.cluster;
 
+import dev.crifresh.mockapi.MockApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.ServerRequest;
-import dev.crifresh.mockapi.MockApiDispatcher;
-import io.fabric8.mockwebserver.ServerResponse;
 import io.vertx.core.Vertx;
-import java.net.InetAddress;
-import java.util.HashMap;
-import java.util.Map;
-import java.util.Queue;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
  * The simulated cluster's API server: fabric8's {@link KubernetesMockServer} in CRUD mode (with
  * expectations taking precedence, for the Eviction API the mock does not emulate; see
- * {@link MockApiDispatcher} for the one fix it needs) on loopback, over real HTTP and watches, and a
+ * {@link dev.crifresh.mockapi.MockApiDispatcher} for the one fix it needs) on loopback, over real HTTP and watches, and a
  * client on the Vert.x 5 HTTP client sharing the simulation's Vert.x.
  */
 public final class MockApi implements AutoCloseable {
@@ -38,10 +29,7 @@ public final class MockApi implements AutoCloseable {
         // The mock server logs every request at INFO through java.util.logging; the simulation's output is
         // the coordinator's progress and report, so keep only its warnings.
         QUIET.setLevel(Level.WARNING);
-        Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
-        KubernetesMockServer server = new KubernetesMockServer(new Context(Serialization.jsonMapper()),
-                new MockWebServer(), expectations, new MockApiDispatcher(expectations), false);
-        server.init(InetAddress.getLoopbackAddress(), 0);
+        KubernetesMockServer server = MockApiServer.crud();
         KubernetesClient client = server.createClient(new Vertx5HttpClientFactory(vertx));
         return new MockApi(server, client);
     }

@@ -18,7 +18,8 @@ import java.util.Map;
 
 /** The Kubernetes objects of a simulated node, as a Talos kubelet would register them. Pure builders. */
 public final class NodeObjects {
-    public static final String CONTROL_PLANE_LABEL = "node-role.kubernetes.io/control-plane";
+    /** The coordinator's own label (its Role clashes with the scenario's), so nodes carry what it classifies by. */
+    private static final String CONTROL_PLANE_LABEL = dev.crifresh.coordinator.classify.Role.CONTROL_PLANE_LABEL;
     public static final String WORKER_LABEL = "node-role.kubernetes.io/worker";
     /** Where the evictable application pods live. */
     public static final String APP_NAMESPACE = "apps";

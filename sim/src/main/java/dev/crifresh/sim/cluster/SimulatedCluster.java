@@ -210,7 +210,7 @@ public final class SimulatedCluster implements AutoCloseable {
 
     /** Writes the scenario's forged, tampered, copied, earlier-boot and expired conditions. */
     public void writeHostileAttestations() {
-        HostileAttestations hostile = new HostileAttestations(api.client(), keys, scenario.registry());
+        HostileAttestations hostile = new HostileAttestations(api.client(), keys);
         for (SimulatedNode node : nodes.values()) {
             if (node.agentMode().isHostile()) {
                 List<SimulatedNode> others = nodes.values().stream().filter(n -> n != node).toList();

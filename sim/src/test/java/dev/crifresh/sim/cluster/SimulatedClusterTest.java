@@ -16,6 +16,8 @@ import dev.crifresh.common.attest.VerificationResult;
 import dev.crifresh.common.evidence.Reason;
 import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.coordinator.classify.Role;
+import dev.crifresh.mockapi.Poll;
 import dev.crifresh.sim.scenario.Credential;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.scenario.ScenarioReader;
@@ -31,7 +33,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,8 +73,8 @@ class SimulatedClusterTest {
         Node cp = cluster.client().nodes().withName("cp-1").get();
         Node w1 = cluster.client().nodes().withName("w-1").get();
         Node w2 = cluster.client().nodes().withName("w-2").get();
-        assertTrue(cp.getMetadata().getLabels().containsKey(NodeObjects.CONTROL_PLANE_LABEL));
-        assertFalse(w1.getMetadata().getLabels().containsKey(NodeObjects.CONTROL_PLANE_LABEL));
+        assertTrue(cp.getMetadata().getLabels().containsKey(Role.CONTROL_PLANE_LABEL));
+        assertFalse(w1.getMetadata().getLabels().containsKey(Role.CONTROL_PLANE_LABEL));
         assertEquals("current", cp.getMetadata().getAnnotations().get(ConditionContract.DEFAULT_MARKER_ANNOTATION));
         assertEquals("stale", w1.getMetadata().getAnnotations().get(ConditionContract.DEFAULT_MARKER_ANNOTATION));
         assertFalse(w2.getMetadata().getAnnotations().containsKey(ConditionContract.DEFAULT_MARKER_ANNOTATION));
@@ -160,7 +161,7 @@ class SimulatedClusterTest {
         assertEquals(1, launcher.stops.get());
         assertFalse(Files.exists(w1.host().procRoot().resolve(Long.toString(before.criPid()))));
 
-        await(() -> w1.state() == SimulatedNode.State.UP, Duration.ofSeconds(5));
+        Poll.until(Duration.ofSeconds(5), "w-1 up again", () -> w1.state() == SimulatedNode.State.UP);
         Boot after = w1.boot();
         Node node = cluster.client().nodes().withName("w-1").get();
         assertNotEquals(before.bootId(), after.bootId());
@@ -179,7 +180,10 @@ class SimulatedClusterTest {
 
         SimulatedNode w2 = cluster.node("w-2");
         cluster.requestReboot("w-2");
-        Thread.sleep(400);
+        // "Never comes back" cannot be polled for: wait a bounded time by which a returning node would
+        // certainly be up again (twice its reboot time), then check it is still gone.
+        Duration wouldBeBackWithin = cluster.scenario().simulation().reboot().multipliedBy(2);
+        Thread.sleep(wouldBeBackWithin.toMillis());
         assertEquals(SimulatedNode.State.GONE, w2.state());
         assertEquals("False", ready(cluster.client().nodes().withName("w-2").get()));
         assertEquals(3, launcher.starts.size(), "no agent on a node that never came back");
@@ -199,7 +203,7 @@ class SimulatedClusterTest {
         Instant w2Mtime = Files.getLastModifiedTime(cluster.node("w-2").host().root()
                 .resolve("etc/cri/conf.d/cri.toml")).toInstant();
         cluster.beginRun();
-        await(() -> w1.boot().criPid() != before.criPid(), Duration.ofSeconds(5));
+        Poll.until(Duration.ofSeconds(5), "containerd restarted on w-1", () -> w1.boot().criPid() != before.criPid());
         Path cri = w1.host().root().resolve("etc/cri/conf.d/cri.toml");
         assertTrue(Files.readString(cri).contains("password = 'v3'"));
         assertEquals(new Credential("bot", "v3"), w1.credential());
@@ -218,8 +222,8 @@ class SimulatedClusterTest {
         build("nodes: [{name: w-1, pods: 2}]");
         String app = NodeObjects.appPodName("w-1", 0);
         assertTrue(cluster.client().pods().inNamespace(NodeObjects.APP_NAMESPACE).withName(app).evict());
-        await(() -> cluster.client().pods().inNamespace(NodeObjects.APP_NAMESPACE).withName(app).get() == null,
-                Duration.ofSeconds(5));
+        Poll.until(Duration.ofSeconds(5), "evicted pod " + app + " gone",
+                () -> cluster.client().pods().inNamespace(NodeObjects.APP_NAMESPACE).withName(app).get() == null);
         assertEquals(1, cluster.evictions(NodeObjects.APP_NAMESPACE, app));
         KubernetesClientException gone = assertThrows(KubernetesClientException.class,
                 () -> cluster.client().pods().inNamespace(NodeObjects.APP_NAMESPACE).withName(app).evict());
@@ -269,8 +273,7 @@ class SimulatedClusterTest {
 
         SimulatedNode honest = cluster.node("honest-1");
         String genuine = new AttestationSigner(cluster.keys().agentKey()).sign(NodeClaims.of(honest,
-                cluster.scenario().registry(), cluster.keys().fingerprintKey(), Reason.CONTAINERD_STARTED_AFTER_CONFIG,
-                Instant.now()));
+                cluster.keys().fingerprintKey(), Reason.CONTAINERD_STARTED_AFTER_CONFIG, Instant.now()));
         assertTrue(verifier.verify(genuine, new ExpectedNode(honest.name(), honest.uid(), honest.boot().bootId(), "True"),
                 Instant.now()).isValid(), "the same claims, honestly signed, are accepted");
     }
@@ -283,15 +286,5 @@ class SimulatedClusterTest {
     private static String internalIp(Node node) {
         return node.getStatus().getAddresses().stream().filter(a -> "InternalIP".equals(a.getType())).findFirst()
                 .orElseThrow().getAddress();
-    }
-
-    static void await(BooleanSupplier condition, Duration timeout) throws InterruptedException {
-        Instant deadline = Instant.now().plus(timeout);
-        while (!condition.getAsBoolean()) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("not within " + timeout);
-            }
-            Thread.sleep(20);
-        }
     }
 }

@@ -1,11 +1,11 @@
-package dev.crifresh.agent.testing;
+package dev.crifresh.mockapi;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-/** Waits for a condition with a deadline instead of sleeping a fixed time. */
+/** Waits for a condition with a deadline instead of sleeping a fixed time (for tests and the simulator). */
 public final class Poll {
     private Poll() {
     }

@@ -1,0 +1,29 @@
+package dev.crifresh.agent.loop;
+
+import dev.crifresh.common.evidence.Evaluation;
+import dev.crifresh.common.evidence.Proof;
+import dev.crifresh.common.evidence.Reason;
+import dev.crifresh.common.evidence.Verdict;
+import java.util.List;
+
+/**
+ * A process that may be the CRI containerd but could not be read might be a second containerd: the
+ * verdict becomes unknown ({@code ContainerdAmbiguous}), whatever the rules concluded from the
+ * processes that could be read. Applied after the rules; the memory the rules returned is kept.
+ */
+final class ProcessReadCheck {
+    private ProcessReadCheck() {
+    }
+
+    static Evaluation apply(Evaluation evaluation, List<String> unreadableProcesses) {
+        if (unreadableProcesses.isEmpty() || evaluation.verdict() == Verdict.UNKNOWN) {
+            return evaluation;
+        }
+        String message = "Which containerd runs is ambiguous: " + unreadableProcesses.get(0)
+                + (unreadableProcesses.size() > 1 ? " (and " + (unreadableProcesses.size() - 1) + " more)" : "")
+                + ".";
+        return new Evaluation(Verdict.UNKNOWN, Reason.CONTAINERD_AMBIGUOUS, Proof.NONE, message,
+                evaluation.containerd(), evaluation.containerdStartedAt(), evaluation.configDigest(),
+                evaluation.memory());
+    }
+}

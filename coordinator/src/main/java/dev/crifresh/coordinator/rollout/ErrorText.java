@@ -1,0 +1,18 @@
+package dev.crifresh.coordinator.rollout;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+/** How the rollout words a failure in progress lines and report details. */
+final class ErrorText {
+    private ErrorText() {
+    }
+
+    /** The API server's own message (with its HTTP code) when there is one, else the exception's message. */
+    static String message(Throwable t) {
+        if (t instanceof KubernetesClientException k && k.getStatus() != null && k.getStatus().getMessage() != null) {
+            return k.getCode() + " " + k.getStatus().getMessage();
+        }
+        String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : m;
+    }
+}
