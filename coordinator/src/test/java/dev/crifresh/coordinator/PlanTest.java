@@ -109,6 +109,26 @@ class PlanTest {
     }
 
     @Test
+    void aDuplicateAttestationConditionIsUnknownWhicheverEntryComesLast() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        Node node = h.cluster.node("w1");
+        String token = h.agent.sign(TestAgent.claims(node, Verdict.FRESH,
+                dev.crifresh.common.evidence.Reason.CONTAINERD_STARTED_AFTER_CONFIG, h.agent.holds(TestAgent.DESIRED)));
+        h.cluster.appendCondition("w1", new io.fabric8.kubernetes.api.model.NodeConditionBuilder()
+                .withType(ConditionContract.CONDITION_TYPE).withStatus(Verdict.FRESH.conditionStatus())
+                .withReason("ContainerdStartedAfterConfig")
+                .withMessage(dev.crifresh.common.kube.AttestationMessage.format("a second entry", token)).build());
+        long entries = h.cluster.node("w1").getStatus().getConditions().stream()
+                .filter(c -> ConditionContract.CONDITION_TYPE.equals(c.getType())).count();
+        assertEquals(2, entries, "the mock did not keep both entries");
+        Report r = h.run(Harness.fastSettings()).plan();
+        NodeReport w1 = line(r, "w1");
+        assertEquals(NodeVerdict.UNKNOWN, w1.verdict(), w1.detail());
+        assertEquals("DuplicateCondition", w1.reason());
+        assertEquals(Decision.REBOOT, w1.decision());
+    }
+
+    @Test
     void nodeSelectorLimitsTheNodes() throws Exception {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);

@@ -6,6 +6,7 @@ import dev.crifresh.common.attest.ExpectedNode;
 import dev.crifresh.common.attest.VerificationResult;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.kube.AttestationMessage;
+import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.common.registry.RegistryHosts;
 import java.time.Instant;
 import java.util.Map;
@@ -14,6 +15,8 @@ import java.util.Map;
  * Turns a Node and its attestation into a {@link Classification} (DESIGN §5). Pure: no I/O, the time
  * is passed in. Order of the checks, each failing toward a reboot:
  * <ol>
+ *   <li>more than one {@code ContainerdConfigFresh} condition on the Node → {@code unknown}
+ *       ({@code DuplicateCondition}): never pick one of them;</li>
  *   <li>the attestation must verify against the Node (name, UID, boot id, condition status) with a
  *       trusted key — otherwise {@code unknown} with the verifier's failure as the reason;</li>
  *   <li>an agent that says {@code unknown} → {@code unknown};</li>
@@ -26,6 +29,8 @@ import java.util.Map;
  */
 public final class NodeClassifier {
     public static final String CONFIG_PENDING_REASON = "DesiredCredentialNotInConfig";
+    /** The Node carries more than one {@code ContainerdConfigFresh} condition: none of them is trusted. */
+    public static final String DUPLICATE_CONDITION_REASON = "DuplicateCondition";
 
     private final AttestationVerifier verifier;
     private final String registry;
@@ -50,6 +55,11 @@ public final class NodeClassifier {
     public Classification classify(NodeFacts node, Instant now) {
         boolean markerSaysCurrent = marker.saysCurrent(node.annotations());
         AttestationCondition condition = node.attestation();
+        if (condition != null && condition.duplicated()) {
+            return new Classification(node, NodeVerdict.UNKNOWN, DUPLICATE_CONDITION_REASON,
+                    "the node has " + condition.entries() + " " + ConditionContract.CONDITION_TYPE
+                            + " conditions; none of them is trusted", markerSaysCurrent, null);
+        }
         String token = condition == null ? null : AttestationMessage.token(condition.message()).orElse(null);
         ExpectedNode expected = new ExpectedNode(node.name(), node.uid(), node.bootId(),
                 condition == null ? null : condition.status());

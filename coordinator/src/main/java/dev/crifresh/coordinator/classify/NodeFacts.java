@@ -13,7 +13,8 @@ import java.util.Map;
  *
  * @param annotations annotations with a non-null value (a JSON merge patch that sets an annotation to
  *                    null deletes it on a real API server; fabric8's mock keeps a null entry instead)
- * @param attestation the {@code ContainerdConfigFresh} condition, or null when absent
+ * @param attestation the {@code ContainerdConfigFresh} condition, or null when absent (see
+ *                    {@link AttestationCondition#duplicated()} when the Node has several)
  */
 public record NodeFacts(
         String name,
@@ -58,7 +59,10 @@ public record NodeFacts(
                     if ("Ready".equals(c.getType())) {
                         ready = "True".equals(c.getStatus());
                     } else if (ConditionContract.CONDITION_TYPE.equals(c.getType())) {
-                        attestation = new AttestationCondition(c.getStatus(), c.getReason(), c.getMessage());
+                        // Never pick one of several entries: a duplicate makes the node unknown.
+                        attestation = attestation == null
+                                ? new AttestationCondition(c.getStatus(), c.getReason(), c.getMessage())
+                                : attestation.withAnotherEntry();
                     }
                 }
             }

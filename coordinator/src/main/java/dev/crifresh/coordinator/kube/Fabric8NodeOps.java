@@ -48,7 +48,16 @@ public final class Fabric8NodeOps implements NodeOps {
 
     @Override
     public Future<NodeWatch> watch(NodeEvents events) {
-        SharedIndexInformer<Node> informer = nodes().runnableInformer(0);
+        return watch(nodes(), events);
+    }
+
+    @Override
+    public Future<NodeWatch> watchAll(NodeEvents events) {
+        return watch(client.nodes(), events);
+    }
+
+    private Future<NodeWatch> watch(NonNamespaceOperation<Node, NodeList, Resource<Node>> nodes, NodeEvents events) {
+        SharedIndexInformer<Node> informer = nodes.runnableInformer(0);
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Node node) {

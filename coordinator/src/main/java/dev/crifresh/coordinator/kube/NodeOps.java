@@ -19,6 +19,12 @@ public interface NodeOps {
     /** Starts an informer on the selected nodes; the future completes once its first list is in. */
     Future<NodeWatch> watch(NodeEvents events);
 
+    /**
+     * Starts an informer on every node of the cluster, selected or not: the safety checks (other control
+     * planes Ready, nodes already unavailable) must see nodes a node selector leaves out.
+     */
+    Future<NodeWatch> watchAll(NodeEvents events);
+
     interface NodeEvents {
         void upsert(Node node);
 

@@ -8,19 +8,20 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Whether a node may start now (pure). Workers: the selected nodes that are unavailable — NotReady,
- * cordoned (by anyone) or in progress in this run — together with the candidate must not exceed the
- * budget. Control planes: only after every worker, one at a time with nothing else in progress, and
- * only while every other control-plane node is Ready.
+ * Whether a node may start now (pure). Pass it every node of the cluster, not only the selected ones: a
+ * node selector must not hide an unavailable node or a NotReady control plane. Workers: the nodes that
+ * are unavailable — NotReady, cordoned (by anyone) or in progress in this run — together with the
+ * candidate must not exceed the budget. Control planes: only after every worker, one at a time with
+ * nothing else in progress, and only while every other control-plane node is Ready.
  */
 public final class Budget {
     private Budget() {
     }
 
-    /** Every selected node that counts against the budget now, with why. */
-    public static Map<String, String> unavailable(Collection<NodeFacts> selected, Set<String> inFlight) {
+    /** Every node that counts against the budget now, with why. */
+    public static Map<String, String> unavailable(Collection<NodeFacts> nodes, Set<String> inFlight) {
         Map<String, String> out = new LinkedHashMap<>();
-        for (NodeFacts n : selected) {
+        for (NodeFacts n : nodes) {
             if (inFlight.contains(n.name())) {
                 out.put(n.name(), "in progress");
             } else if (!n.ready()) {
@@ -49,7 +50,7 @@ public final class Budget {
     }
 
     /** @return null when the control-plane node may start, else why not */
-    public static String controlPlaneBlocker(NodeFacts candidate, Collection<NodeFacts> selected, Set<String> inFlight,
+    public static String controlPlaneBlocker(NodeFacts candidate, Collection<NodeFacts> nodes, Set<String> inFlight,
                                              boolean workersLeft) {
         if (workersLeft) {
             return "workers go first";
@@ -57,7 +58,7 @@ public final class Budget {
         if (!inFlight.isEmpty()) {
             return "control planes go one at a time, after " + String.join(", ", inFlight);
         }
-        for (NodeFacts n : selected) {
+        for (NodeFacts n : nodes) {
             if (n.role() == Role.CONTROL_PLANE && !n.name().equals(candidate.name()) && !n.ready()) {
                 return "control-plane node " + n.name() + " is not Ready";
             }

@@ -2,7 +2,6 @@ package dev.crifresh.coordinator.rollout;
 
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
-import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.NodePatches;
@@ -30,8 +29,9 @@ import java.time.Duration;
  *       once more (drain, reboot), never a third time;</li>
  *   <li>{@code RELEASING}: uncordon only when crifresh cordoned, drop the crifresh annotations.</li>
  * </ol>
- * A failure before the reboot request rolls the node back (uncordon if we cordoned, annotations
- * dropped). A failure after it leaves the node cordoned and owned, so a rerun resumes waiting for it.
+ * A failure before the reboot driver is invoked rolls the node back (uncordon if we cordoned, annotations
+ * dropped). A failure after that — a failing driver call included, as the request may have got through —
+ * leaves the node cordoned and owned, so a rerun resumes waiting for it.
  */
 final class NodeRoll {
     enum State { QUEUED, OWNING, DRAINING, REBOOTING, RETURNING, ATTESTING, RELEASING, DONE, ABANDONED }
@@ -56,7 +56,10 @@ final class NodeRoll {
     private Outcome outcome;
     private String detail;
 
-    /** @param resumeFrom the ownership an earlier run left on the node, or null */
+    /**
+     * @param resumeFrom the ownership an earlier run left on the node in a phase where its reboot may have
+     *                   happened (rebooting, verifying), or null
+     */
     NodeRoll(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom) {
         this.host = host;
         this.name = facts.name();
@@ -87,6 +90,11 @@ final class NodeRoll {
         return "[" + index + "/" + total + "] " + name;
     }
 
+    /** Whether this resumes a node an earlier run may already have rebooted. */
+    boolean resumed() {
+        return resumeFrom != null;
+    }
+
     boolean finished() {
         return state == State.DONE || state == State.ABANDONED;
     }
@@ -104,27 +112,34 @@ final class NodeRoll {
             own();
             return;
         }
-        Classification now = host.classifyNow(name);
         String earlier = "earlier run " + resumeFrom.runId() + " left it in phase " + resumeFrom.phase().wire();
-        if (resumeFrom.phase().mayHaveRebooted()) {
-            reboots = 1;
-            bootBefore = facts.annotation(CrifreshAnnotations.BOOT_ID);
-            host.rebootRequested(this);
-            say("resuming: " + earlier + ", waiting for it");
-            if (resumeFrom.phase() == Phase.VERIFYING || bootBefore == null) {
-                awaitAttestation();
-            } else {
-                awaitReturn();
-            }
+        bootBefore = facts.annotation(CrifreshAnnotations.BOOT_ID);
+        if (resumeFrom.phaseUnreadable() || (resumeFrom.phase() == Phase.REBOOTING && bootBefore == null)) {
+            failUntellable(facts);
             return;
         }
-        if (now.verdict() == NodeVerdict.FRESH) {
-            say("resuming: " + earlier + "; it is fresh now, releasing it");
-            release(Outcome.SKIPPED, "fresh; released from " + earlier);
-            return;
+        reboots = 1;
+        host.rebootRequested(this);
+        say("resuming: " + earlier + ", waiting for it");
+        if (resumeFrom.phase() == Phase.VERIFYING || bootBefore == null) {
+            awaitAttestation();
+        } else {
+            awaitReturn();
         }
-        say("resuming: " + earlier + ", starting it over");
-        own();
+    }
+
+    /**
+     * An earlier run's ownership that cannot tell whether its reboot happened (an unreadable phase, or
+     * phase rebooting without the boot id before it): waiting for "a new boot" would accept the current
+     * boot, and rebooting could reboot it twice. The node is left as it is and reported failed.
+     */
+    private void failUntellable(NodeFacts facts) {
+        String what = resumeFrom.phaseUnreadable()
+                ? "an unreadable " + CrifreshAnnotations.ROLLOUT + " value '" + facts.annotation(CrifreshAnnotations.ROLLOUT) + "'"
+                : "phase rebooting without " + CrifreshAnnotations.BOOT_ID;
+        finish(Outcome.FAILED, "earlier run " + resumeFrom.runId() + " left " + what + ", so whether its reboot happened cannot"
+                + " be told; not rebooted, not released: check the node by hand, then remove " + CrifreshAnnotations.ROLLOUT
+                + " (and uncordon it if " + CrifreshAnnotations.CORDONED + " is true) and rerun");
     }
 
     // ---- own + cordon ------------------------------------------------------------------------------
@@ -190,18 +205,26 @@ final class NodeRoll {
         bootBefore = facts.bootId();
         String ownership = new Ownership(host.settings().runId(), Phase.REBOOTING).toString();
         busy = true;
+        boolean[] driverInvoked = {false};
         host.nodes().mergePatch(name, NodePatches.phase(ownership, bootBefore))
-                .compose(patched -> host.vertx().<Void>executeBlocking(() -> {
-                    host.driver().reboot(node);
-                    return null;
-                }, false))
+                .compose(patched -> {
+                    driverInvoked[0] = true;
+                    return host.vertx().<Void>executeBlocking(() -> {
+                        host.driver().reboot(node);
+                        return null;
+                    }, false);
+                })
                 .onComplete(ar -> {
                     busy = false;
                     if (state != State.REBOOTING) {
                         return;
                     }
+                    if (ar.failed() && !driverInvoked[0]) {
+                        failRollingBack("could not record phase rebooting: " + ErrorText.message(ar.cause()));
+                        return;
+                    }
                     if (ar.failed()) {
-                        failRollingBack("reboot request failed: " + ErrorText.message(ar.cause()));
+                        failMayHaveRebooted(ErrorText.message(ar.cause()));
                         return;
                     }
                     reboots++;
@@ -211,6 +234,23 @@ final class NodeRoll {
                     say(reboots == 1 ? "reboot requested" : "reboot requested again (" + reboots + ")");
                     awaitReturn();
                 });
+    }
+
+    /**
+     * The driver was invoked and failed: the request may still have reached the node (talosctl killed at
+     * its timeout after delivering it, say). Treated as rebooted: the node keeps its cordon and phase
+     * rebooting with the boot id before, so nothing uncordons a node that may be going down, and a rerun
+     * waits for a new boot id instead of rebooting it again.
+     */
+    private void failMayHaveRebooted(String error) {
+        reboots++;
+        if (reboots == 1) {
+            host.rebootRequested(this);
+        }
+        finish(Outcome.FAILED, "reboot request failed: " + error + "; the reboot may have happened anyway, so the node was left"
+                + " cordoned with " + CrifreshAnnotations.ROLLOUT + " in phase rebooting: a rerun resumes from the annotations"
+                + " and waits for a new boot id (if the node did not reboot, reboot it by hand or remove "
+                + CrifreshAnnotations.ROLLOUT + ")");
     }
 
     // ---- wait for the node to return -----------------------------------------------------------------
@@ -274,6 +314,8 @@ final class NodeRoll {
                 if (reboots >= 2) {
                     finish(Outcome.FAILED, "still stale after " + reboots + " reboots (" + c.reason() + "): " + c.detail()
                             + "; left cordoned with " + CrifreshAnnotations.ROLLOUT);
+                } else if (resumeFrom != null) {
+                    failResumedStale(c);
                 } else {
                     say("still stale after the reboot (" + c.reason() + "), rebooting once more");
                     drain();
@@ -281,6 +323,29 @@ final class NodeRoll {
             }
             default -> lastWaitDetail = c.verdict().wire() + ", " + c.reason() + ": " + c.detail();
         }
+    }
+
+    /**
+     * A resumed node proved stale after the earlier run's reboot. It was started outside the budget and
+     * the control-plane rule, so it is not rebooted again here: it fails, stays cordoned, and its phase
+     * goes back to draining — a rerun then releases it and reboots it within the budget and the rule.
+     */
+    private void failResumedStale(Classification c) {
+        state = State.RELEASING;
+        String why = "still stale after the earlier run's reboot (" + c.reason() + "): " + c.detail()
+                + "; not rebooted again by this run (a resumed node skipped the budget and control-plane checks)";
+        String ownership = new Ownership(host.settings().runId(), Phase.DRAINING).toString();
+        busy = true;
+        host.nodes().mergePatch(name, NodePatches.phase(ownership, null)).onComplete(ar -> {
+            busy = false;
+            if (state != State.RELEASING) {
+                return;
+            }
+            finish(Outcome.FAILED, why + (ar.succeeded()
+                    ? "; left cordoned in phase draining, so a rerun reboots it within the budget"
+                    : "; left cordoned with " + CrifreshAnnotations.ROLLOUT + " (could not set phase draining: "
+                            + ErrorText.message(ar.cause()) + ")"));
+        });
     }
 
     // ---- node updates --------------------------------------------------------------------------------

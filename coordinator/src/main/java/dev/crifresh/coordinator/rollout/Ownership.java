@@ -1,12 +1,21 @@
 package dev.crifresh.coordinator.rollout;
 
-/** The value of {@code crifresh.dev/rollout}: {@code <runId>/<phase>}. */
-public record Ownership(String runId, Phase phase) {
+/**
+ * The value of {@code crifresh.dev/rollout}: {@code <runId>/<phase>}.
+ *
+ * @param phaseUnreadable the annotation's phase could not be read; {@link #phase()} is then
+ *                        {@link Phase#REBOOTING}
+ */
+public record Ownership(String runId, Phase phase, boolean phaseUnreadable) {
+
+    public Ownership(String runId, Phase phase) {
+        this(runId, phase, false);
+    }
 
     /**
      * Parses an annotation value; null when absent. An unreadable phase is read as
-     * {@link Phase#REBOOTING}: when in doubt whether a reboot was requested, wait for the node rather
-     * than reboot it a second time.
+     * {@link Phase#REBOOTING} (flagged {@link #phaseUnreadable()}): when in doubt whether a reboot was
+     * requested, never reboot the node a second time.
      */
     public static Ownership parse(String value) {
         if (value == null || value.isBlank()) {
@@ -15,7 +24,7 @@ public record Ownership(String runId, Phase phase) {
         int slash = value.lastIndexOf('/');
         String runId = slash < 0 ? value : value.substring(0, slash);
         Phase phase = slash < 0 ? null : Phase.fromWire(value.substring(slash + 1));
-        return new Ownership(runId, phase == null ? Phase.REBOOTING : phase);
+        return phase == null ? new Ownership(runId, Phase.REBOOTING, true) : new Ownership(runId, phase);
     }
 
     @Override

@@ -38,4 +38,9 @@ final class PatchEchoNodeOps implements NodeOps {
     public Future<NodeWatch> watch(NodeEvents events) {
         return delegate.watch(events);
     }
+
+    @Override
+    public Future<NodeWatch> watchAll(NodeEvents events) {
+        return delegate.watchAll(events);
+    }
 }

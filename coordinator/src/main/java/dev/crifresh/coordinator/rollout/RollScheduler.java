@@ -81,13 +81,14 @@ final class RollScheduler {
     /**
      * Starts every queued roll that may start now; a queued node that was deleted is dropped as not attempted.
      *
-     * @param facts    the nodes' latest state (null once deleted)
-     * @param selected the latest state of every selected node that still exists
-     * @param budget   how many selected nodes may be unavailable at once
+     * @param facts  the nodes' latest state (null once deleted)
+     * @param nodes  the latest state of every node of the cluster, selected or not (the safety checks must
+     *               see nodes a node selector leaves out)
+     * @param budget how many nodes may be unavailable at once
      * @return why the first queued node that could not start waits, or null
      */
-    String startWhatFits(Function<String, NodeFacts> facts, List<NodeFacts> selected, int budget) {
-        Map<String, String> unavailable = Budget.unavailable(selected, inFlight);
+    String startWhatFits(Function<String, NodeFacts> facts, List<NodeFacts> nodes, int budget) {
+        Map<String, String> unavailable = Budget.unavailable(nodes, inFlight);
         String blocker = null;
         for (NodeRoll roll : List.copyOf(queue)) {
             NodeFacts f = facts.apply(roll.name());
@@ -107,7 +108,7 @@ final class RollScheduler {
             }
             boolean workersLeft = queue.stream().anyMatch(r -> r.role() == Role.WORKER)
                     || inFlight.stream().anyMatch(n -> rolls.get(n).role() == Role.WORKER);
-            String why = Budget.controlPlaneBlocker(f, selected, inFlight, workersLeft);
+            String why = Budget.controlPlaneBlocker(f, nodes, inFlight, workersLeft);
             if (why == null) {
                 start(roll);
             } else if (blocker == null) {

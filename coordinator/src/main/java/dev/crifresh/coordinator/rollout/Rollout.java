@@ -40,20 +40,24 @@ import java.util.TreeMap;
  * <ol>
  *   <li><b>Lock</b> ({@link LeaseKeeper}): take the Lease {@code crifresh-rollout} (retrying until {@code --lock-timeout}, else
  *       exit 4) and renew it every third of its duration. A lost Lease stops new work.</li>
- *   <li><b>Observe</b>: start a Node informer on the selected nodes.</li>
+ *   <li><b>Observe</b>: start a Node informer on the selected nodes (with a node selector, a second one
+ *       on every node, for the safety checks).</li>
  *   <li><b>Classify</b> every node (signature checks on worker threads).</li>
  *   <li><b>Wait for config</b> ({@link PendingWait}): while a node is config-pending, re-classify it on every update; when
  *       {@code --config-timeout} passes first, stop before any reboot (exit 3).</li>
  *   <li><b>Decide</b>: fresh → skip; config-pending that turned fresh → became-fresh; stale and unknown →
  *       reboot (action none: wait for them to turn fresh, bounded by {@code --attest-timeout}). Nodes an
- *       earlier run left owned ({@code crifresh.dev/rollout}) are resumed at once, outside the budget (they
- *       are that run's work in progress): waited for when their reboot may have happened, started over
- *       otherwise, released when fresh.</li>
+ *       earlier run left owned ({@code crifresh.dev/rollout}) in phase rebooting or verifying are resumed
+ *       at once, outside the budget (their reboot may be under way): only waited for, never rebooted again
+ *       by this run. Nodes it left in phase draining are released (uncordoned if crifresh cordoned them)
+ *       and then decided and scheduled like any other node, within the budget and the control-plane
+ *       rule.</li>
  *   <li><b>Check</b> ({@link DriverCheck}): the reboot driver checks every node it will reboot (e.g. a unique InternalIP)
  *       before any node is touched.</li>
  *   <li><b>Roll</b> ({@link RollScheduler}, {@link NodeRoll}): workers first — already-unavailable ones first — as many at once
  *       as {@code --max-unavailable} allows, counting nodes NotReady or cordoned by others; then control
- *       planes one at a time, each only while every other control plane is Ready.</li>
+ *       planes one at a time, each only while every other control plane is Ready. Both checks look at
+ *       every node of the cluster, also those a {@code --node-selector} leaves out.</li>
  *   <li><b>Stop at the first failure</b>: nothing new starts, nodes in progress that were not rebooted
  *       yet are released, rebooting ones are waited for; the rest are not-attempted. When nothing can
  *       start for {@code --reboot-timeout} (budget used up by others), the run times out (exit 3).</li>
@@ -78,11 +82,15 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     private Stage stage = Stage.LOCKING;
     private NodeOps.NodeWatch watch;
+    /** With a node selector: an informer on every node, for the safety checks. */
+    private NodeOps.NodeWatch clusterWatch;
     private long blockedTimer = -1;
     private String blockedBecause;
 
     private final Map<String, Node> raw = new HashMap<>();
     private final Map<String, NodeFacts> facts = new HashMap<>();
+    /** With a node selector: every node of the cluster, selected or not (facts holds the selected ones' latest). */
+    private final Map<String, NodeFacts> cluster = new HashMap<>();
     private final Map<String, Classification> initial = new TreeMap<>();
     private final Map<String, NodeResult> results = new HashMap<>();
     private final PendingWait configWait;
@@ -184,7 +192,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     private void observe() {
         stage = Stage.OBSERVING;
-        nodeOps.watch(this).compose(w -> {
+        watchCluster().compose(v -> nodeOps.watch(this)).compose(w -> {
             watch = w;
             if (stage == Stage.DONE) {
                 w.close();
@@ -212,6 +220,53 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 waitForConfig();
             }
         });
+    }
+
+    /**
+     * With a node selector, nodes it leaves out still count for the safety checks: every other control
+     * plane must be Ready, and unavailable nodes use up the budget. Without one, the selected view is the
+     * whole cluster.
+     */
+    private Future<Void> watchCluster() {
+        if (settings.nodeSelector() == null) {
+            return Future.succeededFuture();
+        }
+        return nodeOps.watchAll(new NodeOps.NodeEvents() {
+            @Override
+            public void upsert(Node node) {
+                if (stage == Stage.DONE) {
+                    return;
+                }
+                NodeFacts before = cluster.put(node.getMetadata().getName(), NodeFacts.of(node));
+                NodeFacts after = cluster.get(node.getMetadata().getName());
+                if (stage == Stage.ROLLING && (before == null || before.ready() != after.ready()
+                        || before.unschedulable() != after.unschedulable())) {
+                    pump();
+                }
+            }
+
+            @Override
+            public void deleted(String name) {
+                if (stage != Stage.DONE && cluster.remove(name) != null && stage == Stage.ROLLING) {
+                    pump();
+                }
+            }
+        }).map(w -> {
+            clusterWatch = w;
+            if (stage == Stage.DONE) {
+                w.close();
+            } else {
+                w.snapshot().forEach(n -> cluster.put(n.getMetadata().getName(), NodeFacts.of(n)));
+            }
+            return null;
+        });
+    }
+
+    /** What the safety checks look at: every node of the cluster, the selected ones in their latest state. */
+    private List<NodeFacts> safetyView() {
+        Map<String, NodeFacts> all = new TreeMap<>(cluster);
+        all.putAll(facts);
+        return new ArrayList<>(all.values());
     }
 
     private void remember(Node node) {
@@ -308,12 +363,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
             Classification now = latest.getOrDefault(name, first);
             Ownership owner = Decisions.leftover(f);
-            if (owner != null && settings.action() == Action.REBOOT) {
+            if (owner != null && owner.phase().mayHaveRebooted() && settings.action() == Action.REBOOT) {
                 decided(name, Decision.REBOOT);
                 toRoll.add(f);
                 continue;
             }
             if (owner != null) {
+                // Not rebooted by the earlier run: released, then decided and scheduled like any other node.
                 leftovers.add(f);
             }
             if (now.verdict() == NodeVerdict.FRESH) {
@@ -336,11 +392,11 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (settings.action() == Action.NONE) {
             releaseLeftovers(leftovers).onComplete(ar -> waitForFresh(ordered));
         } else {
-            checkDriver(ordered);
+            checkDriver(ordered, leftovers);
         }
     }
 
-    private void checkDriver(List<NodeFacts> ordered) {
+    private void checkDriver(List<NodeFacts> ordered, List<NodeFacts> leftovers) {
         List<Node> selected = initial.keySet().stream().map(raw::get).filter(n -> n != null).toList();
         Map<String, Node> toCheck = new LinkedHashMap<>();
         for (NodeFacts f : ordered) {
@@ -365,7 +421,18 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 finish();
                 return;
             }
-            roll(ordered);
+            releaseLeftovers(leftovers).onComplete(released -> {
+                if (stage == Stage.DONE) {
+                    return;
+                }
+                if (released.failed()) {
+                    stopWith(StopReason.NODE_FAILED, "could not release an earlier run's leftover nodes: "
+                            + ErrorText.message(released.cause()));
+                    finish();
+                    return;
+                }
+                roll(ordered);
+            });
         });
     }
 
@@ -383,13 +450,17 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 + ": " + String.join(", ", ordered.stream().map(NodeFacts::name).toList()));
         int index = 1;
         for (NodeFacts f : ordered) {
-            NodeRoll roll = new NodeRoll(this, f, index++, ordered.size(), Decisions.leftover(f));
+            Ownership owner = Decisions.leftover(f);
+            NodeRoll roll = new NodeRoll(this, f, index++, ordered.size(),
+                    owner != null && owner.phase().mayHaveRebooted() ? owner : null);
             rolls.add(roll);
         }
-        // An earlier run's unfinished nodes are already cordoned by crifresh: they are this run's work in
-        // progress, started at once and outside the budget (waiting for budget they hold would deadlock).
+        // Nodes an earlier run may already have rebooted (phase rebooting/verifying) are started at once,
+        // outside the budget: their reboot may be under way, so they are only waited for, never rebooted
+        // again here. Leftovers in phase draining were released in decide() and wait for the budget and
+        // the control-plane rule like any other node.
         for (NodeRoll roll : rolls.queued()) {
-            if (Decisions.leftover(facts.get(roll.name())) != null) {
+            if (roll.resumed()) {
                 rolls.start(roll);
             }
         }
@@ -402,7 +473,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             return;
         }
         if (!stopping()) {
-            blockedBecause = rolls.startWhatFits(facts::get, selectedFacts(), budget);
+            blockedBecause = rolls.startWhatFits(facts::get, safetyView(), budget);
         }
         if (rolls.noneInFlight() && (rolls.queueEmpty() || stopping())) {
             finish();
@@ -413,17 +484,6 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         } else {
             cancelBlockedTimer();
         }
-    }
-
-    private List<NodeFacts> selectedFacts() {
-        List<NodeFacts> out = new ArrayList<>(initial.size());
-        for (String name : initial.keySet()) {
-            NodeFacts f = facts.get(name);
-            if (f != null) {
-                out.add(f);
-            }
-        }
-        return out;
     }
 
     private void armBlockedTimer() {
@@ -451,8 +511,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         }
     }
 
-    // ---- action none -----------------------------------------------------------------------------------------
-
+    /** Drops an earlier run's annotations from nodes it had not rebooted; uncordons those crifresh cordoned. */
     private Future<Void> releaseLeftovers(List<NodeFacts> leftovers) {
         List<Future<Node>> patches = new ArrayList<>();
         for (NodeFacts f : leftovers) {
@@ -462,6 +521,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         }
         return Future.join(patches).mapEmpty();
     }
+
+    // ---- action none -----------------------------------------------------------------------------------------
 
     private void waitForFresh(List<NodeFacts> ordered) {
         stage = Stage.WAITING;
@@ -678,6 +739,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private void closeWatch() {
         if (watch != null) {
             watch.close();
+        }
+        if (clusterWatch != null) {
+            clusterWatch.close();
         }
     }
 

@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * The order nodes are started in (pure): nodes an earlier run already rebooted or was rebooting
- * (resumed, they are in progress anyway), then nodes an earlier run had cordoned, then workers — those
- * already unavailable first, as they cost no extra budget — then control planes; by name within each.
+ * (resumed, they are in progress anyway), then workers — those already unavailable first, as they cost
+ * no extra budget — then control planes; by name within each. A node an earlier run left in phase
+ * draining is not special: it is released first and takes its place among the others.
  */
 public final class RolloutOrder {
     private RolloutOrder() {
@@ -21,12 +22,12 @@ public final class RolloutOrder {
 
     static int rank(NodeFacts n) {
         Ownership owner = Ownership.parse(n.annotation(CrifreshAnnotations.ROLLOUT));
-        if (owner != null) {
-            return owner.phase().mayHaveRebooted() ? 0 : 1;
+        if (owner != null && owner.phase().mayHaveRebooted()) {
+            return 0;
         }
         if (n.role() == Role.CONTROL_PLANE) {
-            return 4;
+            return 3;
         }
-        return n.unavailable() ? 2 : 3;
+        return n.unavailable() ? 1 : 2;
     }
 }

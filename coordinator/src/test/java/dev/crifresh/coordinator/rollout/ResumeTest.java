@@ -123,6 +123,112 @@ class ResumeTest {
         assertNothingLeftBehind(h);
     }
 
+    private static final String DRAINING_LEFTOVER = "{\"metadata\":{\"annotations\":{\"crifresh.dev/rollout\":\"old-run/draining\","
+            + "\"crifresh.dev/cordoned\":\"true\"}},\"spec\":{\"unschedulable\":true}}";
+
+    @Test
+    void aControlPlaneLeftInDrainingWaitsForTheWorkersAndForTheOtherControlPlanes() throws Exception {
+        h.controlPlane("cp1", Verdict.STALE);
+        h.cluster.mergePatch("cp1", DRAINING_LEFTOVER);
+        h.controlPlane("cp2", Verdict.FRESH);
+        h.controlPlane("cp3", Verdict.FRESH);
+        h.worker("w1", Verdict.STALE);
+        h.cluster.setReady("cp2", false);
+        Harness.Run run = h.run(Harness.fastSettings().withMaxUnavailable("2")).rollout();
+        Poll.until(Duration.ofSeconds(15), "cp1 to wait for cp2",
+                () -> h.progress.stream().anyMatch(l -> l.contains("cp1 waits: control-plane node cp2 is not Ready")));
+        assertEquals(0, h.driver.rebootsOf("cp1"), "cp1 was rebooted while cp2 was not Ready");
+        assertFalse(cordoned(h, "cp1"), "cp1 stayed cordoned while it waited");
+        h.cluster.setReady("cp2", true);
+        Report r = run.report();
+        assertEquals(0, r.exitCode(), r.toJson());
+        assertEquals(java.util.List.of("w1", "cp1"), r.rebootOrder());
+        assertEquals(1, h.driver.rebootsOf("cp1"));
+        assertNothingLeftBehind(h);
+    }
+
+    @Test
+    void workersLeftInDrainingShareTheBudgetWithoutDeadlocking() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.worker("w2", Verdict.STALE);
+        h.cluster.mergePatch("w1", DRAINING_LEFTOVER);
+        h.cluster.mergePatch("w2", DRAINING_LEFTOVER);
+        try (dev.crifresh.coordinator.fixture.Timeline timeline = new dev.crifresh.coordinator.fixture.Timeline(h.cluster)) {
+            Report r = h.rollout(Harness.fastSettings());
+            assertEquals(0, r.exitCode(), r.toJson());
+            assertEquals(1, h.driver.rebootsOf("w1"));
+            assertEquals(1, h.driver.rebootsOf("w2"));
+            assertTrue(timeline.maxUnavailable() <= 1, "more than 1 unavailable: " + timeline.unavailableSets());
+        }
+        assertFalse(cordoned(h, "w1"));
+        assertFalse(cordoned(h, "w2"));
+        assertNothingLeftBehind(h);
+    }
+
+    @Test
+    void aResumedNodeStillStaleAfterItsRebootIsNotRebootedAgainOutsideTheBudget() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.driver.behave("w1", Behaviour.HOLD);
+        Harness.Run first = h.run(Harness.fastSettings()).rollout();
+        Poll.until(Duration.ofSeconds(15), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1 && inPhase("w1", "rebooting"));
+        first.kill();
+
+        Harness.Run second = h.run(rerun()).rollout();
+        Poll.until(Duration.ofSeconds(15), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
+        h.cluster.setBootId("w1", java.util.UUID.randomUUID().toString());
+        h.cluster.setReady("w1", true);
+        h.agent.attest(h.cluster, "w1", Verdict.STALE, dev.crifresh.coordinator.fixture.TestAgent.DESIRED);
+        Report r = second.report();
+        assertEquals(1, r.exitCode(), r.toJson());
+        assertEquals(Outcome.FAILED, line(r, "w1").outcome());
+        assertTrue(line(r, "w1").detail().contains("not rebooted again by this run"), line(r, "w1").detail());
+        assertEquals(1, h.driver.rebootsOf("w1"), "the resumed node was rebooted again outside the budget");
+        assertTrue(cordoned(h, "w1"));
+        assertTrue(inPhase("w1", "draining"));
+
+        // A rerun reboots it through the normal scheduling.
+        h.driver.behave("w1", Behaviour.RETURNS_FRESH);
+        Report third = h.rollout(rerun());
+        assertEquals(0, third.exitCode(), third.toJson());
+        assertEquals(2, h.driver.rebootsOf("w1"));
+        assertFalse(cordoned(h, "w1"));
+        assertNothingLeftBehind(h);
+    }
+
+    private static String leftover(String ownership, String bootId) {
+        return "{\"metadata\":{\"annotations\":{\"crifresh.dev/rollout\":\"" + ownership + "\",\"crifresh.dev/cordoned\":\"true\""
+                + (bootId == null ? "" : ",\"crifresh.dev/boot-id\":\"" + bootId + "\"") + "}},\"spec\":{\"unschedulable\":true}}";
+    }
+
+    private void assertLeftForAManualCheck(Report r, String node) {
+        assertEquals(1, r.exitCode(), r.toJson());
+        assertEquals(Outcome.FAILED, line(r, node).outcome(), line(r, node).detail());
+        assertTrue(line(r, node).detail().contains("whether its reboot happened cannot be told"), line(r, node).detail());
+        assertEquals(0, h.driver.rebootsOf(node));
+        assertTrue(cordoned(h, node), "released although nobody knows whether it rebooted");
+        assertTrue(annotation(h, node, CrifreshAnnotations.ROLLOUT) != null);
+    }
+
+    @Test
+    void aLeftoverRebootingWithoutABootIdIsNotReportedRebootedOnItsCurrentBoot() throws Exception {
+        // Fresh from its current boot: without the boot id before, no one can tell whether a reboot happened.
+        h.worker("w1", Verdict.FRESH);
+        h.cluster.mergePatch("w1", leftover("old-run/rebooting", null));
+        Report r = h.rollout(Harness.fastSettings());
+        assertLeftForAManualCheck(r, "w1");
+        assertTrue(line(r, "w1").detail().contains("phase rebooting without crifresh.dev/boot-id"), line(r, "w1").detail());
+    }
+
+    @Test
+    void aLeftoverWithAnUnreadablePhaseIsLeftForAManualCheck() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        String boot = h.cluster.node("w1").getStatus().getNodeInfo().getBootID();
+        h.cluster.mergePatch("w1", leftover("old-run/exploding", boot));
+        Report r = h.rollout(Harness.fastSettings());
+        assertLeftForAManualCheck(r, "w1");
+        assertTrue(line(r, "w1").detail().contains("unreadable crifresh.dev/rollout value 'old-run/exploding'"), line(r, "w1").detail());
+    }
+
     @Test
     void aGracefulStopLeavesTheNodeForARerunAndReleasesTheLease() throws Exception {
         h.worker("w1", Verdict.STALE);

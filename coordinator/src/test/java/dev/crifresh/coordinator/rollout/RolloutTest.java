@@ -160,6 +160,43 @@ class RolloutTest {
         assertEquals(Outcome.REBOOTED, line(r, "cp1").outcome());
     }
 
+    private void label(String node, String pool) {
+        h.cluster.mergePatch(node, "{\"metadata\":{\"labels\":{\"pool\":\"" + pool + "\"}}}");
+    }
+
+    @Test
+    void aNodeSelectorDoesNotHideANotReadyControlPlane() throws Exception {
+        h.controlPlane("cp1", Verdict.STALE);
+        label("cp1", "blue");
+        h.controlPlane("cp2", Verdict.FRESH);
+        h.controlPlane("cp3", Verdict.FRESH);
+        h.cluster.setReady("cp2", false);
+        Harness.Run run = h.run(Harness.fastSettings().withNodeSelector("pool=blue")).rollout();
+        Poll.until(Duration.ofSeconds(15), "cp1 to wait for the unselected cp2",
+                () -> h.progress.stream().anyMatch(l -> l.contains("cp1 waits: control-plane node cp2 is not Ready")));
+        assertFalse(cordoned(h, "cp1"), "cp1 started while the unselected cp2 was not Ready");
+        assertEquals(0, h.driver.rebootsOf("cp1"));
+        h.cluster.setReady("cp2", true);
+        Report r = run.report();
+        assertEquals(0, r.exitCode(), r.toJson());
+        assertEquals(List.of("cp1"), r.nodes().stream().map(NodeReport::name).toList());
+        assertEquals(Outcome.REBOOTED, line(r, "cp1").outcome());
+    }
+
+    @Test
+    void aNodeSelectorDoesNotHideUnavailableWorkersFromTheBudget() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        label("w1", "blue");
+        h.worker("w9", Verdict.FRESH);
+        h.cluster.setReady("w9", false);
+        Report r = h.rollout(Harness.fastSettings().withNodeSelector("pool=blue").withRebootTimeout(Duration.ofMillis(400)));
+        assertEquals(3, r.exitCode(), r.toJson());
+        assertEquals(Outcome.NOT_ATTEMPTED, line(r, "w1").outcome());
+        assertTrue(r.error().contains("w9 (NotReady)"), r.error());
+        assertTrue(h.driver.reboots().isEmpty());
+        assertFalse(cordoned(h, "w1"));
+    }
+
     @Test
     void aBudgetUsedUpByOthersTimesOut() throws Exception {
         h.worker("w1", Verdict.STALE);
@@ -319,16 +356,34 @@ class RolloutTest {
     }
 
     @Test
-    void aFailingRebootDriverRollsTheNodeBack() throws Exception {
+    void aFailingRebootDriverCallLeavesTheNodeCordonedAsMaybeRebooted() throws Exception {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
+        String bootBefore = h.cluster.node("w1").getStatus().getNodeInfo().getBootID();
         h.driver.behave("w1", Behaviour.DRIVER_FAILS);
         Report r = h.rollout(Harness.fastSettings());
         assertEquals(1, r.exitCode(), r.toJson());
-        assertTrue(line(r, "w1").detail().contains("reboot request failed: talosctl exited with 1"), line(r, "w1").detail());
+        NodeReport w1 = line(r, "w1");
+        assertEquals(Outcome.FAILED, w1.outcome());
+        assertTrue(w1.detail().contains("reboot request failed: talosctl exited with 1"), w1.detail());
+        assertTrue(w1.detail().contains("the reboot may have happened"), w1.detail());
+        assertTrue(w1.detail().contains("a rerun resumes from the annotations"), w1.detail());
         assertEquals(Outcome.NOT_ATTEMPTED, line(r, "w2").outcome());
-        assertFalse(cordoned(h, "w1"));
+        // The request may have reached the node: it must not be uncordoned, and a rerun must know.
+        assertTrue(cordoned(h, "w1"), "w1 was uncordoned although its reboot may be under way");
+        assertTrue(annotation(h, "w1", CrifreshAnnotations.ROLLOUT).endsWith("/rebooting"));
+        assertEquals(bootBefore, annotation(h, "w1", CrifreshAnnotations.BOOT_ID));
+        assertEquals("true", annotation(h, "w1", CrifreshAnnotations.CORDONED));
         assertFalse(cordoned(h, "w2"));
+
+        // The reboot did happen after all: a rerun waits for it and does not call the driver again.
+        Harness.Run rerun = h.run(Harness.fastSettings().withLockTimeout(Duration.ofSeconds(5))).rollout();
+        Poll.until(Duration.ofSeconds(15), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
+        h.driver.bringBack("w1");
+        Report second = rerun.report();
+        assertEquals(0, second.exitCode(), second.toJson());
+        assertEquals(Outcome.REBOOTED, line(second, "w1").outcome());
+        assertFalse(cordoned(h, "w1"));
         assertNothingLeftBehind(h);
     }
 

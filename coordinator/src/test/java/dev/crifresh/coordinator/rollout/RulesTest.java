@@ -75,8 +75,10 @@ class RulesTest {
                 worker("w-a"),
                 node("w-z-down", Role.WORKER, false, false, Map.of()),
                 node("w-y-drain", Role.WORKER, true, true, Map.of(CrifreshAnnotations.ROLLOUT, "old/draining")),
-                node("cp-x-boot", Role.CONTROL_PLANE, false, true, Map.of(CrifreshAnnotations.ROLLOUT, "old/rebooting")));
-        assertEquals(List.of("cp-x-boot", "w-y-drain", "w-z-down", "w-a", "w-b", "cp-a"),
+                node("cp-x-boot", Role.CONTROL_PLANE, false, true, Map.of(CrifreshAnnotations.ROLLOUT, "old/rebooting")),
+                // Not rebooted by the earlier run: takes its place among the control planes, after the workers.
+                node("cp-b-drain", Role.CONTROL_PLANE, true, true, Map.of(CrifreshAnnotations.ROLLOUT, "old/draining")));
+        assertEquals(List.of("cp-x-boot", "w-y-drain", "w-z-down", "w-a", "w-b", "cp-a", "cp-b-drain"),
                 RolloutOrder.order(nodes).stream().map(NodeFacts::name).toList());
     }
 
@@ -89,6 +91,9 @@ class RulesTest {
         assertNull(Ownership.parse(" "));
         assertEquals(Phase.REBOOTING, Ownership.parse("run-1/exploding").phase());
         assertEquals(Phase.REBOOTING, Ownership.parse("run-1").phase());
+        assertTrue(Ownership.parse("run-1/exploding").phaseUnreadable());
+        assertTrue(Ownership.parse("run-1").phaseUnreadable());
+        assertFalse(Ownership.parse("run-1/rebooting").phaseUnreadable());
         assertTrue(Phase.REBOOTING.mayHaveRebooted());
         assertTrue(Phase.VERIFYING.mayHaveRebooted());
         assertFalse(Phase.DRAINING.mayHaveRebooted());
