@@ -69,13 +69,7 @@ class ResumeTest {
     @Test
     void killedWhileRebootingTheRerunWaitsInsteadOfRebootingAgain() throws Exception {
         h.worker("w1", Verdict.STALE);
-        h.driver.behave("w1", Behaviour.HOLD);
-        Harness.Run first = h.run(Harness.fastSettings()).rollout();
-        Poll.until(Duration.ofSeconds(15), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1 && inPhase("w1", "rebooting"));
-        first.kill();
-
-        Harness.Run second = h.run(rerun()).rollout();
-        Poll.until(Duration.ofSeconds(15), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
+        Harness.Run second = killWhileRebootingAndRerun("w1");
         h.driver.bringBack("w1");
         Report r = second.report();
         assertEquals(0, r.exitCode(), r.toJson());
@@ -168,13 +162,7 @@ class ResumeTest {
     @Test
     void aResumedNodeStillStaleAfterItsRebootIsNotRebootedAgainOutsideTheBudget() throws Exception {
         h.worker("w1", Verdict.STALE);
-        h.driver.behave("w1", Behaviour.HOLD);
-        Harness.Run first = h.run(Harness.fastSettings()).rollout();
-        Poll.until(Duration.ofSeconds(15), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1 && inPhase("w1", "rebooting"));
-        first.kill();
-
-        Harness.Run second = h.run(rerun()).rollout();
-        Poll.until(Duration.ofSeconds(15), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
+        Harness.Run second = killWhileRebootingAndRerun("w1");
         h.cluster.setBootId("w1", java.util.UUID.randomUUID().toString());
         h.cluster.setReady("w1", true);
         h.agent.attest(h.cluster, "w1", Verdict.STALE, dev.crifresh.coordinator.fixture.TestAgent.DESIRED);
@@ -252,5 +240,18 @@ class ResumeTest {
         assertEquals(1, h.driver.rebootsOf("w1"));
         assertFalse(cordoned(h, "w1"));
         assertNothingLeftBehind(h);
+    }
+
+    /** The first run is killed while {@code node} reboots; returns the rerun once it resumed the node. */
+    private Harness.Run killWhileRebootingAndRerun(String node) throws Exception {
+        h.driver.behave(node, Behaviour.HOLD);
+        Harness.Run first = h.run(Harness.fastSettings()).rollout();
+        Poll.until(Duration.ofSeconds(15), node + " rebooting",
+                () -> h.driver.rebootsOf(node) == 1 && inPhase(node, "rebooting"));
+        first.kill();
+        Harness.Run second = h.run(rerun()).rollout();
+        Poll.until(Duration.ofSeconds(15), "the rerun to resume " + node,
+                () -> h.progress.stream().anyMatch(l -> l.contains(node + " resuming")));
+        return second;
     }
 }
