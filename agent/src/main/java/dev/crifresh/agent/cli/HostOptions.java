@@ -3,6 +3,7 @@ package dev.crifresh.agent.cli;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.RuleSettings;
+import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,9 +16,6 @@ import picocli.CommandLine.ParameterException;
 
 /** The options that say where and how to observe the node; shared by {@code run} and {@code observe}. */
 final class HostOptions {
-    /** Minimum size of the fingerprint HMAC key (the trust bundle's fingerprint.key). */
-    static final int MIN_FINGERPRINT_KEY_BYTES = 32;
-
     enum Mode { talos, generic }
 
     @Option(names = "--proc-root", paramLabel = "DIR", defaultValue = "${env:CRIFRESH_PROC_ROOT:-/proc}",
@@ -97,9 +95,9 @@ final class HostOptions {
             throw new ParameterException(spec.commandLine(),
                     "--fingerprint-key " + fingerprintKey + ": cannot read: " + IoErrors.describe(e));
         }
-        if (key.length < MIN_FINGERPRINT_KEY_BYTES) {
+        if (key.length < CredentialFingerprint.MIN_KEY_BYTES) {
             throw new ParameterException(spec.commandLine(), "--fingerprint-key " + fingerprintKey + ": must hold at least "
-                    + MIN_FINGERPRINT_KEY_BYTES + " bytes, has " + key.length);
+                    + CredentialFingerprint.MIN_KEY_BYTES + " bytes, has " + key.length);
         }
         return key;
     }

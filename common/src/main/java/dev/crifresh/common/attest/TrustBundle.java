@@ -1,5 +1,6 @@
 package dev.crifresh.common.attest;
 
+import dev.crifresh.common.registry.CredentialFingerprint;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.util.Collection;
@@ -19,7 +20,7 @@ public record TrustBundle(Map<String, PublicKey> keysByKid, byte[] fingerprintKe
     public static final String JWKS_FILE = "jwks.json";
     public static final String FINGERPRINT_KEY_FILE = "fingerprint.key";
     /** The fingerprint HMAC key must hold at least this many (random) bytes. */
-    public static final int MIN_FINGERPRINT_KEY_BYTES = 32;
+    public static final int MIN_FINGERPRINT_KEY_BYTES = CredentialFingerprint.MIN_KEY_BYTES;
 
     public TrustBundle {
         keysByKid = Map.copyOf(keysByKid);
