@@ -4,6 +4,7 @@ import dev.crifresh.common.attest.AttestationClaims;
 import dev.crifresh.common.attest.AttestationVerifier;
 import dev.crifresh.common.attest.ExpectedNode;
 import dev.crifresh.common.attest.VerificationResult;
+import dev.crifresh.common.evidence.Proof;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
@@ -19,7 +20,8 @@ import java.util.Map;
  *       ({@code DuplicateCondition}): never pick one of them;</li>
  *   <li>the attestation must verify against the Node (name, UID, boot id, condition status) with a
  *       trusted key — otherwise {@code unknown} with the verifier's failure as the reason;</li>
- *   <li>an agent that says {@code unknown} → {@code unknown};</li>
+ *   <li>an agent that says {@code unknown} → {@code unknown}; a {@code fresh} that names neither proof
+ *       (ordering, content) → {@code unknown} ({@code FreshWithoutProof});</li>
  *   <li>the attested config must hold the desired credential for the registry — otherwise
  *       {@code config-pending}, whether containerd is fresh or stale: a reboot cannot help until the
  *       config holds it;</li>
@@ -31,6 +33,8 @@ public final class NodeClassifier {
     public static final String CONFIG_PENDING_REASON = "DesiredCredentialNotInConfig";
     /** The Node carries more than one {@code ContainerdConfigFresh} condition: none of them is trusted. */
     public static final String DUPLICATE_CONDITION_REASON = "DuplicateCondition";
+    /** A signed fresh verdict that names neither rule that can prove freshness. */
+    public static final String FRESH_WITHOUT_PROOF_REASON = "FreshWithoutProof";
 
     private final AttestationVerifier verifier;
     private final String registry;
@@ -74,6 +78,10 @@ public final class NodeClassifier {
             return new Classification(node, NodeVerdict.UNKNOWN, agentReason,
                     "the agent cannot tell: " + sentence(condition), markerSaysCurrent, claims);
         }
+        if (claims.verdict() == Verdict.FRESH && claims.proof() != Proof.ORDERING && claims.proof() != Proof.CONTENT) {
+            return new Classification(node, NodeVerdict.UNKNOWN, FRESH_WITHOUT_PROOF_REASON,
+                    "the attestation says fresh but names no proof (ordering or content)", markerSaysCurrent, claims);
+        }
         String held = fingerprintFor(claims.registries());
         if (held == null || !held.equals(desiredFingerprint)) {
             String why = held == null
@@ -84,7 +92,7 @@ public final class NodeClassifier {
         }
         if (claims.verdict() == Verdict.FRESH) {
             return new Classification(node, NodeVerdict.FRESH, agentReason,
-                    "containerd loaded the current config (proof: " + (claims.proof() == null ? "none" : claims.proof().wire()) + ")", markerSaysCurrent, claims);
+                    "containerd loaded the current config (proof: " + claims.proof().wire() + ")", markerSaysCurrent, claims);
         }
         return new Classification(node, NodeVerdict.STALE, agentReason,
                 "containerd runs an older config: " + sentence(condition), markerSaysCurrent, claims);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.common.attest.AttestationClaims;
 import dev.crifresh.common.attest.AttestationSigner;
 import dev.crifresh.common.attest.AttestationVerifier;
+import dev.crifresh.common.evidence.Proof;
 import dev.crifresh.common.evidence.Reason;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.kube.AttestationMessage;
@@ -64,6 +65,16 @@ class NodeClassifierTest {
         Classification c = classify(attested(node("a"), Verdict.STALE, Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, agent.holds(TestAgent.DESIRED)));
         assertEquals(NodeVerdict.STALE, c.verdict());
         assertEquals("ConfigChangedAfterContainerdStart", c.reason());
+    }
+
+    @Test
+    void aFreshThatNamesNoProofIsUnknown() {
+        Node n = node("a");
+        AttestationClaims claims = TestAgent.claims(n, Verdict.FRESH, Reason.CONTAINERD_STARTED_AFTER_CONFIG,
+                agent.holds(TestAgent.DESIRED)).withVerdict(Verdict.FRESH, "ContainerdStartedAfterConfig", Proof.NONE);
+        Classification c = classify(withCondition(n, "True", AttestationMessage.format("sentence", agent.sign(claims))));
+        assertEquals(NodeVerdict.UNKNOWN, c.verdict());
+        assertEquals(NodeClassifier.FRESH_WITHOUT_PROOF_REASON, c.reason());
     }
 
     @Test
