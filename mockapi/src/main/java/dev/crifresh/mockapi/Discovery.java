@@ -7,11 +7,12 @@ import java.util.stream.Collectors;
 
 /**
  * The discovery documents kube-apiserver serves and kubectl reads before anything else: {@code /api},
- * {@code /apis}, one resource list per group version, and {@code /version}. fabric8's mock answers
+ * {@code /apis} and one resource list per group version. fabric8's mock answers
  * {@code /api} and {@code /apis} with a list of every stored object and {@code /api/v1} with an empty
  * list, so kubectl finds no resource type at all ("the server doesn't have a resource type nodes").
  * The documents list the resources crifresh and its tools use, in the legacy (unaggregated) form, which
- * kubectl falls back to when the aggregated form is not offered.
+ * kubectl falls back to when the aggregated form is not offered. ({@code /version} is the mock's own,
+ * given {@link #GIT_VERSION} by {@link MockApiServer}.)
  */
 final class Discovery {
     /** The Kubernetes version the mock claims, as the simulated kubelets do. */
@@ -60,11 +61,6 @@ final class Discovery {
     /** The discovery document at {@code path} (no query), if it is one. */
     static Optional<String> document(String path, String serverAddress) {
         String p = path.endsWith("/") && path.length() > 1 ? path.substring(0, path.length() - 1) : path;
-        if (p.equals("/version")) {
-            return Optional.of("{\"major\":\"1\",\"minor\":\"34\",\"gitVersion\":\"" + GIT_VERSION
-                    + "\",\"gitCommit\":\"crifresh-mockapi\",\"gitTreeState\":\"clean\",\"buildDate\":"
-                    + "\"2025-09-09T00:00:00Z\",\"goVersion\":\"go1.24.6\",\"compiler\":\"gc\",\"platform\":\"linux/amd64\"}");
-        }
         if (p.equals("/api")) {
             return Optional.of("{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":"
                     + "[{\"clientCIDR\":\"0.0.0.0/0\",\"serverAddress\":\"" + serverAddress + "\"}]}");

@@ -109,19 +109,20 @@ final class ControlRoutes extends Dispatcher {
             return json(400, error("the rotation request is not JSON"));
         }
         List<SimulatedNode> nodes = List.copyOf(cluster.nodes());
-        cluster.rotateLater(next);
-        try {
-            rotated.accept(next);
-        } catch (RuntimeException e) {
-            return json(500, error("rotated, but: " + e.getMessage()));
-        }
         ObjectNode answer = JSON.createObjectNode();
         ArrayNode attesting = answer.putArray("attesting");
+        // before the renders start: a node rendered already would no longer look as if it will change
         for (SimulatedNode node : nodes) {
             if (node.state() == SimulatedNode.State.UP && node.agentMode() == AgentMode.RUNNING
                     && !next.equals(node.credential())) {
                 attesting.add(node.name());
             }
+        }
+        cluster.rotateLater(next);
+        try {
+            rotated.accept(next);
+        } catch (RuntimeException e) {
+            return json(500, error("rotated, but: " + e.getMessage()));
         }
         answer.put("nodes", nodes.size());
         return json(202, answer);
