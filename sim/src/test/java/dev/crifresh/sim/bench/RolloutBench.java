@@ -9,17 +9,8 @@ import dev.crifresh.coordinator.report.Result;
 import dev.crifresh.coordinator.rollout.MaxUnavailable;
 import dev.crifresh.sim.cluster.SimEvent;
 import dev.crifresh.sim.run.SimulationRun;
-import dev.crifresh.sim.scenario.AgentMode;
-import dev.crifresh.sim.scenario.CoordinatorSpec;
-import dev.crifresh.sim.scenario.CredentialChoice;
-import dev.crifresh.sim.scenario.Marker;
-import dev.crifresh.sim.scenario.NodeSpec;
-import dev.crifresh.sim.scenario.RebootBehaviour;
-import dev.crifresh.sim.scenario.Role;
 import dev.crifresh.sim.scenario.Scenario;
-import dev.crifresh.sim.scenario.ScenarioAction;
 import dev.crifresh.sim.scenario.ScenarioReader;
-import dev.crifresh.sim.scenario.SimulationSpec;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.client.Watch;
@@ -153,10 +144,17 @@ public final class RolloutBench {
         }
     }
 
-    /** N workers; every k-th one (by the stale fraction) stale with {@code pods} evictable pods, the rest fresh. */
-    static Scenario scenario(Case c, double staleFraction, Duration reboot, int pods) {
+    /**
+     * N workers; every k-th one (by the stale fraction) stale with {@code pods} evictable pods, the rest fresh.
+     * Written as a scenario file (docs/scenarios.md) so every other field keeps its documented default.
+     */
+    static Scenario scenario(Case c, double staleFraction, Duration reboot, int pods) throws Exception {
         int stale = (int) Math.round(c.nodes() * staleFraction);
-        List<NodeSpec> nodes = new ArrayList<>();
+        StringBuilder yaml = new StringBuilder()
+                .append("coordinator: {maxUnavailable: \"").append(c.budget()).append("\", configTimeoutSeconds: 10,")
+                .append(" rebootTimeoutSeconds: 120, attestTimeoutSeconds: 120}\n")
+                .append("simulation: {rebootMillis: ").append(reboot.toMillis()).append("}\n")
+                .append("nodes:\n");
         int staleSoFar = 0;
         for (int i = 0; i < c.nodes(); i++) {
             // Spread the stale nodes evenly over the list.
@@ -164,15 +162,10 @@ public final class RolloutBench {
             if (isStale) {
                 staleSoFar++;
             }
-            nodes.add(new NodeSpec(String.format(Locale.ROOT, "worker-%03d", i), Role.WORKER, Duration.ofDays(1),
-                    Duration.ofSeconds(6), isStale ? Duration.ofSeconds(600) : Duration.ofSeconds(3),
-                    CredentialChoice.DESIRED, null, Marker.CURRENT, AgentMode.RUNNING, true, false,
-                    RebootBehaviour.OK, isStale ? pods : 0));
+            yaml.append(String.format(Locale.ROOT, "  - {name: worker-%03d, containerdStartedSecondsAfterBoot: 6,"
+                    + " configWrittenSecondsAfterBoot: %d, pods: %d}%n", i, isStale ? 600 : 3, isStale ? pods : 0));
         }
-        Duration timeout = Duration.ofSeconds(120);
-        return new Scenario(ScenarioReader.DEFAULT_REGISTRY, ScenarioReader.DEFAULT_DESIRED,
-                new CoordinatorSpec(c.budget(), ScenarioAction.REBOOT, Duration.ofSeconds(10), timeout, timeout),
-                new SimulationSpec(reboot, false), nodes);
+        return ScenarioReader.parse(yaml.toString());
     }
 
     private static AttestationClaims claims(Node node) {
