@@ -84,7 +84,7 @@ final class NodeDrain {
         evicting.clear();
         refused.clear();
         lastLeft = -1;
-        lastWaitDetail = "";
+        lastWaitDetail = "its pods were not listed yet";
         Duration timeout = host.settings().drainTimeout();
         backoff = Backoff.forTimeout(timeout);
         int started = generation;
@@ -94,6 +94,8 @@ final class NodeDrain {
                 fail();
             }
         });
+        // List at once, so the evictions do not wait for the watch to start; the watch then takes over.
+        relist();
         callsInFlight++;
         host.pods().watchPodsOn(name, () -> {
             if (current(started) && watch != null) {
@@ -114,7 +116,6 @@ final class NodeDrain {
             } else {
                 say.accept("cannot watch its pods (" + ErrorText.message(ar.cause()) + "); listing them every "
                         + pollMillis() + " ms instead");
-                relist();
             }
         });
     }
