@@ -47,6 +47,7 @@ class CoordinatorCliFlagsTest {
         timeouts.put("coordinator.markerAnnotation", "example.com/desired-revision");
         timeouts.put("coordinator.markerCurrentValue", "rev-42");
         timeouts.put("coordinator.pushgateway", "http://pushgateway.monitoring:9091");
+        timeouts.put("coordinator.logFormat", "json");
 
         List<JsonNode> jobs = List.of(
                 Chart.render(CoordinatorJobTest.hookJob()).one("Job", "crifresh-coordinator-rollout"),

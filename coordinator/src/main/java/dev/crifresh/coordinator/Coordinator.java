@@ -10,6 +10,7 @@ import dev.crifresh.coordinator.classify.MarkerRule;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.kube.Fabric8EventOps;
 import dev.crifresh.coordinator.kube.Fabric8LeaseLock;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
@@ -105,7 +106,7 @@ public final class Coordinator {
                     new Fabric8PodOps(context, client, settings.podFieldSelector()),
                     new Fabric8LeaseLock(context, client, settings.leaseNamespace(), LEASE_NAME, settings.runId(),
                             settings.leaseDuration(), clock),
-                    classifier, settings, driver, progress, clock);
+                    new Fabric8EventOps(context, client), classifier, settings, driver, progress, clock);
             running = rollout;
             rollout.run().onComplete(promise);
         });

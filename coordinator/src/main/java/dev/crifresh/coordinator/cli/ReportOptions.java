@@ -47,6 +47,10 @@ public final class ReportOptions {
             description = "What to print on stdout: text (a table) or json (the report) (default: ${DEFAULT-VALUE}).")
     Format output;
 
+    @Option(names = "--log-format", paramLabel = "text|json", defaultValue = "text",
+            description = "How stderr log lines look: text, or json (one object per line); both carry the time, level and run id (default: ${DEFAULT-VALUE}).")
+    RunLog.Format logFormat;
+
     @Option(names = "--report", paramLabel = "FILE", description = "Also write the JSON report to FILE.")
     Path reportFile;
 

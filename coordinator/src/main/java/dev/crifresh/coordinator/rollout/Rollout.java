@@ -8,6 +8,9 @@ import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.events.EventReason;
+import dev.crifresh.coordinator.events.RolloutEvents;
+import dev.crifresh.coordinator.kube.EventOps;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.LeaseLock;
 import dev.crifresh.coordinator.kube.NodeOps;
@@ -78,6 +81,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final RebootDriver driver;
     private final ProgressListener progress;
     private final Clock clock;
+    private final RolloutEvents events;
     private final Promise<Report> promise = Promise.promise();
 
     private Stage stage = Stage.LOCKING;
@@ -103,7 +107,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private String error;
 
     public Rollout(Vertx vertx, Context context, NodeOps nodeOps, PodOps podOps, LeaseLock lease,
-                   NodeClassifier classifier, CoordinatorSettings settings, RebootDriver driver,
+                   EventOps eventOps, NodeClassifier classifier, CoordinatorSettings settings, RebootDriver driver,
                    ProgressListener progress, Clock clock) {
         this.vertx = vertx;
         this.context = context;
@@ -116,6 +120,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.driver = driver;
         this.progress = progress;
         this.clock = clock;
+        this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock);
         this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
                 this::configSettled, this::decide, this::configTimedOut);
         this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
@@ -284,7 +289,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 + counts.getOrDefault(NodeVerdict.UNKNOWN, 0) + " unknown");
         for (Classification c : initial.values()) {
             if (c.markerContradicts()) {
-                progress.line("warning: " + c.name() + ": the machine-config marker says current, but containerd is "
+                progress.log(ProgressListener.Level.WARN, "warning: " + c.name() + ": the machine-config marker says current, but containerd is "
                         + c.verdict().wire() + " (" + c.reason() + ")");
             }
         }
@@ -681,6 +686,16 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         progress.line(roll.prefix() + " " + text);
     }
 
+    @Override
+    public void progress(NodeRoll roll, ProgressListener.Level level, String text) {
+        progress.log(level, roll.prefix() + " " + text);
+    }
+
+    @Override
+    public void event(String node, EventReason reason, String message) {
+        events.emit(node, reason, message);
+    }
+
     /** A patch we sent returned this node (see {@link PatchEchoNodeOps}). */
     private void patched(Node node) {
         if (stage != Stage.DONE && node != null) {
@@ -713,7 +728,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             stop = reason;
             error = why;
             if (reason != StopReason.LOCK_NOT_ACQUIRED) {
-                progress.line("stopping: " + why + (stage == Stage.ROLLING ? "; no new reboots" : ""));
+                progress.log(reason == StopReason.INTERRUPTED ? ProgressListener.Level.WARN : ProgressListener.Level.ERROR,
+                        "stopping: " + why + (stage == Stage.ROLLING ? "; no new reboots" : ""));
             }
         }
         cancelBlockedTimer();
