@@ -25,6 +25,11 @@ class RolloutEventsTest {
         h.close();
     }
 
+    /** The harness's settings with a Lease that a loaded 2-core machine cannot let expire by a late renewal. */
+    private static dev.crifresh.coordinator.CoordinatorSettings settings() {
+        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(5));
+    }
+
     /** The node's Events in the order they were emitted (the name ends in the run's sequence number). */
     private List<Event> eventsOn(String node) {
         return h.cluster.test.v1().events().inNamespace("default").list().getItems().stream()
@@ -43,7 +48,7 @@ class RolloutEventsTest {
         h.worker("w1", Verdict.FRESH);
         h.worker("w2", Verdict.STALE);
         String uid = h.cluster.node("w2").getMetadata().getUid();
-        Report r = h.rollout(Harness.fastSettings().withRunId("run-ev1"));
+        Report r = h.rollout(settings().withRunId("run-ev1"));
         assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
         dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(20), "the Uncordoned event", () -> reasons(eventsOn("w2")).contains("CrifreshUncordoned"));
         List<Event> events = eventsOn("w2");
@@ -65,7 +70,7 @@ class RolloutEventsTest {
     void aFailedNodeGetsAWarningEvent() throws Exception {
         h.worker("w1", Verdict.STALE);
         h.driver.behave("w1", Behaviour.NEVER_RETURNS);
-        Report r = h.rollout(Harness.fastSettings().withRebootTimeout(Duration.ofMillis(500)));
+        Report r = h.rollout(settings().withRebootTimeout(Duration.ofMillis(500)));
         assertEquals(Result.FAILED, r.result(), r.toJson());
         dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(20), "the Failed event", () -> reasons(eventsOn("w1")).contains("CrifreshFailed"));
         Event failed = eventsOn("w1").stream().filter(e -> e.getReason().equals("CrifreshFailed")).findFirst().orElseThrow();
@@ -79,7 +84,7 @@ class RolloutEventsTest {
                 .andReply(403, request -> new StatusBuilder().withStatus("Failure").withCode(403).withReason("Forbidden")
                         .withMessage("events is forbidden").build()).always();
         h.worker("w1", Verdict.STALE);
-        Report r = h.rollout(Harness.fastSettings());
+        Report r = h.rollout(settings());
         assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
         assertEquals(1, r.summary().rebooted());
         assertEquals(1, h.progress.stream().filter(l -> l.startsWith("warning: cannot record Events on nodes")).count(),
