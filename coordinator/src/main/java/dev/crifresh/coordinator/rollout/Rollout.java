@@ -58,6 +58,10 @@ import java.util.TreeMap;
  *       rule.</li>
  *   <li><b>Check</b> ({@link DriverCheck}): the reboot driver checks every node it will reboot (e.g. a unique InternalIP)
  *       before any node is touched.</li>
+ *   <li><b>Where evicted pods land</b> ({@link StaleNodeTaints}, {@code EvictionPlacement}): taint every stale
+ *       node to be rebooted ({@code crifresh.dev/stale}); with no fresh schedulable node, the stale worker with
+ *       the fewest pods goes first and alone (the seed). A rebooted node's taint comes off before the next
+ *       drain; every node's when the run ends.</li>
  *   <li><b>Roll</b> ({@link RollScheduler}, {@link NodeRoll}): workers first — already-unavailable ones first — as many at once
  *       as {@code --max-unavailable} allows, counting nodes NotReady or cordoned by others; then control
  *       planes one at a time, each only while every other control plane is Ready. Both checks look at
@@ -65,7 +69,11 @@ import java.util.TreeMap;
  *   <li><b>Stop at the first failure</b>: nothing new starts, nodes in progress that were not rebooted
  *       yet are released, rebooting ones are waited for; the rest are not-attempted. When nothing can
  *       start for {@code --reboot-timeout} (budget used up by others), the run times out (exit 3).</li>
- *   <li><b>Report</b> and release the Lease.</li>
+ *   <li><b>Joined nodes</b> ({@link JoinedNodes}): a node that joins while the run is under way is waited
+ *       for until it attests (bounded by {@code --attest-timeout}), then decided and handled like the others;
+ *       the run ends only after a final read of the nodes finds every one fresh or reported.</li>
+ *   <li><b>Report</b>, remove crifresh's taints and release the Lease. Events on each Node
+ *       ({@link RolloutEvents}) record the steps.</li>
  * </ol>
  */
 public final class Rollout implements RollHost, NodeOps.NodeEvents {

@@ -212,6 +212,13 @@ class CliTest {
     }
 
     @Test
+    void aBadStaleTaintIsAUsageError() {
+        Cli r = Cli.run(args("plan", "--stale-taint", "Sometimes"));
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("'Sometimes' is not PreferNoSchedule, NoSchedule or off"), r.err());
+    }
+
+    @Test
     void aBadLogFormatIsAUsageError() {
         Cli r = Cli.run(args("plan", "--log-format", "yaml"));
         assertEquals(2, r.exit(), r.err());

@@ -85,7 +85,7 @@ class JoinedNodesTest {
 
     @Test
     void aJoinerThatNeverAttestsIsRebootedAsUnknownAfterTheAttestTimeout() throws Exception {
-        Harness.Run run = holdingW1(Duration.ofSeconds(2));
+        Harness.Run run = holdingW1(Duration.ofSeconds(5));
         h.node("w-silent", false, null, null);
         Poll.until(Duration.ofSeconds(20), "the joiner decided",
                 () -> h.progress.stream().anyMatch(l -> l.startsWith("w-silent (joined) is unknown")));
