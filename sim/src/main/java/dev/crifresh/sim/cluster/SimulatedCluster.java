@@ -123,6 +123,8 @@ public final class SimulatedCluster implements AutoCloseable {
             }
             index++;
         }
+        pods.start();
+        scheduler.start();
         platform.scheduleAtFixedRate(this::heartbeats, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(),
                 TimeUnit.MILLISECONDS);
     }
