@@ -120,6 +120,9 @@ public final class Coordinator {
             }
         }
         List<NodeFacts> ordered = RolloutOrder.order(toRoll);
+        if (ordered.isEmpty()) {
+            return Future.succeededFuture(null);
+        }
         List<String> freshSchedulable = EvictionPlacement.freshSchedulable(nodes, fresh);
         if (!settings.staleTaint().enabled()) {
             return Future.succeededFuture(EvictionPlacement.off(freshSchedulable));

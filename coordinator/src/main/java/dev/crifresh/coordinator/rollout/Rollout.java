@@ -495,11 +495,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
             String seed = seedNeeded ? EvictionPlacement.seed(toTaint, counts) : null;
             List<String> names = toTaint.stream().map(NodeFacts::name).toList();
-            placement = settings.staleTaint().enabled()
-                    ? new EvictionPlacement(settings.staleTaint(), names, freshSchedulable, seed,
-                            seed == null ? 0 : counts.getOrDefault(seed, 0))
-                    : EvictionPlacement.off(freshSchedulable);
-            progress.line("evicted pods: " + placement.describe());
+            if (!names.isEmpty()) {
+                placement = settings.staleTaint().enabled()
+                        ? new EvictionPlacement(settings.staleTaint(), names, freshSchedulable, seed,
+                                seed == null ? 0 : counts.getOrDefault(seed, 0))
+                        : EvictionPlacement.off(freshSchedulable);
+                progress.line("evicted pods: " + placement.describe());
+            }
             if (seed != null) {
                 events.emit(seed, EventReason.SEED, "no fresh node can take evicted pods: rolled first and alone ("
                         + placement.seedPods() + " pods to evict)");
@@ -507,7 +509,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             List<Node> leftovers = raw.values().stream()
                     .filter(n -> taints.leftover(n) && !names.contains(n.getMetadata().getName())).toList();
             return taints.untaintAll(leftovers, false)
-                    .compose(v -> taints.taint(placement.tainted()))
+                    .compose(v -> taints.taint(names))
                     .map(v -> {
                         if (seed == null) {
                             return ordered;
