@@ -217,6 +217,16 @@ public final class AgentBench {
         return List.copyOf(words.subList(1, jarAt));
     }
 
+    /**
+     * The runtime that runs the agent: {@code -Dbench.java=<java.home or its bin/java>} (another JDK, a
+     * jlink'd image), else the JVM running the benchmark.
+     */
+    static String javaCommand() {
+        String home = System.getProperty("bench.java", System.getProperty("java.home"));
+        Path java = Path.of(home);
+        return (Files.isDirectory(java) ? java.resolve("bin").resolve("java") : java).toString();
+    }
+
     static void idle(Vertx vertx, Path jar, int idleSeconds, List<String> jvmFlags) throws Exception {
         Path dir = Files.createTempDirectory("crifresh-bench-idle");
         String marker = "/tmp/crifresh-bench-" + UUID.randomUUID();
@@ -231,7 +241,7 @@ public final class AgentBench {
             files.writeAll("token-0", boot.plusMillis(containerd.startTicks() * 10).minusSeconds(1));
             Path signing = Files.writeString(dir.resolve("signing.key"), Ed25519Keys.signingKeyPem(Ed25519Keys.generate()));
             Path fingerprint = Files.write(dir.resolve("fingerprint.key"), FINGERPRINT_KEY);
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            List<String> command = new ArrayList<>(List.of(javaCommand()));
             command.addAll(jvmFlags);
             command.addAll(List.of("-jar", jar.toString(), "run", "--node-name", NODE, "--proc-root", "/proc",
                     "--host-root", files.hostRoot().toString(), "--containerd-match",
@@ -275,11 +285,11 @@ public final class AgentBench {
                 System.out.printf("BENCH idle: verdict %s; startup CPU %.2f s; after %.0f s idle: RSS %.1f MiB"
                                 + " (%.1f MiB anonymous + %.1f MiB file-backed; %.1f MiB right after the first publish,"
                                 + " peak %.1f MiB), CPU %.2f ms per second over the first %.0f s (%d ticks of 10 ms) and"
-                                + " %.2f ms per second over the next %.0f s (%d ticks); RSS then %.1f MiB; JVM flags: %s%n",
+                                + " %.2f ms per second over the next %.0f s (%d ticks); RSS then %.1f MiB; runtime %s; JVM flags: %s%n",
                         c.getStatus(), startupTicks / 100.0, seconds, rss / 1024.0, anon / 1024.0, file / 1024.0,
                         rssAfterStart / 1024.0, hwm / 1024.0, idleTicks * 10.0 / seconds, seconds, idleTicks,
                         steadyTicks * 10.0 / steadySeconds, steadySeconds, steadyTicks,
-                        statusKb(agent.pid(), "VmRSS") / 1024.0, String.join(" ", jvmFlags));
+                        statusKb(agent.pid(), "VmRSS") / 1024.0, javaCommand(), String.join(" ", jvmFlags));
                 if (Boolean.getBoolean("bench.diagnose")) {
                     Map<String, Long> threadsAfter = threadTicks(agent.pid());
                     threadsAfter.forEach((t, ticks) -> {
@@ -308,7 +318,9 @@ public final class AgentBench {
     }
 
     private static String jcmd(long pid, String... command) throws Exception {
-        List<String> args = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+        Path own = Path.of(javaCommand()).resolveSibling("jcmd");
+        Path jcmd = Files.isExecutable(own) ? own : Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        List<String> args = new ArrayList<>(List.of(jcmd.toString(),
                 Long.toString(pid)));
         args.addAll(List.of(command));
         Process p = new ProcessBuilder(args).redirectErrorStream(true).start();
