@@ -4,6 +4,7 @@ import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
+import dev.crifresh.agent.testing.InCluster;
 import dev.crifresh.agent.testing.MockApi;
 import dev.crifresh.mockapi.Poll;
 import dev.crifresh.agent.testing.TalosFiles;
@@ -232,6 +233,7 @@ public final class AgentBench {
         String marker = "/tmp/crifresh-bench-" + UUID.randomUUID();
         List<String> argv = new ArrayList<>(FakeContainerd.TALOS_CRI);
         argv.addAll(List.of("--root", marker));
+        InCluster inCluster = null;
         try (MockApi api = new MockApi(vertx); FakeContainerd containerd = FakeContainerd.start(argv)) {
             api.createNode(NODE, Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim());
             TalosFiles files = new TalosFiles(dir.resolve("host"));
@@ -249,14 +251,21 @@ public final class AgentBench {
                     "--fingerprint-key", fingerprint.toString(), "--metrics-port", "0"));
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("agent.log").toFile());
-            // fabric8's standard configuration from environment variables, as in a pod (where the service
-            // account replaces a kubeconfig file): no kubeconfig to parse.
-            pb.environment().put("KUBERNETES_MASTER", api.client().getConfiguration().getMasterUrl());
-            pb.environment().put("KUBERNETES_AUTH_TOKEN", "bench");
-            pb.environment().put("KUBERNETES_AUTH_TRYKUBECONFIG", "false");
-            pb.environment().put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
             pb.environment().remove("KUBECONFIG");
             pb.environment().remove("KUBERNETES_SERVICE_HOST");
+            pb.environment().remove("KUBERNETES_SERVICE_PORT");
+            String client = System.getProperty("bench.client", "in-cluster");
+            if (client.equals("fabric8")) {
+                // the former path: fabric8's standard configuration from environment variables (no kubeconfig)
+                pb.environment().put("KUBERNETES_MASTER", api.client().getConfiguration().getMasterUrl());
+                pb.environment().put("KUBERNETES_AUTH_TOKEN", "bench");
+                pb.environment().put("KUBERNETES_AUTH_TRYKUBECONFIG", "false");
+                pb.environment().put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
+            } else {
+                // as in a pod: the service's address, the service account's CA and token, HTTPS
+                inCluster = new InCluster(vertx, api, dir, "bench-service-account-token");
+                pb.environment().putAll(inCluster.env());
+            }
             // The image sets this too: glibc's per-thread malloc arenas cost RSS and buy a small agent nothing.
             pb.environment().put("MALLOC_ARENA_MAX", "2");
             Process agent = pb.start();
@@ -312,7 +321,10 @@ public final class AgentBench {
                     agent.destroyForcibly();
                 }
                 System.out.println("BENCH idle: agent exit code after SIGTERM: " + agent.exitValue()
-                        + "; log: " + dir.resolve("agent.log"));
+                        + "; Kubernetes client " + client + "; log: " + dir.resolve("agent.log"));
+                if (inCluster != null) {
+                    inCluster.close();
+                }
             }
         }
     }
