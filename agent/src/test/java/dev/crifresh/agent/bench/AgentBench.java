@@ -317,7 +317,8 @@ public final class AgentBench {
                 }
             } finally {
                 agent.destroy();
-                if (!agent.waitFor(20, TimeUnit.SECONDS)) {
+                // generous: a JVM that writes an AOT/CDS archive at exit (a training run) needs the time
+                if (!agent.waitFor(120, TimeUnit.SECONDS)) {
                     agent.destroyForcibly();
                 }
                 System.out.println("BENCH idle: agent exit code after SIGTERM: " + agent.exitValue()
