@@ -213,11 +213,6 @@ class NodeDrainTest {
         }
 
         @Override
-        public void event(String node, EventReason reason, String message) {
-            // a drain records no Events itself
-        }
-
-        @Override
         public RebootDriver driver() {
             throw new UnsupportedOperationException();
         }
@@ -248,6 +243,10 @@ class NodeDrainTest {
 
         @Override
         public void progress(NodeRoll roll, ProgressListener.Level level, String text) {
+        }
+
+        @Override
+        public void event(String node, EventReason reason, String message) {
         }
 
         @Override
