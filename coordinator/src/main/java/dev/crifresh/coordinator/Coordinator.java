@@ -13,6 +13,7 @@ import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.kube.Fabric8LeaseLock;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
+import dev.crifresh.coordinator.kube.LeaseClient;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.report.NodeReport;
 import dev.crifresh.coordinator.report.Outcome;
@@ -100,14 +101,18 @@ public final class Coordinator {
     public Future<Report> rollout() {
         Promise<Report> promise = Promise.promise();
         context.runOnContext(v -> {
+            KubernetesClient leaseClient = LeaseClient.of(vertx, client, settings.leaseDuration());
             Rollout rollout = new Rollout(vertx, context,
                     new Fabric8NodeOps(context, client, settings.nodeSelector()),
                     new Fabric8PodOps(context, client, settings.podFieldSelector()),
-                    new Fabric8LeaseLock(context, client, settings.leaseNamespace(), LEASE_NAME, settings.runId(),
+                    new Fabric8LeaseLock(context, leaseClient, settings.leaseNamespace(), LEASE_NAME, settings.runId(),
                             settings.leaseDuration(), clock),
                     classifier, settings, driver, progress, clock);
             running = rollout;
-            rollout.run().onComplete(promise);
+            rollout.run().onComplete(ar -> context.<Void>executeBlocking(() -> {
+                leaseClient.close();
+                return null;
+            }, false).onComplete(closed -> promise.handle(ar)));
         });
         return promise.future();
     }

@@ -104,6 +104,9 @@ final class NodeDrain {
                 drained.run();
                 return;
             }
+            if (!host.leaseHeld()) {
+                return; // fenced: no eviction once the Lease is not certainly held; the lost Lease ends the run
+            }
             if (waitFor.size() != lastLeft) {
                 lastLeft = waitFor.size();
                 say.accept("draining: " + lastLeft + (lastLeft == 1 ? " pod left" : " pods left"));

@@ -79,6 +79,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final ProgressListener progress;
     private final Clock clock;
     private final Promise<Report> promise = Promise.promise();
+    private final ApiRetry retry;
 
     private Stage stage = Stage.LOCKING;
     private NodeOps.NodeWatch watch;
@@ -110,6 +111,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.nodeOps = new PatchEchoNodeOps(nodeOps, this::patched);
         this.podOps = podOps;
         this.lease = new LeaseKeeper(vertx, lease, settings, progress, new LeaseEvents());
+        this.retry = new ApiRetry(vertx, this::leaseHeld);
         this.classifier = classifier;
         this.cache = new ClassificationCache(classifier);
         this.settings = settings;
@@ -168,10 +170,15 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             lockFailed(why);
         }
 
+        /**
+         * No side effect at all from here on: nodes in progress are abandoned as they are (owned, cordoned) for
+         * the next run to resume, and the run ends now — even while a call hangs.
+         */
         @Override
         public void lockLost(String why) {
             stopWith(StopReason.LOCK_LOST, why);
-            pump();
+            rolls.abandonInFlight("the rollout lock was lost");
+            finish();
         }
     }
 
@@ -511,13 +518,32 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         }
     }
 
-    /** Drops an earlier run's annotations from nodes it had not rebooted; uncordons those crifresh cordoned. */
+    /**
+     * Drops an earlier run's annotations from nodes it had not rebooted; uncordons those crifresh cordoned. Only
+     * while this run holds the Lease (the earlier run then cannot: see docs/design.md, "Fencing"), and each
+     * guarded by a fresh read that still shows the ownership this run decided on.
+     */
     private Future<Void> releaseLeftovers(List<NodeFacts> leftovers) {
         List<Future<Node>> patches = new ArrayList<>();
         for (NodeFacts f : leftovers) {
+            String seen = f.annotation(CrifreshAnnotations.ROLLOUT);
             boolean uncordon = "true".equals(f.annotation(CrifreshAnnotations.CORDONED));
             progress.line(f.name() + ": dropping an earlier run's crifresh annotations" + (uncordon ? " and uncordoning it" : ""));
-            patches.add(nodeOps.mergePatch(f.name(), NodePatches.release(uncordon)));
+            patches.add(GuardedPatch.apply(this, f.name(), node -> {
+                if (node == null) {
+                    return new GuardedPatch.Skip();
+                }
+                NodeFacts now = NodeFacts.of(node);
+                String owner = now.annotation(CrifreshAnnotations.ROLLOUT);
+                if (owner == null) {
+                    return new GuardedPatch.Skip();
+                }
+                if (!owner.equals(seen)) {
+                    return new GuardedPatch.Refuse(f.name() + " is now owned by '" + owner + "'");
+                }
+                return new GuardedPatch.Patch(NodePatches.release("true".equals(now.annotation(CrifreshAnnotations.CORDONED)),
+                        now.resourceVersion()));
+            }));
         }
         return Future.join(patches).mapEmpty();
     }
@@ -677,6 +703,26 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     @Override
+    public boolean leaseHeld() {
+        return stage != Stage.DONE && lease.held();
+    }
+
+    @Override
+    public ApiRetry retry() {
+        return retry;
+    }
+
+    @Override
+    public int budget() {
+        return budget;
+    }
+
+    @Override
+    public java.util.Set<String> inFlight() {
+        return rolls.inFlightNames();
+    }
+
+    @Override
     public void progress(NodeRoll roll, String text) {
         progress.line(roll.prefix() + " " + text);
     }
@@ -699,7 +745,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     @Override
     public void finished(NodeRoll roll) {
         rolls.finished(roll);
-        if (roll.outcome() == Outcome.FAILED) {
+        if (roll.outcome() == Outcome.FAILED || roll.leftCordoned()) {
             stopWith(StopReason.NODE_FAILED, roll.name() + ": " + roll.detail());
         }
         // Not re-entrant: the roll may report from inside pump().
@@ -751,7 +797,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             NodeResult recorded = results.getOrDefault(c.name(), NodeResult.NONE);
             nodes.add(recorded.report(c, settings.action(), rolls.roll(c.name()), stop != null));
         }
-        Result result = stop == null ? Result.SUCCEEDED : Result.FAILED;
+        Result result = stop == null ? Result.SUCCEEDED : stop == StopReason.LOCK_LOST ? Result.LEASE_LOST : Result.FAILED;
         return Report.of(result, nodes, rebootOrder, stop == null ? StopReason.COMPLETED : stop, error);
     }
 
