@@ -121,7 +121,7 @@ final class LeaseKeeper {
                     return;
                 }
                 progress.line("rollout lock acquired (Lease " + settings.leaseNamespace() + "/crifresh-rollout, run " + settings.runId() + ")");
-                scheduleRenew(renewEvery());
+                scheduleRenew(renewDelay(sent));
                 run.lockAcquired();
                 return;
             }
@@ -143,8 +143,10 @@ final class LeaseKeeper {
         vertx.setTimer(retry, id -> tryLock(false));
     }
 
-    private long renewEvery() {
-        return Math.max(10, settings.leaseDuration().toMillis() / 3);
+    /** The next renewal is due a third of the Lease duration after the last one was sent (a slow answer does not push it back). */
+    private long renewDelay(long sentNanos) {
+        long due = sentNanos + durationNanos / 3;
+        return Math.max(1, (due - System.nanoTime()) / 1_000_000);
     }
 
     private void scheduleRenew(long delayMillis) {
@@ -183,7 +185,7 @@ final class LeaseKeeper {
             if (ar.succeeded() && ar.result()) {
                 lastRenewError = null;
                 extend(sent);
-                scheduleRenew(renewEvery());
+                scheduleRenew(renewDelay(sent));
                 return;
             }
             if (ar.succeeded()) {

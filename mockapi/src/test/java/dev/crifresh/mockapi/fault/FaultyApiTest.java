@@ -83,6 +83,16 @@ class FaultyApiTest {
     }
 
     @Test
+    void aCountedFailRuleAnswersOnlyThatManyRequests() {
+        a.nodes().resource(node("n1")).create();
+        api.faults("a").fail(Requests.call("GET", "/nodes/n1"), 503, 2);
+        assertEquals(503, assertThrows(KubernetesClientException.class, () -> a.nodes().withName("n1").get()).getCode());
+        assertEquals(503, assertThrows(KubernetesClientException.class, () -> a.nodes().withName("n1").get()).getCode());
+        assertEquals("n1", a.nodes().withName("n1").get().getMetadata().getName());
+        assertEquals(2, api.dispatcher().history("a", Exchange::faulted).size());
+    }
+
+    @Test
     void aRefusingProxyResetsTheClientsConnectionsUntilItPassesAgain() {
         a.nodes().resource(node("n1")).create();
         api.proxy("a").refuse();
