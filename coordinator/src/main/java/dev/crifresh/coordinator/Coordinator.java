@@ -105,7 +105,7 @@ public final class Coordinator {
             Rollout rollout = new Rollout(vertx, context,
                     new Fabric8NodeOps(context, client, settings.nodeSelector()),
                     new Fabric8PodOps(context, client, settings.podFieldSelector()),
-                    new Fabric8LeaseLock(context, leaseClient, settings.leaseNamespace(), LEASE_NAME, settings.runId(),
+                    new Fabric8LeaseLock(context, leaseClient, settings.leaseNamespace(), LEASE_NAME, leaseHolder(settings.runId()),
                             settings.leaseDuration(), clock),
                     classifier, settings, driver, progress, clock);
             running = rollout;
@@ -116,6 +116,18 @@ public final class Coordinator {
         });
         return promise.future();
     }
+
+    /**
+     * The Lease holder identity: the run id and a random suffix of this process. Two processes started with the
+     * same {@code --run-id} (a re-run CI job keeps its run id) must not both count as the Lease's holder.
+     */
+    static String leaseHolder(String runId) {
+        byte[] nonce = new byte[4];
+        NONCE.nextBytes(nonce);
+        return runId + "/" + java.util.HexFormat.of().formatHex(nonce);
+    }
+
+    private static final java.security.SecureRandom NONCE = new java.security.SecureRandom();
 
     /**
      * Interrupts a running rollout: nothing new starts, nodes in progress keep their ownership

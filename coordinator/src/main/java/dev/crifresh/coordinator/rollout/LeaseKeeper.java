@@ -112,14 +112,14 @@ final class LeaseKeeper {
                 return;
             }
             if (ar.succeeded() && ar.result().acquired()) {
-                locked = true;
-                extend(sent);
-                if (!held()) {
-                    // The answer came later than the hold it bought: the Lease is ours on the server but not
-                    // certainly valid here. Try again (it is ours, so the next attempt renews it).
+                locked = true; // ours on the server: released at the end whatever happens next
+                if (System.nanoTime() - (sent + durationNanos - marginNanos) >= 0) {
+                    // The answer came later than the hold it bought: not certainly valid here. Try again (the
+                    // Lease is ours, so the next attempt renews it).
                     retryLock(first, "the Lease answer came too late to act on");
                     return;
                 }
+                extend(sent);
                 progress.line("rollout lock acquired (Lease " + settings.leaseNamespace() + "/crifresh-rollout, run " + settings.runId() + ")");
                 scheduleRenew(renewDelay(sent));
                 run.lockAcquired();

@@ -377,7 +377,7 @@ class RolloutTest {
         assertFalse(cordoned(h, "w2"));
 
         // The reboot did happen after all: a rerun waits for it and does not call the driver again.
-        Harness.Run rerun = h.run(Harness.fastSettings().withLockTimeout(Duration.ofSeconds(5))).rollout();
+        Harness.Run rerun = h.run(Harness.fastSettings().withLockTimeout(Duration.ofSeconds(15))).rollout();
         Poll.until(Duration.ofSeconds(15), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
         h.driver.bringBack("w1");
         Report second = rerun.report();
@@ -494,6 +494,19 @@ class RolloutTest {
             assertTrue(timeline.events().isEmpty(), timeline.events().toString());
         }
         assertNothingLeftBehind(h);
+    }
+
+    @Test
+    void aSecondProcessWithTheSameRunIdDoesNotShareTheLease() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.driver.behave("w1", Behaviour.HOLD);
+        Harness.Run first = h.run(Harness.fastSettings().withRunId("ci-run-7")).rollout();
+        Poll.until(Duration.ofSeconds(15), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
+        Report second = h.run(Harness.fastSettings().withRunId("ci-run-7").withLockTimeout(Duration.ofMillis(300))).rollout().report();
+        assertEquals(StopReason.LOCK_NOT_ACQUIRED, second.stop(), second.toJson());
+        assertEquals(1, h.driver.rebootsOf("w1"));
+        h.driver.bringBack("w1");
+        assertEquals(0, first.report().exitCode());
     }
 
     @Test
