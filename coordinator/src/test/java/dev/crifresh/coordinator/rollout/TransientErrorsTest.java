@@ -49,8 +49,8 @@ class TransientErrorsTest {
     void aReleaseThatKeepsFailingLeavesTheRebootedNodeCountedRebootedWithTheMissingUncordonStated() throws Exception {
         h.worker("w1", Verdict.STALE);
         // The release is the only patch that drops the annotations (a null value): fail every one of them.
-        h.cluster.api.faults("a").fail(r -> "PATCH".equals(r.getMethod()) && r.getPath().contains("/api/v1/nodes/w1")
-                && r.getUtf8Body().contains("\"crifresh.dev/rollout\":null"), 500);
+        h.cluster.api.faults("a").fail(Requests.call("PATCH", "/api/v1/nodes/w1")
+                .and(Requests.bodyContains("\"crifresh.dev/rollout\":null")), 500);
         Report r = h.run("a", Harness.fastSettings(), lines).rollout().report();
         assertEquals(1, r.exitCode(), r.toJson());
         assertEquals(Outcome.REBOOTED, line(r, "w1").outcome(), r.toJson());
