@@ -729,9 +729,16 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     /** A patch we sent returned this node (see {@link PatchEchoNodeOps}). */
     private void patched(Node node) {
-        if (stage != Stage.DONE && node != null) {
-            remember(node);
+        if (stage == Stage.DONE || node == null) {
+            return;
         }
+        // A patch's answer can arrive after the informer delivered a newer state (the agent's attestation from
+        // the new boot, say); taking it would roll the view back, and no later event would bring it forward.
+        Node known = raw.get(node.getMetadata().getName());
+        if (known != null && ResourceVersions.older(node.getMetadata().getResourceVersion(), known.getMetadata().getResourceVersion())) {
+            return;
+        }
+        remember(node);
     }
 
 
