@@ -20,7 +20,10 @@ import java.time.Duration;
  *   <li>{@code DRAINING} ({@link NodeDrain}): evict every pod but DaemonSet, mirror and already-terminating pods through the
  *       Eviction API; a PDB answer (429) is retried with backoff; wait until the evicted pods are gone;
  *       all within {@code --drain-timeout};</li>
- *   <li>{@code REBOOTING}: record the boot id and phase {@code rebooting}, call the reboot driver;</li>
+ *   <li>{@code REBOOTING}: re-check at the last moment on a fresh read ({@link LastMomentCheck}: same machine,
+ *       still ours and cordoned, budget, other control planes Ready — else wait bounded, release or hands off);
+ *       record phase {@code rebooting} with the fresh read's boot id and resource version; check the Lease
+ *       once more and call the reboot driver;</li>
  *   <li>{@code RETURNING}: wait for a new boot id and Ready within {@code --reboot-timeout}, then phase
  *       {@code verifying};</li>
  *   <li>{@code ATTESTING}: wait within {@code --attest-timeout} for a valid fresh attestation from the new
@@ -28,7 +31,9 @@ import java.time.Duration;
  *       once more (drain, reboot), never a third time;</li>
  *   <li>{@code RELEASING}: uncordon only when crifresh cordoned, drop the crifresh annotations.</li>
  * </ol>
- * A failure before the reboot driver is invoked rolls the node back (uncordon if we cordoned, annotations
+ * Every side effect is sent only while the run holds the Lease ({@link RollHost#leaseHeld()}); every
+ * ownership, phase and release patch goes through {@link GuardedPatch}. A failure before the reboot driver is
+ * invoked rolls the node back (uncordon if we cordoned, annotations
  * dropped). A failure after that — a failing driver call included, as the request may have got through —
  * leaves the node cordoned and owned, so a rerun resumes waiting for it.
  */

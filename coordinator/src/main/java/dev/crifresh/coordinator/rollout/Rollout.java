@@ -39,7 +39,8 @@ import java.util.TreeMap;
  * events and timers; blocking Kubernetes calls and the reboot driver run on worker threads.
  * <ol>
  *   <li><b>Lock</b> ({@link LeaseKeeper}): take the Lease {@code crifresh-rollout} (retrying until {@code --lock-timeout}, else
- *       exit 4) and renew it every third of its duration. A lost Lease stops new work.</li>
+ *       exit 4) and renew it every third of its duration. The hold fences every side effect; when it ends,
+ *       the run ends at once (result lease-lost, exit 4), leaving its nodes for the next run.</li>
  *   <li><b>Observe</b>: start a Node informer on the selected nodes (with a node selector, a second one
  *       on every node, for the safety checks).</li>
  *   <li><b>Classify</b> every node (signature checks on worker threads).</li>
