@@ -147,7 +147,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.progress = progress;
         this.clock = clock;
         this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock);
-        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress);
+        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, () -> lease.held());
         this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
                 this::configSettled, this::decide, this::configTimedOut);
         this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
@@ -1062,10 +1062,11 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     /**
      * Every exit path: crifresh's taint comes off every selected node — also an earlier run's leftovers —
-     * unless the Lease was never held (another run is working) or was lost (then only this run's own).
+     * unless the Lease was never held (another run is working) or was lost: then no side effect at all (see
+     * docs/design.md, "Fencing"), and the next run removes this run's taints as leftovers.
      */
     private Future<Void> removeTaints() {
-        if (!lockHeld) {
+        if (!lockHeld || stop == StopReason.LOCK_LOST) {
             return Future.succeededFuture();
         }
         return taints.untaintAll(new ArrayList<>(raw.values()), stop == StopReason.LOCK_LOST)
