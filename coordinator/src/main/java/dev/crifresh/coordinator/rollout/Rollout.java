@@ -147,7 +147,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.progress = progress;
         this.clock = clock;
         this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock);
-        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, () -> lease.held());
+        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, () -> this.lease.held());
         this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
                 this::configSettled, this::decide, this::configTimedOut);
         this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
