@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -68,15 +69,18 @@ final class ServeCommand implements Callable<Integer> {
             err.println("crifresh-sim: " + e.getMessage());
             return SimMain.USAGE;
         }
+        AtomicBoolean stopping = new AtomicBoolean();
         ServedCluster served = ServedCluster.start(scenario, new ServeSettings(port, metricsPort, kubeconfig, targets),
                 event -> {
-                    if (verbose || EventText.notable(event)) {
+                    // while stopping, the platform's last steps meet a closing API: not news
+                    if (!stopping.get() && (verbose || EventText.notable(event))) {
                         err.println("sim: " + EventText.of(event));
                         err.flush();
                     }
                 });
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
+            stopping.set(true);
             err.println("crifresh-sim: stopping: agents, API server; removing " + served.kubeconfig().getParent()
                     + "/{kubeconfig,trust,credential.json}" + (targets == null ? "" : " and " + targets));
             err.flush();

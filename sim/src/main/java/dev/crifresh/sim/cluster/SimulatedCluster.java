@@ -511,6 +511,12 @@ public final class SimulatedCluster implements AutoCloseable {
             pods.close();
             prometheus.close();
             platform.shutdownNow();
+            try {
+                // a platform action still running (a heartbeat) finishes before the API goes away
+                platform.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             api.close();
             HostRoot.deleteTree(workDir);
         }

@@ -213,6 +213,8 @@ class TryItLocallyIT {
         String err = output("serve.err");
         record("^C", err.substring(Math.max(0, err.lastIndexOf("crifresh-sim: stopping"))));
         assertTrue(err.contains("crifresh-sim: stopping"), err);
+        String afterStop = err.substring(err.lastIndexOf("crifresh-sim: stopping"));
+        assertFalse(afterStop.contains("ERROR") || afterStop.contains("Exception"), "a clean stop: " + afterStop);
         assertFalse(Files.exists(work.resolve("crifresh-sim")), "serve left crifresh-sim/ behind");
     }
 
