@@ -32,10 +32,14 @@ class ObserveCommandTest {
     void node() throws Exception {
         proc = dir.resolve("proc");
         host = dir.resolve("host");
-        // Booted 1000 s ago; containerd started 500 s after boot; config written 100 s before that.
-        new FakeProc(proc).bootId("6f1e0c0a-0000-4000-8000-000000000001").uptime(Duration.ofSeconds(1000))
-                .process(4242, FakeContainerd.TALOS_CRI, 50_000);
+        // Config rendered now (its mtime says 600 s ago, its real ctime is now); then, as /proc tells it,
+        // booted 1000 s ago and containerd started 999.8 s after boot: after the config's last change.
         new TalosFiles(host).writeAll(PASSWORD, Instant.now().minusSeconds(600));
+        Instant rendered = Instant.now();
+        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(5), "time passes",
+                () -> Instant.now().isAfter(rendered.plusMillis(400)));
+        new FakeProc(proc).bootId("6f1e0c0a-0000-4000-8000-000000000001").uptime(Duration.ofSeconds(1000))
+                .process(4242, FakeContainerd.TALOS_CRI, 99_980);
         key = Files.write(dir.resolve("fingerprint.key"), "0123456789abcdef0123456789abcdef".getBytes());
     }
 
@@ -52,7 +56,7 @@ class ObserveCommandTest {
         assertEquals("ordering", json.get("proof").asString());
         assertEquals("6f1e0c0a-0000-4000-8000-000000000001", json.get("bootId").asString());
         assertEquals(4242, json.get("containerd").get("pid").asLong());
-        assertEquals(50_000, json.get("containerd").get("startTicks").asLong());
+        assertEquals(99_980, json.get("containerd").get("startTicks").asLong());
         assertEquals("/bin/containerd", json.get("containerd").get("cmdline").get(0).asString());
         assertTrue(json.get("config").get("digest").asString().startsWith("sha256:"));
         assertEquals(3, json.get("config").get("files").size());
