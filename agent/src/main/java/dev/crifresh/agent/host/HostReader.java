@@ -137,9 +137,12 @@ public final class HostReader {
 
     /**
      * A directory's newest change stamp (mtime, ctime, the ctimes of symlinks on the way), or null when
-     * it does not exist.
+     * it does not exist (or on a simulated host, {@link ChangeTimes#stampsDirectories()}).
      */
     WatchedDirectory stampDirectory(String dir) {
+        if (!times.stampsDirectories()) {
+            return null;
+        }
         HostPaths.Resolved r = paths.resolve(dir);
         if (r.error() != null) {
             return WatchedDirectory.unreadable(dir, r.error());
