@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +62,11 @@ class ObserveCommandTest {
         assertTrue(json.get("config").get("digest").asString().startsWith("sha256:"));
         assertEquals(3, json.get("config").get("files").size());
         assertEquals(TalosFiles.REGISTRIES_PART, json.get("config").get("files").get(0).get("path").asString());
+        // The change stamps the ordering used: the real ctime is newer than the mtime set 600 s back.
+        assertEquals("ctime", json.get("config").get("files").get(0).get("changedBy").asString());
+        assertEquals(List.of("/etc/cri", "/etc/cri/conf.d"), json.get("config").get("directories").valueStream()
+                .map(d -> d.get("path").asString()).toList());
+        assertEquals(0, json.get("config").get("unwatchedImports").size());
         assertEquals(CredentialFingerprint.of(Files.readAllBytes(key),
                         new RegistryAuth("ghcr.io", "deploy-bot", PASSWORD, "")),
                 json.get("registries").get("ghcr.io").asString());
@@ -68,7 +74,9 @@ class ObserveCommandTest {
 
     @Test
     void withoutAKeyThereAreNoRegistriesAndStaleIsReportedWithItsReason() throws Exception {
-        new TalosFiles(host).rotate("another-secret"); // written now: after containerd started
+        new TalosFiles(host).rotate("another-secret"); // written now
+        // containerd started 10 s before the uptime was read: before this write, however slow the run.
+        new FakeProc(proc).process(4242, FakeContainerd.TALOS_CRI, 99_000);
         CliHarness r = CliHarness.run("observe", "--proc-root", proc.toString(), "--host-root", host.toString());
         assertEquals(0, r.exit(), r.err());
         JsonNode json = JsonMapper.builder().build().readTree(r.out());
