@@ -10,6 +10,9 @@ import dev.crifresh.coordinator.classify.MarkerRule;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.gate.GateNote;
+import dev.crifresh.coordinator.gate.GateWiring;
+import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.kube.Fabric8LeaseLock;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
@@ -50,6 +53,7 @@ public final class Coordinator {
     private final NodeClassifier classifier;
     private final Clock clock = Clock.systemUTC();
     private volatile Rollout running;
+    private volatile GateWiring gates = GateWiring.none();
 
     /**
      * @param trust   the trusted attestation keys and the fingerprint HMAC key
@@ -75,25 +79,57 @@ public final class Coordinator {
         return settings;
     }
 
+    /** The rollout gates (pull proof, etcd, blockers) for {@link #plan()} and {@link #rollout()}; none by default. */
+    public Coordinator withGates(GateWiring wiring) {
+        this.gates = wiring == null ? GateWiring.none() : wiring;
+        return this;
+    }
+
     /** Classifies every selected node and reports what {@link #rollout()} would do. Never writes anything. */
     public Future<Report> plan() {
         Promise<Report> promise = Promise.promise();
         context.runOnContext(v -> {
             NodeOps nodes = new Fabric8NodeOps(context, client, settings.nodeSelector());
-            nodes.list()
-                    .compose(list -> BulkClassify.classifyAll(context, classifier, list.stream().map(NodeFacts::of).toList(), clock.instant()))
-                    .map(this::planReport)
-                    .onComplete(promise);
+            Gates planGates = gates.build(vertx, context, client, settings.runId(), ProgressListener.NONE);
+            nodes.list().compose(list -> {
+                List<NodeFacts> all = list.stream().map(NodeFacts::of).toList();
+                return BulkClassify.classifyAll(context, classifier, all, clock.instant()).compose(classified -> {
+                    List<NodeFacts> toReboot = settings.action() != Action.REBOOT ? List.of()
+                            : all.stream().filter(f -> classified.containsKey(f.name())
+                                    && Decisions.of(classified.get(f.name()), settings.action())
+                                    == dev.crifresh.coordinator.report.Decision.REBOOT).toList();
+                    return context.executeBlocking(() -> planCluster(all), false)
+                            .compose(cluster -> planGates.plan(toReboot, cluster))
+                            .eventually(planGates::close)
+                            .map(notes -> planReport(classified, notes));
+                });
+            }).onComplete(promise);
         });
         return promise.future();
     }
 
+    /** The etcd gate needs every control plane, also those a node selector leaves out. */
+    private List<NodeFacts> planCluster(List<NodeFacts> selected) {
+        if (settings.nodeSelector() == null) {
+            return selected;
+        }
+        try {
+            return client.nodes().list().getItems().stream().map(NodeFacts::of).toList();
+        } catch (RuntimeException e) {
+            return selected;
+        }
+    }
+
     Report planReport(Map<String, Classification> classified) {
+        return planReport(classified, List.of());
+    }
+
+    Report planReport(Map<String, Classification> classified, List<GateNote> gateNotes) {
         List<NodeReport> nodes = new ArrayList<>();
         classified.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(c ->
                 nodes.add(new NodeReport(c.name(), c.node().role(), c.verdict(), c.reason(), Decisions.of(c, settings.action()),
                         Outcome.NOT_ATTEMPTED, c.markerSaysCurrent(), c.markerContradicts(), c.detail())));
-        return Report.of(Result.PLANNED, nodes, Decisions.order(classified.values()), StopReason.COMPLETED, null);
+        return Report.of(Result.PLANNED, nodes, Decisions.order(classified.values()), StopReason.COMPLETED, null, gateNotes);
     }
 
     /** Runs the rollout (see {@link Rollout} for the steps). */
@@ -105,7 +141,8 @@ public final class Coordinator {
                     new Fabric8PodOps(context, client, settings.podFieldSelector()),
                     new Fabric8LeaseLock(context, client, settings.leaseNamespace(), LEASE_NAME, settings.runId(),
                             settings.leaseDuration(), clock),
-                    classifier, settings, driver, progress, clock);
+                    classifier, settings, driver, progress, clock)
+                    .withGates(gates.build(vertx, context, client, settings.runId(), progress));
             running = rollout;
             rollout.run().onComplete(promise);
         });

@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.report;
 
+import dev.crifresh.coordinator.gate.GateNote;
 import java.util.List;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.SerializationFeature;
@@ -15,6 +16,7 @@ import tools.jackson.databind.node.ObjectNode;
  *             "markerContradicts", "detail"}],
  *  "summary": {"nodes", "fresh", "stale", "configPending", "unknown", "rebooted", "skipped", "failed"},
  *  "rebootOrder": ["node", ...],
+ *  "gates": [{"gate", "node", "result", "detail"}],   (only when a gate had something to say)
  *  "error": "why the run failed"}          (only when result is failed)
  * </pre>
  * {@code markerContradicts}, {@code detail} and {@code error} are additions to the scenario schema.
@@ -23,17 +25,25 @@ import tools.jackson.databind.node.ObjectNode;
  *                    plan, the order a rollout would follow
  * @param stop        why the run ended; decides {@link #exitCode()}
  * @param error       one line naming what stopped the run, null when it did not fail
+ * @param gates       what the rollout gates (pull proof, etcd, blockers) found, in order
  */
-public record Report(Result result, List<NodeReport> nodes, Summary summary, List<String> rebootOrder, StopReason stop, String error) {
+public record Report(Result result, List<NodeReport> nodes, Summary summary, List<String> rebootOrder, StopReason stop, String error,
+                     List<GateNote> gates) {
     private static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     public Report {
         nodes = List.copyOf(nodes);
         rebootOrder = List.copyOf(rebootOrder);
+        gates = gates == null ? List.of() : List.copyOf(gates);
     }
 
     public static Report of(Result result, List<NodeReport> nodes, List<String> rebootOrder, StopReason stop, String error) {
-        return new Report(result, nodes, Summary.of(nodes), rebootOrder, stop, error);
+        return of(result, nodes, rebootOrder, stop, error, List.of());
+    }
+
+    public static Report of(Result result, List<NodeReport> nodes, List<String> rebootOrder, StopReason stop, String error,
+                            List<GateNote> gates) {
+        return new Report(result, nodes, Summary.of(nodes), rebootOrder, stop, error, gates);
     }
 
     /** 0 succeeded or planned, 1 a node failed, 3 timed out waiting, 4 lock not acquired or lost. */
@@ -68,6 +78,18 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
         s.put("failed", summary.failed());
         ArrayNode order = root.putArray("rebootOrder");
         rebootOrder.forEach(order::add);
+        if (!gates.isEmpty()) {
+            ArrayNode list2 = root.putArray("gates");
+            for (GateNote g : gates) {
+                ObjectNode o = list2.addObject();
+                o.put("gate", g.gate());
+                if (g.node() != null) {
+                    o.put("node", g.node());
+                }
+                o.put("result", g.result());
+                o.put("detail", g.detail());
+            }
+        }
         if (error != null) {
             root.put("error", error);
         }

@@ -40,6 +40,13 @@ public final class TextReport {
                 s.nodes(), s.fresh(), s.stale(), s.configPending(), s.unknown(), s.rebooted(), s.skipped(), s.failed()));
         sb.append(report.result() == Result.PLANNED ? "rollout order: " : "reboot order: ")
                 .append(report.rebootOrder().isEmpty() ? "(none)" : String.join(", ", report.rebootOrder())).append('\n');
+        if (!report.gates().isEmpty()) {
+            sb.append("gates:\n");
+            for (var g : report.gates()) {
+                sb.append("  ").append(g.gate()).append(g.node() == null ? "" : " " + g.node()).append(": ")
+                        .append(g.result()).append(" — ").append(g.detail()).append('\n');
+            }
+        }
         for (NodeReport n : report.nodes()) {
             if (n.markerContradicts()) {
                 sb.append("WARNING: ").append(n.name()).append(": the machine-config marker says current, but containerd is ")

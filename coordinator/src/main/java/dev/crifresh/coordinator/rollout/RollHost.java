@@ -4,6 +4,7 @@ import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
 import io.fabric8.kubernetes.api.model.Node;
@@ -21,6 +22,12 @@ interface RollHost {
     PodOps pods();
 
     RebootDriver driver();
+
+    /** The rollout gates (blockers, etcd, pull proof). */
+    Gates gates();
+
+    /** Every node of the cluster in its latest state, selected or not (what the safety checks and etcd gate see). */
+    java.util.List<NodeFacts> clusterView();
 
     /** The node's latest state from the informer; null once deleted. */
     NodeFacts facts(String name);

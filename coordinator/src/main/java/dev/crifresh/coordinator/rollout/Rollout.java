@@ -8,6 +8,8 @@ import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.LeaseLock;
 import dev.crifresh.coordinator.kube.NodeOps;
@@ -79,6 +81,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final ProgressListener progress;
     private final Clock clock;
     private final Promise<Report> promise = Promise.promise();
+    private Gates gates;
 
     private Stage stage = Stage.LOCKING;
     private NodeOps.NodeWatch watch;
@@ -120,6 +123,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 this::configSettled, this::decide, this::configTimedOut);
         this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
                 this::turnedFresh, this::finish, this::freshTimedOut);
+        this.gates = Gates.none(vertx, context);
+    }
+
+    /** The rollout gates (blockers, etcd, pull proof); none unless set before {@link #run()}. */
+    public Rollout withGates(Gates gates) {
+        this.gates = gates;
+        return this;
     }
 
     /** Runs the rollout; call on the rollout's context. */
@@ -354,6 +364,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private void decide(Map<String, Classification> latest) {
         List<NodeFacts> toRoll = new ArrayList<>();
         List<NodeFacts> leftovers = new ArrayList<>();
+        List<NodeFacts> freshSkipped = new ArrayList<>();
         for (Classification first : initial.values()) {
             String name = first.name();
             NodeFacts f = facts.get(name);
@@ -373,6 +384,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 leftovers.add(f);
             }
             if (now.verdict() == NodeVerdict.FRESH) {
+                freshSkipped.add(f);
                 boolean becameFresh = first.verdict() == NodeVerdict.CONFIG_PENDING;
                 decided(name, becameFresh ? Decision.WAIT : Decision.SKIP);
                 ended(name, becameFresh ? Outcome.BECAME_FRESH : Outcome.SKIPPED,
@@ -389,11 +401,37 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
         }
         List<NodeFacts> ordered = RolloutOrder.order(toRoll);
-        if (settings.action() == Action.NONE) {
-            releaseLeftovers(leftovers).onComplete(ar -> waitForFresh(ordered));
-        } else {
-            checkDriver(ordered, leftovers);
-        }
+        boolean controlPlanes = settings.action() == Action.REBOOT
+                && ordered.stream().anyMatch(f -> f.role() == dev.crifresh.coordinator.classify.Role.CONTROL_PLANE);
+        gates.start(controlPlanes).compose(v -> gates.proveSkipped(freshSkipped)).onComplete(ar -> {
+            if (stage != Stage.DECIDING) {
+                return;
+            }
+            if (ar.failed() || ar.result().values().stream().anyMatch(v -> !v.pass())) {
+                failSkippedProofs(ar.succeeded() ? ar.result() : Map.of(), ar.cause());
+                return;
+            }
+            if (settings.action() == Action.NONE) {
+                releaseLeftovers(leftovers).onComplete(released -> waitForFresh(ordered));
+            } else {
+                checkDriver(ordered, leftovers);
+            }
+        });
+    }
+
+    /** A node skipped as fresh failed its read-only pull proof: stop before any reboot (fail toward not disrupting). */
+    private void failSkippedProofs(Map<String, GateVerdict> proofs, Throwable cause) {
+        List<String> failed = new ArrayList<>();
+        proofs.forEach((name, verdict) -> {
+            if (!verdict.pass()) {
+                failed.add(name);
+                ended(name, Outcome.FAILED, "skipped as fresh, but " + verdict.detail());
+            }
+        });
+        stopWith(StopReason.NODE_FAILED, failed.isEmpty() ? "the pull proof could not run: " + ErrorText.message(cause)
+                : String.join(", ", failed) + " attest fresh but failed the pull proof (" + proofs.get(failed.get(0)).detail()
+                        + "); nothing was rebooted");
+        finish();
     }
 
     private void checkDriver(List<NodeFacts> ordered, List<NodeFacts> leftovers) {
@@ -646,6 +684,16 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     @Override
+    public Gates gates() {
+        return gates;
+    }
+
+    @Override
+    public List<NodeFacts> clusterView() {
+        return safetyView();
+    }
+
+    @Override
     public NodeFacts facts(String name) {
         return facts.get(name);
     }
@@ -699,7 +747,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     @Override
     public void finished(NodeRoll roll) {
         rolls.finished(roll);
-        if (roll.outcome() == Outcome.FAILED) {
+        if (roll.timedOut()) {
+            stopWith(StopReason.TIMED_OUT, roll.name() + ": " + roll.detail());
+        } else if (roll.outcome() == Outcome.FAILED) {
             stopWith(StopReason.NODE_FAILED, roll.name() + ": " + roll.detail());
         }
         // Not re-entrant: the roll may report from inside pump().
@@ -730,7 +780,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         lease.stopRenewing();
         rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
         Report report = report();
-        lease.release().onComplete(ar -> {
+        gates.close().compose(v -> lease.release()).onComplete(ar -> {
             closeWatch(); // whether or not the Lease could be released: the run is over either way
             promise.tryComplete(report);
         });
@@ -752,7 +802,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             nodes.add(recorded.report(c, settings.action(), rolls.roll(c.name()), stop != null));
         }
         Result result = stop == null ? Result.SUCCEEDED : Result.FAILED;
-        return Report.of(result, nodes, rebootOrder, stop == null ? StopReason.COMPLETED : stop, error);
+        return Report.of(result, nodes, rebootOrder, stop == null ? StopReason.COMPLETED : stop, error, gates.notes());
     }
 
     private void decided(String name, Decision decision) {

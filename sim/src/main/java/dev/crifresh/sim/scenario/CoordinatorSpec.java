@@ -12,7 +12,13 @@ public record CoordinatorSpec(
         ScenarioAction action,
         Duration configTimeout,
         Duration rebootTimeout,
-        Duration attestTimeout) {
+        Duration attestTimeout,
+        GateSpec gates) {
+
+    public CoordinatorSpec(String maxUnavailable, ScenarioAction action, Duration configTimeout, Duration rebootTimeout,
+            Duration attestTimeout) {
+        this(maxUnavailable, action, configTimeout, rebootTimeout, attestTimeout, GateSpec.defaults());
+    }
 
     public static CoordinatorSpec defaults() {
         return new CoordinatorSpec("1", ScenarioAction.REBOOT,
