@@ -98,7 +98,7 @@ public final class EtcdStatusParser {
                         + " (reported by " + nodeLabel(alarm.getOrDefault("NODE", "?"), controlPlanes) + ")");
             }
         }
-        return EtcdHealth.ok("etcd healthy: " + memberIds.size() + " members, leader " + leader + ", no alarms");
+        return EtcdHealth.ok("etcd healthy: " + memberIds.size() + (memberIds.size() == 1 ? " member" : " members") + ", leader " + leader + ", no alarms");
     }
 
     private static Optional<String> membership(List<ControlPlane> controlPlanes, CommandOutput members) {
