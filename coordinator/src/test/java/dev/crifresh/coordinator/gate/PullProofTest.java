@@ -63,7 +63,7 @@ class PullProofTest {
     }
 
     private Pod awaitProbe() {
-        return Poll.until(Duration.ofSeconds(10), "a probe pod", () -> client.pods().inNamespace(NS).list().getItems(),
+        return Poll.until(Duration.ofSeconds(30), "a probe pod", () -> client.pods().inNamespace(NS).list().getItems(),
                 l -> !l.isEmpty()).get(0);
     }
 
@@ -77,11 +77,9 @@ class PullProofTest {
     @Test
     void theProbeIsPinnedUntaintedWithoutPullSecretsAndDeletedAfterAPull() throws Exception {
         PullProof proof = proof(Duration.ofSeconds(20));
-        var verdict = vertx.executeBlocking(() -> null).compose(v -> {
-            Promise<GateVerdict> p = Promise.promise();
-            context.runOnContext(x -> proof.prove("worker-1", "uid-1").onComplete(p));
-            return p.future();
-        });
+        Promise<GateVerdict> p = Promise.promise();
+        context.runOnContext(x -> proof.prove("worker-1", "uid-1").onComplete(p));
+        var verdict = p.future();
         Pod probe = awaitProbe();
         assertEquals("worker-1", probe.getSpec().getNodeName());
         assertEquals("Always", probe.getSpec().getContainers().get(0).getImagePullPolicy());
