@@ -47,6 +47,8 @@ class CoordinatorCliFlagsTest {
         timeouts.put("coordinator.markerAnnotation", "example.com/desired-revision");
         timeouts.put("coordinator.markerCurrentValue", "rev-42");
         timeouts.put("coordinator.pushgateway", "http://pushgateway.monitoring:9091");
+        timeouts.put("coordinator.logFormat", "json");
+        timeouts.put("coordinator.staleTaint", "NoSchedule");
 
         Map<String, Object> gates = CoordinatorJobTest.hookJob();
         gates.put("coordinator.gates.pullProof.mode", "all");
@@ -84,6 +86,8 @@ class CoordinatorCliFlagsTest {
         }
         assertTrue(containerArgs(jobs.get(0)).stream().noneMatch(a -> a.startsWith("--pull-proof")
                 || a.startsWith("--block") || a.startsWith("--etcd")), "gates off by default");
+        assertTrue(containerArgs(jobs.get(4)).containsAll(List.of("--stale-taint=NoSchedule", "--log-format=json")),
+                containerArgs(jobs.get(4)).toString());
     }
 
     @Test

@@ -40,6 +40,12 @@ public final class TextReport {
                 s.nodes(), s.fresh(), s.stale(), s.configPending(), s.unknown(), s.rebooted(), s.skipped(), s.failed()));
         sb.append(report.result() == Result.PLANNED ? "rollout order: " : "reboot order: ")
                 .append(report.rebootOrder().isEmpty() ? "(none)" : String.join(", ", report.rebootOrder())).append('\n');
+        if (report.placement() != null) {
+            sb.append("evicted pods: ").append(report.placement().describe()).append('\n');
+        }
+        if (!report.joinedDuringRun().isEmpty()) {
+            sb.append("joined during the run: ").append(String.join(", ", report.joinedDuringRun())).append('\n');
+        }
         if (!report.gates().isEmpty()) {
             sb.append("gates:\n");
             for (var g : report.gates()) {

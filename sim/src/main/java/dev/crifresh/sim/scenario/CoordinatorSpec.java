@@ -6,6 +6,8 @@ import java.time.Duration;
  * The coordinator flags of a scenario.
  *
  * @param maxUnavailable a count ("1") or a percentage ("25%"), as the coordinator's flag takes it
+ * @param staleTaint     the coordinator's {@code --stale-taint}
+ * @param gates          the rollout gates' flags (pull proof, etcd, blockers)
  */
 public record CoordinatorSpec(
         String maxUnavailable,
@@ -13,15 +15,17 @@ public record CoordinatorSpec(
         Duration configTimeout,
         Duration rebootTimeout,
         Duration attestTimeout,
+        ScenarioStaleTaint staleTaint,
         GateSpec gates) {
 
+    /** Without gate flags: the gates' defaults. */
     public CoordinatorSpec(String maxUnavailable, ScenarioAction action, Duration configTimeout, Duration rebootTimeout,
-            Duration attestTimeout) {
-        this(maxUnavailable, action, configTimeout, rebootTimeout, attestTimeout, GateSpec.defaults());
+            Duration attestTimeout, ScenarioStaleTaint staleTaint) {
+        this(maxUnavailable, action, configTimeout, rebootTimeout, attestTimeout, staleTaint, GateSpec.defaults());
     }
 
     public static CoordinatorSpec defaults() {
         return new CoordinatorSpec("1", ScenarioAction.REBOOT,
-                Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10));
+                Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10), ScenarioStaleTaint.PREFER_NO_SCHEDULE);
     }
 }

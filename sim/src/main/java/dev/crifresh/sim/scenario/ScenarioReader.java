@@ -33,13 +33,13 @@ public final class ScenarioReader {
     private static final List<String> ROOT_FIELDS =
             List.of("registry", "desiredCredential", "revokedCredentials", "coordinator", "simulation", "alerts", "nodes");
     private static final List<String> COORDINATOR_FIELDS = List.of("maxUnavailable", "action",
-            "configTimeoutSeconds", "rebootTimeoutSeconds", "attestTimeoutSeconds", "pullProof", "pullProofImage",
+            "configTimeoutSeconds", "rebootTimeoutSeconds", "attestTimeoutSeconds", "staleTaint", "pullProof", "pullProofImage",
             "pullProofTimeoutSeconds", "etcdCheck", "blockOnAlert", "blockOnPodSelector", "blockTimeoutSeconds");
     private static final List<String> SIMULATION_FIELDS = List.of("rebootMillis", "containerdRestartsOnConfigChange");
     private static final List<String> NODE_FIELDS = List.of("name", "role", "bootedSecondsAgo",
             "containerdStartedSecondsAfterBoot", "configWrittenSecondsAfterBoot", "credential", "configUpdate",
             "marker", "agent", "ready", "cordoned", "reboot", "pods", "etcd", "batchJob",
-            "containerdCredential", "containerdCredentialSticks");
+            "containerdCredential", "containerdCredentialSticks", "joinsAfterSeconds");
     private static final List<String> CREDENTIAL_FIELDS = List.of("username", "password");
     private static final List<String> CONFIG_UPDATE_FIELDS = List.of("afterSeconds", "credential");
     private static final List<String> ALERT_FIELDS = List.of("name", "clearsAfterSeconds");
@@ -168,6 +168,7 @@ public final class ScenarioReader {
                 c.positiveSeconds("configTimeoutSeconds", seconds(d.configTimeout())),
                 c.positiveSeconds("rebootTimeoutSeconds", seconds(d.rebootTimeout())),
                 c.positiveSeconds("attestTimeoutSeconds", seconds(d.attestTimeout())),
+                c.choice("staleTaint", d.staleTaint(), ScenarioStaleTaint.class),
                 gates(c));
     }
 
@@ -304,7 +305,8 @@ public final class ScenarioReader {
                 etcd(n),
                 batchJob(n),
                 containerdCredential,
-                sticks);
+                sticks,
+                n.has("joinsAfterSeconds") ? n.seconds("joinsAfterSeconds", null, false) : null);
     }
 
     private static EtcdMember etcd(YamlObject n) throws ScenarioException {
