@@ -109,9 +109,9 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
             joinedDuringRun.forEach(root.putArray("joinedDuringRun")::add);
         }
         if (!gates.isEmpty()) {
-            ArrayNode list = root.putArray("gates");
+            ArrayNode gateList = root.putArray("gates");
             for (GateNote g : gates) {
-                ObjectNode o = list.addObject();
+                ObjectNode o = gateList.addObject();
                 o.put("gate", g.gate());
                 if (g.node() != null) {
                     o.put("node", g.node());

@@ -25,11 +25,15 @@ interface RollHost {
 
     RebootDriver driver();
 
-    /** The rollout gates (blockers, etcd, pull proof). */
-    Gates gates();
+    /** The rollout gates (blockers, etcd, pull proof); none unless the run has some. */
+    default Gates gates() {
+        return Gates.none(vertx(), vertx().getOrCreateContext());
+    }
 
     /** Every node of the cluster in its latest state, selected or not (what the safety checks and etcd gate see). */
-    java.util.List<NodeFacts> clusterView();
+    default java.util.List<NodeFacts> clusterView() {
+        return java.util.List.of();
+    }
 
     /** The node's latest state from the informer; null once deleted. */
     NodeFacts facts(String name);

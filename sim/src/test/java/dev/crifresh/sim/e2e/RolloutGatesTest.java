@@ -5,6 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.gate.GateNote;
+import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.mockapi.Poll;
+import dev.crifresh.sim.cluster.NodeObjects;
+import dev.crifresh.sim.cluster.RebootRequest;
+import dev.crifresh.sim.cluster.SimulatedCluster;
+import dev.crifresh.sim.run.SimulationRun;
+import dev.crifresh.sim.scenario.ScenarioReader;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import dev.crifresh.sim.cluster.SimEvent;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,26 +36,32 @@ class RolloutGatesTest {
                 simulation: {rebootMillis: 100}
                 coordinator: {pullProof: rebooted, pullProofTimeoutSeconds: 10}
                 nodes:
-                  - {name: w-1, %s, pods: 1}
+                  - {name: w-1, %s}
                   - {name: w-2, %s, containerdCredential: {username: deploy-bot, password: token-v1},
                      containerdCredentialSticks: true}
                   - {name: w-3, %s}
                 """.formatted(STALE, STALE, STALE));
         assertEquals(1, run.report().exitCode(), run.progress().toString());
-        assertEquals("rebooted", run.node("w-1").outcome().wire(), run.node("w-1").detail());
-        assertTrue(run.node("w-1").detail().contains("pull proof passed"), run.node("w-1").detail());
         assertEquals("failed", run.node("w-2").outcome().wire());
         String detail = run.node("w-2").detail();
         assertTrue(detail.contains("rebooted and attests fresh, but pull proof failed") && detail.contains("401 Unauthorized"),
                 detail);
-        assertEquals("not-attempted", run.node("w-3").outcome().wire(), "the rollout stops at the failed proof");
-        assertEquals(List.of("w-1", "w-2"), run.rebootRequested());
+        List<String> order = run.rebootRequested();
+        assertEquals("w-2", order.get(order.size() - 1), "the rollout stops at the failed proof: " + order);
+        for (String before : order.subList(0, order.size() - 1)) {
+            assertEquals("rebooted", run.node(before).outcome().wire(), run.node(before).detail());
+            assertTrue(run.node(before).detail().contains("pull proof passed"), run.node(before).detail());
+        }
+        for (String after : List.of("w-1", "w-3")) {
+            if (!order.contains(after)) {
+                assertEquals("not-attempted", run.node(after).outcome().wire(), after);
+            }
+        }
         assertTrue(run.nodes().get("w-2").attestation() instanceof dev.crifresh.common.attest.VerificationResult.Valid v
                 && "fresh".equals(v.claims().verdict().wire()), "w-2 attests fresh: only the pull tells");
         assertFalse(run.nodes().get("w-2").cordoned(), "no cordon left behind");
         assertTrue(run.nodes().get("w-2").annotations().keySet().stream().noneMatch(k -> k.startsWith("crifresh.dev/")));
         assertEquals(1, run.nodes().get("w-2").podsLeft(), "only the DaemonSet pod: the probe pod is gone");
-        assertEquals(1, run.nodes().get("w-1").podsLeft(), "only the DaemonSet pod: the probe pod is gone");
         assertTrue(run.events().stream().anyMatch(e -> e.kind() == SimEvent.Kind.IMAGE_PULL_FAILED && "w-2".equals(e.node())));
         assertTrue(run.report().gates().contains(new GateNote("pull-proof", "w-2", "failed", detailOf(run, "w-2"))));
         assertTrue(run.report().toJson().contains("\"gates\""));
@@ -107,20 +127,18 @@ class RolloutGatesTest {
 
     @Test
     void aFiringAlertPausesTheRolloutThenItResumes() throws Exception {
-        Runs.Finished run = Runs.rollout("""
-                alerts: [{name: NodeMaintenance, clearsAfterSeconds: 1.5}, {name: Watchdog}]
+        Cued run = rolloutWithCue("""
+                alerts: [{name: NodeMaintenance}, {name: Watchdog}]
                 simulation: {rebootMillis: 100}
-                coordinator: {blockOnAlert: "Node.*", blockTimeoutSeconds: 20}
+                coordinator: {blockOnAlert: "Node.*", blockTimeoutSeconds: 60}
                 nodes:
                   - {name: w-1, %s}
                   - {name: w-2, %s}
-                """.formatted(STALE, STALE));
+                """.formatted(STALE, STALE), "waits: blocked by alert NodeMaintenance",
+                cluster -> cluster.prometheus().clear("NodeMaintenance"));
         assertEquals(0, run.report().exitCode(), run.progress().toString());
-        assertEquals(List.of("w-1", "w-2"), run.rebootRequested());
-        SimEvent cleared = run.events().stream().filter(e -> e.kind() == SimEvent.Kind.ALERT_CLEARED).findFirst().orElseThrow();
-        assertTrue(run.reboots().get(0).at().isAfter(cleared.at()), "no reboot while NodeMaintenance fired");
-        assertTrue(run.progress().stream().anyMatch(l -> l.contains("w-1 waits: blocked by alert NodeMaintenance")),
-                run.progress().toString());
+        assertEquals(List.of("w-1", "w-2"), run.reboots().stream().map(r -> r.node()).toList());
+        assertTrue(run.reboots().get(0).at().isAfter(run.cueAt()), "no reboot while NodeMaintenance fired");
         assertTrue(run.report().gates().stream().anyMatch(g -> g.gate().equals("alert") && g.node().equals("w-1")
                 && g.result().equals("waited")), run.report().gates().toString());
     }
@@ -143,17 +161,38 @@ class RolloutGatesTest {
 
     @Test
     void aBatchJobOnTheNodeHoldsItsRebootUntilTheJobFinishes() throws Exception {
-        Runs.Finished run = Runs.rollout("""
+        Cued run = rolloutWithCue("""
                 simulation: {rebootMillis: 100}
-                coordinator: {blockOnPodSelector: app=batch, blockTimeoutSeconds: 20}
+                coordinator: {blockOnPodSelector: app=batch, blockTimeoutSeconds: 60}
                 nodes:
-                  - {name: w-1, %s, batchJob: {finishesAfterSeconds: 1}}
-                """.formatted(STALE));
+                  - {name: w-1, %s, batchJob: {}}
+                """.formatted(STALE), "waits: blocked by pod jobs/nightly-report-w-1",
+                cluster -> cluster.client().pods().inNamespace(NodeObjects.JOB_NAMESPACE)
+                        .withName(NodeObjects.batchJobPodName("w-1")).delete());
         assertEquals(0, run.report().exitCode(), run.progress().toString());
-        SimEvent finished = run.events().stream().filter(e -> e.kind() == SimEvent.Kind.BATCH_JOB_FINISHED).findFirst().orElseThrow();
-        assertTrue(run.reboots().get(0).at().isAfter(finished.at()));
-        assertTrue(run.progress().stream().anyMatch(l -> l.contains("blocked by pod jobs/nightly-report-w-1")),
-                run.progress().toString());
+        assertTrue(run.reboots().get(0).at().isAfter(run.cueAt()), "rebooted while the job ran");
+    }
+
+    /** A rollout run until a progress line shows, then {@code cue} acts on the cluster, then the rollout ends. */
+    record Cued(Report report, List<RebootRequest> reboots, List<String> progress, Instant cueAt) {
+    }
+
+    private static Cued rolloutWithCue(String yaml, String line, Consumer<SimulatedCluster> cue) throws Exception {
+        List<String> progress = new CopyOnWriteArrayList<>();
+        try (SimulationRun run = SimulationRun.prepare(ScenarioReader.parse(yaml), e -> { })) {
+            CompletableFuture<Report> report = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return run.rollout(progress::add);
+                } catch (Exception e) {
+                    throw new CompletionException(e);
+                }
+            });
+            Poll.until(Duration.ofSeconds(120), "'" + line + "'", () -> progress.stream().anyMatch(l -> l.contains(line)));
+            Instant cueAt = Instant.now();
+            cue.accept(run.cluster());
+            Report done = report.get(180, TimeUnit.SECONDS);
+            return new Cued(done, run.cluster().rebootRequests(), List.copyOf(progress), cueAt);
+        }
     }
 
     @Test
