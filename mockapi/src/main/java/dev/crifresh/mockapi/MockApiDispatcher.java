@@ -24,7 +24,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 
 /**
- * fabric8's mixed dispatcher (expectations first, then the CRUD store) with two gaps of fabric8 8.0.0's
+ * fabric8's mixed dispatcher (expectations first, then the CRUD store) with three gaps of fabric8 8.0.0's
  * mock closed, so it answers like kube-apiserver where crifresh depends on it:
  *
  * <ul>
@@ -36,6 +36,9 @@ import java.util.concurrent.locks.ReadWriteLock;
  *   no request can route an event to a sender that is shutting down. Both are private fields of
  *   {@link KubernetesCrudDispatcher}, reached by reflection; if a fabric8 upgrade renames them,
  *   construction fails loudly.</li>
+ *   <li><b>Pods are selected by {@code spec.nodeName}</b> ({@link PodNodeSelector}): the mock evaluates
+ *   only {@code metadata.name} and {@code metadata.namespace} field selectors and answers any other with
+ *   nothing at all, which would make a drain believe a node has no pods.</li>
  *   <li><b>A failed JSON Patch {@code test} operation is answered 422</b> with a Status, as kube-apiserver
  *   does; the mock throws inside its handler and never answers, so the client would time out.</li>
  * </ul>
@@ -58,14 +61,34 @@ public final class MockApiDispatcher extends Dispatcher {
         this.expectations = new MockDispatcher(responses);
         this.crud = new KubernetesCrudDispatcher() {
             @Override
+            public MockResponse handleGet(String path) {
+                PodNodeSelector selector = PodNodeSelector.of(path);
+                if (selector == null || watch(path)) {
+                    return super.handleGet(path); // a watch comes back to handleWatch with its selector
+                }
+                return selector.filterList(super.handleGet(selector.stripped()));
+            }
+
+            @Override
             public MockResponse handleWatch(String path) {
-                MockResponse response = super.handleWatch(path);
+                PodNodeSelector selector = PodNodeSelector.of(path);
+                MockResponse response = super.handleWatch(selector == null ? path : selector.stripped());
                 WebSocketListener listener = response.getWebSocketListener();
-                return listener == null ? response : response.withWebSocketUpgrade(new CloseOffLoop(listener));
+                if (listener == null) {
+                    return response;
+                }
+                // CloseOffLoop must wrap the store's own listener: it takes exactly that one out of the store.
+                WebSocketListener closeOffLoop = new CloseOffLoop(listener);
+                return response.withWebSocketUpgrade(selector == null ? closeOffLoop : selector.filterWatch(closeOffLoop));
             }
         };
         this.watchers = field(crud, "watchEventListeners", Set.class);
         this.storeLock = field(crud, "lock", ReadWriteLock.class);
+    }
+
+    private static boolean watch(String path) {
+        int q = path.indexOf('?');
+        return q >= 0 && java.util.Arrays.asList(path.substring(q + 1).split("&")).contains("watch=true");
     }
 
     private static <T> T field(KubernetesCrudDispatcher crud, String name, Class<T> type) {
