@@ -2,7 +2,6 @@ package dev.crifresh.mockapi;
 
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.ByteString;
-import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
@@ -15,14 +14,12 @@ import java.util.List;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The field selector {@code spec.nodeName=<node>} on a pod collection, which fabric8's mock store cannot
  * evaluate (it only knows {@code metadata.name} and {@code metadata.namespace}; any other field matches
- * nothing). The request is served without that requirement and the answer filtered to the node's pods:
- * the items of a list, the events of a watch — as kube-apiserver does.
+ * nothing). A watch is served without that requirement and its events filtered to the node's pods, as
+ * kube-apiserver does ({@link FieldSelector} does the same for lists).
  *
  * @param node     the node the selector names
  * @param stripped the request path without the requirement
@@ -71,25 +68,6 @@ record PodNodeSelector(String node, String stripped) {
     /** Whether a pod (as JSON) runs on the node. */
     boolean selects(JsonNode pod) {
         return pod != null && node.equals(pod.path("spec").path("nodeName").asString(null));
-    }
-
-    /** A list answer with only the node's pods. */
-    MockResponse filterList(MockResponse response) {
-        if (response.code() != 200 || response.getBody() == null) {
-            return response;
-        }
-        JsonNode list = JSON.readTree(new String(response.getBody().getBytes(), StandardCharsets.UTF_8));
-        if (!(list instanceof ObjectNode object) || !(list.get("items") instanceof ArrayNode items)) {
-            return response;
-        }
-        ArrayNode kept = JSON.createArrayNode();
-        items.forEach(pod -> {
-            if (selects(pod)) {
-                kept.add(pod);
-            }
-        });
-        object.set("items", kept);
-        return response.setBody(JSON.writeValueAsString(object));
     }
 
     /** A watch that forwards only the events about the node's pods. */

@@ -1,11 +1,14 @@
 package dev.crifresh.sim.cluster;
 
+import dev.crifresh.agent.AgentRuntime;
+
 import dev.crifresh.sim.scenario.AgentMode;
 import dev.crifresh.sim.scenario.Credential;
 import dev.crifresh.sim.scenario.NodeSpec;
 import dev.crifresh.sim.scenario.RebootBehaviour;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -41,8 +44,8 @@ public final class SimulatedNode {
     private volatile State state = State.UP;
     private volatile AgentMode agentMode;
     private volatile int boots;
-    /** The agent of the current boot, possibly still starting; null when none runs. Platform thread only. */
-    private CompletableFuture<AgentLauncher.RunningAgent> agent;
+    /** The agent of the current boot, possibly still starting; null when none runs. Set on the platform thread. */
+    private volatile CompletableFuture<AgentLauncher.RunningAgent> agent;
     private long nextPid;
 
     SimulatedNode(NodeSpec spec, int index, String registry, Credential desired, HostRoot host,
@@ -110,6 +113,16 @@ public final class SimulatedNode {
     /** How many times this node booted during the simulation (the initial boot counts as 1). */
     public int boots() {
         return boots;
+    }
+
+    /** The real agent running on this node now, if any (none while the node reboots). */
+    public Optional<AgentRuntime> agentRuntime() {
+        CompletableFuture<AgentLauncher.RunningAgent> starting = agent;
+        if (starting == null || !starting.isDone() || starting.isCompletedExceptionally()) {
+            return Optional.empty();
+        }
+        AgentLauncher.RunningAgent running = starting.getNow(null);
+        return running == null ? Optional.empty() : running.runtime();
     }
 
     public HostRoot host() {
