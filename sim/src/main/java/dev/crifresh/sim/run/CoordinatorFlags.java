@@ -37,9 +37,7 @@ public final class CoordinatorFlags {
                 .withStaleTaint(dev.crifresh.coordinator.StaleTaint.fromWire(c.staleTaint().wire()))
                 .withDrainTimeout(DRAIN_TIMEOUT)
                 .withLockTimeout(LOCK_TIMEOUT)
-                .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT)
-                // fabric8's mock server cannot filter pods on spec.nodeName.
-                .withPodFieldSelector(false);
+                .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT);
     }
 
     /** Where the simulated cluster's probe pods go. */

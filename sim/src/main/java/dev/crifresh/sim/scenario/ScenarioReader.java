@@ -35,7 +35,8 @@ public final class ScenarioReader {
     private static final List<String> COORDINATOR_FIELDS = List.of("maxUnavailable", "action",
             "configTimeoutSeconds", "rebootTimeoutSeconds", "attestTimeoutSeconds", "staleTaint", "pullProof", "pullProofImage",
             "pullProofTimeoutSeconds", "etcdCheck", "blockOnAlert", "blockOnPodSelector", "blockTimeoutSeconds");
-    private static final List<String> SIMULATION_FIELDS = List.of("rebootMillis", "containerdRestartsOnConfigChange");
+    private static final List<String> SIMULATION_FIELDS = List.of("rebootMillis", "containerdRestartsOnConfigChange",
+            "podTerminationMillis");
     private static final List<String> NODE_FIELDS = List.of("name", "role", "bootedSecondsAgo",
             "containerdStartedSecondsAfterBoot", "configWrittenSecondsAfterBoot", "credential", "configUpdate",
             "marker", "agent", "ready", "cordoned", "reboot", "pods", "etcd", "batchJob",
@@ -241,8 +242,11 @@ public final class ScenarioReader {
         }
         YamlObject s = YamlObject.of(top.raw("simulation"), "simulation", SIMULATION_FIELDS);
         int rebootMillis = s.wholeNumber("rebootMillis", (int) d.reboot().toMillis(), 0, MAX_REBOOT_MILLIS);
+        int podTerminationMillis = s.wholeNumber("podTerminationMillis", (int) d.podTermination().toMillis(), 0,
+                MAX_REBOOT_MILLIS);
         return new SimulationSpec(Duration.ofMillis(rebootMillis),
-                s.bool("containerdRestartsOnConfigChange", d.containerdRestartsOnConfigChange()));
+                s.bool("containerdRestartsOnConfigChange", d.containerdRestartsOnConfigChange()),
+                Duration.ofMillis(podTerminationMillis));
     }
 
     private static List<NodeSpec> nodes(YamlObject top) throws ScenarioException {
