@@ -25,6 +25,7 @@ import java.util.List;
  */
 class ProcEntryFuzzTest {
     private static final ContainerdMatcher CRI = ContainerdMatcher.talosCri();
+    private static final long MAX_FIELD = Long.MAX_VALUE / 2;
 
     @FuzzTest(maxDuration = "30s")
     void parse(FuzzedDataProvider data) {
@@ -58,11 +59,12 @@ class ProcEntryFuzzTest {
 
     private static void builtStat(FuzzedDataProvider data) {
         String comm = kernelComm(data.consumeString(15));
-        long start = data.consumeLong(0, Long.MAX_VALUE);
+        // Jazzer 0.24's consumeLong(0, Long.MAX_VALUE) can return negative numbers (its range overflows).
+        long start = data.consumeLong(0, MAX_FIELD);
         StringBuilder line = new StringBuilder().append(data.consumeInt(1, 4_194_304)).append(" (").append(comm)
                 .append(") ").append("SRDZTI".charAt(data.consumeInt(0, 5)));
         for (int field = 4; field <= 52; field++) {
-            line.append(' ').append(field == 22 ? start : data.consumeLong(0, Long.MAX_VALUE));
+            line.append(' ').append(field == 22 ? start : data.consumeLong(0, MAX_FIELD));
         }
         line.append('\n');
         assertEquals(start, ProcStat.startTicks(line.toString()), "starttime of " + line);
