@@ -81,16 +81,20 @@ public final class MockApiDispatcher extends Dispatcher {
 
     /** Runs a listener's teardown off the event loop, after no request can route events to it any more. */
     private void tearDown(WebSocketListener listener, Runnable teardown) {
-        closer.execute(() -> {
-            Lock write = storeLock.writeLock();
-            write.lock();
-            try {
-                watchers.remove(listener);
-            } finally {
-                write.unlock();
-            }
-            teardown.run();
-        });
+        try {
+            closer.execute(() -> {
+                Lock write = storeLock.writeLock();
+                write.lock();
+                try {
+                    watchers.remove(listener);
+                } finally {
+                    write.unlock();
+                }
+                teardown.run();
+            });
+        } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+            // The server is shut down (a client closed its watch late): no request routes events to it any more.
+        }
     }
 
     @Override

@@ -20,9 +20,14 @@ final class EventText {
             case AGENT_STARTED -> "agent started (" + e.detail() + ")";
             case AGENT_STOPPED -> "agent stopped";
             case HOSTILE_ATTESTATION -> "its condition holds an attestation no live agent wrote (" + e.detail() + ")";
+            case IMAGE_PULLED -> "kubelet pulled " + e.detail() + " with the credential its containerd loaded";
+            case IMAGE_PULL_FAILED -> "kubelet could not pull " + e.detail()
+                    + ": the registry refused the credential its containerd loaded";
+            case ALERT_CLEARED -> "alert " + e.detail() + " stopped firing";
+            case BATCH_JOB_FINISHED -> "batch job pod " + e.detail() + " completed";
             case PLATFORM_ERROR -> "SIMULATION ERROR: " + e.detail();
         };
-        return e.node() + ": " + what;
+        return (e.node() == null ? "cluster" : e.node()) + ": " + what;
     }
 
     /** Whether the line is worth showing without --verbose. */

@@ -146,6 +146,29 @@ public final class NodeObjects {
         return pods;
     }
 
+    /** Where batch-job pods run. */
+    public static final String JOB_NAMESPACE = "jobs";
+    /** The label of batch-job pods, for {@code --block-on-pod-selector app=batch}. */
+    public static final String BATCH_LABEL = "app=batch";
+
+    /** A running batch-job pod on the node, owned by a Job: evictable, and what a pod blocker waits for. */
+    public static Pod batchJobPod(NodeSpec spec) {
+        return new PodBuilder()
+                .withNewMetadata().withName(batchJobPodName(spec.name())).withNamespace(JOB_NAMESPACE)
+                .addToLabels("app", "batch")
+                .addNewOwnerReference().withApiVersion("batch/v1").withKind("Job").withName("nightly-report")
+                .withUid("job-nightly-report").withController(true).endOwnerReference()
+                .endMetadata()
+                .withNewSpec().withNodeName(spec.name()).withRestartPolicy("Never")
+                .addNewContainer().withName("report").withImage("ghcr.io/example/report:2.0.1").endContainer().endSpec()
+                .withNewStatus().withPhase("Running").endStatus()
+                .build();
+    }
+
+    public static String batchJobPodName(String node) {
+        return "nightly-report-" + node;
+    }
+
     public static String appPodName(String node, int index) {
         return "web-7d9f8b6c5d-" + node + "-" + index;
     }

@@ -23,6 +23,14 @@ public record SimEvent(Instant at, String node, Kind kind, String detail) {
         AGENT_STOPPED,
         /** A condition not written by a live agent (forged, tampered, copied, from an earlier boot, expired). */
         HOSTILE_ATTESTATION,
+        /** The kubelet pulled a pod's image with the credential the node's running containerd loaded. */
+        IMAGE_PULLED,
+        /** The registry refused that credential (a revoked one): the pod waits in ErrImagePull. */
+        IMAGE_PULL_FAILED,
+        /** A simulated Prometheus alert stopped firing. */
+        ALERT_CLEARED,
+        /** A batch-job pod completed and is gone. */
+        BATCH_JOB_FINISHED,
         /** The simulation itself failed to do something (the node then never attests); detail says what. */
         PLATFORM_ERROR
     }

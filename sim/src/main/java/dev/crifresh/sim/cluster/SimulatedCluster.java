@@ -58,6 +58,10 @@ public final class SimulatedCluster implements AutoCloseable {
     private final ScheduledExecutorService platform;
     private final Kubelet kubelet;
     private final EvictionResponder evictions;
+    private final SimulatedRegistry registry;
+    private final PodStarter pods;
+    private final SimulatedPrometheus prometheus;
+    private final SimulatedTalosctl talosctl;
     private final AgentLauncher launcher;
     private final Map<String, SimulatedNode> nodes = new LinkedHashMap<>();
     private final List<SimEvent> events = new CopyOnWriteArrayList<>();
@@ -79,6 +83,10 @@ public final class SimulatedCluster implements AutoCloseable {
         this.kubelet = new Kubelet(api.client());
         this.evictions = new EvictionResponder(api.server(), api.client(), platform, this::record);
         this.launcher = launchers.apply(api.client(), keys);
+        this.registry = new SimulatedRegistry(scenario.registry(), scenario.revokedCredentials());
+        this.pods = new PodStarter(api.client(), platform, registry, this::node, this::record);
+        this.prometheus = SimulatedPrometheus.start(vertx, scenario.alerts(), () -> runStartedAt);
+        this.talosctl = new SimulatedTalosctl(this::nodes);
     }
 
     /**
@@ -121,9 +129,14 @@ public final class SimulatedCluster implements AutoCloseable {
                     evictions.watchForbidden(pod);
                 }
             }
+            if (spec.batchJob() != null) {
+                Pod job = api.client().pods().resource(NodeObjects.batchJobPod(spec)).create();
+                evictions.allow(job);
+            }
             nodes.put(spec.name(), node);
             index++;
         }
+        pods.start();
         platform.scheduleAtFixedRate(this::heartbeats, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(),
                 TimeUnit.MILLISECONDS);
     }
@@ -224,6 +237,19 @@ public final class SimulatedCluster implements AutoCloseable {
     /** The coordinator starts now: config updates are scheduled relative to this moment. */
     public void beginRun() {
         runStartedAt = Instant.now();
+        for (var alert : scenario.alerts()) {
+            if (alert.clearsAfter() != null) {
+                platform.schedule(() -> record(new SimEvent(Instant.now(), null, SimEvent.Kind.ALERT_CLEARED, alert.name())),
+                        alert.clearsAfter().toNanos(), TimeUnit.NANOSECONDS);
+            }
+        }
+        for (SimulatedNode node : nodes.values()) {
+            var job = node.spec().batchJob();
+            if (job != null && job.finishesAfter() != null) {
+                platform.schedule(() -> platformAction(node, () -> finishBatchJob(node)), job.finishesAfter().toNanos(),
+                        TimeUnit.NANOSECONDS);
+            }
+        }
         for (SimulatedNode node : nodes.values()) {
             ConfigUpdate update = node.spec().configUpdate();
             if (update != null) {
@@ -232,6 +258,12 @@ public final class SimulatedCluster implements AutoCloseable {
                         TimeUnit.NANOSECONDS);
             }
         }
+    }
+
+    private void finishBatchJob(SimulatedNode node) {
+        String name = NodeObjects.batchJobPodName(node.name());
+        api.client().pods().inNamespace(NodeObjects.JOB_NAMESPACE).withName(name).delete();
+        record(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.BATCH_JOB_FINISHED, NodeObjects.JOB_NAMESPACE + "/" + name));
     }
 
     private void render(SimulatedNode node, Credential next) {
@@ -263,7 +295,10 @@ public final class SimulatedCluster implements AutoCloseable {
                     node.credential().equals(scenario.desiredCredential())
                             ? "config holds the desired credential" : "config does NOT hold the desired credential"));
             if (node.rebootRequested(kubelet)) {
-                platform.schedule(() -> platformAction(node, () -> node.rebootCompleted(kubelet, launcher)),
+                platform.schedule(() -> platformAction(node, () -> {
+                    node.rebootCompleted(kubelet, launcher);
+                    pods.nodeUp(node.name());
+                }),
                         scenario.simulation().reboot().toMillis(), TimeUnit.MILLISECONDS);
             }
             return null;
@@ -341,6 +376,21 @@ public final class SimulatedCluster implements AutoCloseable {
         return List.copyOf(rebootRequests);
     }
 
+    /** The scenario's registry, as the simulated kubelet pulls from it. */
+    public SimulatedRegistry registry() {
+        return registry;
+    }
+
+    /** The simulated Prometheus ({@code --prometheus-url}). */
+    public SimulatedPrometheus prometheus() {
+        return prometheus;
+    }
+
+    /** What answers the etcd gate's talosctl commands for the simulated control planes. */
+    public SimulatedTalosctl talosctl() {
+        return talosctl;
+    }
+
     /** Accepted evictions of one pod. */
     public int evictions(String namespace, String pod) {
         return evictions.evictions(namespace, pod);
@@ -367,6 +417,8 @@ public final class SimulatedCluster implements AutoCloseable {
                 return null;
             });
         } finally {
+            pods.close();
+            prometheus.close();
             platform.shutdownNow();
             api.close();
             HostRoot.deleteTree(workDir);

@@ -32,6 +32,8 @@ public final class SimulatedNode {
     private volatile String uid;
     private volatile Boot boot;
     private volatile Credential credential;
+    /** What the running CRI containerd read at its start; null while it does not run. */
+    private volatile Credential loadedCredential;
     private volatile State state = State.UP;
     private volatile AgentMode agentMode;
     private volatile int boots;
@@ -62,6 +64,10 @@ public final class SimulatedNode {
         return index;
     }
 
+    public String internalIp() {
+        return NodeObjects.internalIp(index);
+    }
+
     public String uid() {
         return uid;
     }
@@ -74,8 +80,17 @@ public final class SimulatedNode {
         return boot;
     }
 
+    /** The credential the node's CRI config (the file on disk) holds now. */
     public Credential credential() {
         return credential;
+    }
+
+    /**
+     * The credential the node's running CRI containerd loaded when it started — what its image pulls use,
+     * whatever the file says now (containerd never reloads it). Empty while containerd does not run.
+     */
+    public java.util.Optional<Credential> loadedCredential() {
+        return java.util.Optional.ofNullable(loadedCredential);
     }
 
     public State state() {
@@ -102,6 +117,9 @@ public final class SimulatedNode {
         Duration written = spec.configWrittenAfterBoot();
         Duration base = written.compareTo(BOOT_BASE_CONFIG) < 0 ? written : BOOT_BASE_CONFIG;
         bootAt(bootWall, base, written, spec.containerdStartedAfterBoot());
+        if (spec.containerdCredential() != null) {
+            loadedCredential = spec.containerdCredential();
+        }
     }
 
     /** The node comes back from a reboot: a new boot that happened a few seconds ago. */
@@ -125,6 +143,7 @@ public final class SimulatedNode {
         long criPid = pid();
         long ticks = ProcFiles.ticks(containerd);
         host.startCriContainerd(criPid, ticks);
+        loadedCredential = credentialAtContainerdStart();
         boot = new Boot(bootId, bootWall, systemPid, criPid, ticks);
         boots++;
     }
@@ -165,6 +184,7 @@ public final class SimulatedNode {
         state = State.REBOOTING;
         stopAgent();
         host.stopCriContainerd(boot.criPid());
+        loadedCredential = null;
         kubelet.post(name(), false);
         if (spec.reboot() == RebootBehaviour.NEVER_RETURNS) {
             state = State.GONE;
@@ -202,8 +222,14 @@ public final class SimulatedNode {
         long pid = pid();
         long ticks = ProcFiles.ticks(Duration.between(boot.wallTime(), Instant.now()));
         host.startCriContainerd(pid, ticks);
+        loadedCredential = credentialAtContainerdStart();
         boot = boot.withCriContainerd(pid, ticks);
         event(SimEvent.Kind.CONTAINERD_RESTARTED, "pid " + pid);
+    }
+
+    /** containerd reads the config at its start — unless the scenario makes it load another credential every time. */
+    private Credential credentialAtContainerdStart() {
+        return spec.containerdCredentialSticks() ? spec.containerdCredential() : credential;
     }
 
     private long pid() {

@@ -8,6 +8,12 @@ import java.time.Duration;
  * to that boot ({@code configWrittenAfterBoot} may be negative: a file that looks older than the boot).
  *
  * @param configUpdate null when the platform renders nothing during the run
+ * @param etcd         the node's etcd member (control planes only; workers run none)
+ * @param batchJob     a running batch-job pod on the node, or null
+ * @param containerdCredential the credential the node's running containerd loaded (and pulls with) when it is
+ *                     not what the config holds, or null: containerd loaded the config's credential
+ * @param containerdCredentialSticks containerd loads {@code containerdCredential} at every start, whatever the
+ *                     config holds — a fault the agent cannot see (it proves the file, not what containerd uses)
  */
 public record NodeSpec(
         String name,
@@ -22,5 +28,9 @@ public record NodeSpec(
         boolean ready,
         boolean cordoned,
         RebootBehaviour reboot,
-        int pods) {
+        int pods,
+        EtcdMember etcd,
+        BatchJobSpec batchJob,
+        Credential containerdCredential,
+        boolean containerdCredentialSticks) {
 }

@@ -31,15 +31,21 @@ public final class ScenarioReader {
     static final int MAX_REBOOT_MILLIS = 600_000;
 
     private static final List<String> ROOT_FIELDS =
-            List.of("registry", "desiredCredential", "coordinator", "simulation", "nodes");
+            List.of("registry", "desiredCredential", "revokedCredentials", "coordinator", "simulation", "alerts", "nodes");
     private static final List<String> COORDINATOR_FIELDS = List.of("maxUnavailable", "action",
             "configTimeoutSeconds", "rebootTimeoutSeconds", "attestTimeoutSeconds");
     private static final List<String> SIMULATION_FIELDS = List.of("rebootMillis", "containerdRestartsOnConfigChange");
     private static final List<String> NODE_FIELDS = List.of("name", "role", "bootedSecondsAgo",
             "containerdStartedSecondsAfterBoot", "configWrittenSecondsAfterBoot", "credential", "configUpdate",
-            "marker", "agent", "ready", "cordoned", "reboot", "pods");
+            "marker", "agent", "ready", "cordoned", "reboot", "pods", "etcd", "batchJob",
+            "containerdCredential", "containerdCredentialSticks");
     private static final List<String> CREDENTIAL_FIELDS = List.of("username", "password");
     private static final List<String> CONFIG_UPDATE_FIELDS = List.of("afterSeconds", "credential");
+    private static final List<String> ALERT_FIELDS = List.of("name", "clearsAfterSeconds");
+    private static final List<String> BATCH_JOB_FIELDS = List.of("finishesAfterSeconds");
+    static final int MAX_LIST = 100;
+    /** A Prometheus label value as an alert name: letters, digits, '_' and ':' (no leading digit). */
+    private static final Pattern ALERT_NAME = Pattern.compile("[A-Za-z_:][A-Za-z0-9_:]*");
 
     /** A Kubernetes node name: an RFC 1123 subdomain. */
     private static final Pattern NODE_NAME =
@@ -91,10 +97,62 @@ public final class ScenarioReader {
         Credential desired = top.has("desiredCredential")
                 ? credential(top.raw("desiredCredential"), top.pathOf("desiredCredential"))
                 : DEFAULT_DESIRED;
+        List<Credential> revoked = revokedCredentials(top, desired);
         CoordinatorSpec coordinator = coordinator(top);
         SimulationSpec simulation = simulation(top);
+        List<AlertSpec> alerts = alerts(top);
         List<NodeSpec> nodes = nodes(top);
-        return new Scenario(registry, desired, coordinator, simulation, nodes);
+        return new Scenario(registry, desired, revoked, coordinator, simulation, alerts, nodes);
+    }
+
+    private static List<Credential> revokedCredentials(YamlObject top, Credential desired) throws ScenarioException {
+        JsonNode list = top.raw("revokedCredentials");
+        if (list == null) {
+            if (top.has("revokedCredentials")) {
+                throw new ScenarioException("revokedCredentials: no value given, expected a list of {username, password}");
+            }
+            return List.of();
+        }
+        if (!list.isArray() || list.size() > MAX_LIST) {
+            throw new ScenarioException("revokedCredentials: expected a list of at most " + MAX_LIST
+                    + " {username, password}, got " + YamlObject.describe(list));
+        }
+        List<Credential> revoked = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            Credential c = credential(list.get(i), "revokedCredentials[" + i + "]");
+            if (c.equals(desired)) {
+                throw new ScenarioException("revokedCredentials[" + i + "]: is the desired credential; a registry that"
+                        + " rejects it makes every pull fail");
+            }
+            revoked.add(c);
+        }
+        return revoked;
+    }
+
+    private static List<AlertSpec> alerts(YamlObject top) throws ScenarioException {
+        JsonNode list = top.raw("alerts");
+        if (list == null) {
+            if (top.has("alerts")) {
+                throw new ScenarioException("alerts: no value given, expected a list of {name, clearsAfterSeconds}");
+            }
+            return List.of();
+        }
+        if (!list.isArray() || list.size() > MAX_LIST) {
+            throw new ScenarioException("alerts: expected a list of at most " + MAX_LIST
+                    + " {name, clearsAfterSeconds}, got " + YamlObject.describe(list));
+        }
+        List<AlertSpec> alerts = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            YamlObject a = YamlObject.of(list.get(i), "alerts[" + i + "]", ALERT_FIELDS);
+            String name = a.string("name", null, false);
+            if (!ALERT_NAME.matcher(name).matches()) {
+                throw new ScenarioException(a.pathOf("name") + ": '" + name
+                        + "' is not an alert name (letters, digits, '_' and ':')");
+            }
+            Duration clears = a.has("clearsAfterSeconds") ? a.seconds("clearsAfterSeconds", null, false) : null;
+            alerts.add(new AlertSpec(name, clears));
+        }
+        return alerts;
     }
 
     private static CoordinatorSpec coordinator(YamlObject top) throws ScenarioException {
@@ -196,6 +254,13 @@ public final class ScenarioReader {
                 ? credentialChoice(n.raw("credential"), n.pathOf("credential"))
                 : CredentialChoice.DESIRED;
         ConfigUpdate update = configUpdate(n);
+        Credential containerdCredential = n.raw("containerdCredential") == null ? null
+                : credential(n.raw("containerdCredential"), n.pathOf("containerdCredential"));
+        boolean sticks = n.bool("containerdCredentialSticks", false);
+        if (sticks && containerdCredential == null) {
+            throw new ScenarioException(n.pathOf("containerdCredentialSticks")
+                    + ": needs containerdCredential (the credential containerd keeps loading)");
+        }
         return new NodeSpec(name,
                 n.choice("role", Role.WORKER, Role.class),
                 bootedAgo, containerdStarted, configWritten, credential, update,
@@ -204,7 +269,28 @@ public final class ScenarioReader {
                 n.bool("ready", true),
                 n.bool("cordoned", false),
                 n.choice("reboot", RebootBehaviour.OK, RebootBehaviour.class),
-                n.wholeNumber("pods", 0, 0, MAX_PODS));
+                n.wholeNumber("pods", 0, 0, MAX_PODS),
+                etcd(n),
+                batchJob(n),
+                containerdCredential,
+                sticks);
+    }
+
+    private static EtcdMember etcd(YamlObject n) throws ScenarioException {
+        EtcdMember etcd = n.choice("etcd", EtcdMember.HEALTHY, EtcdMember.class);
+        if (n.has("etcd") && n.choice("role", Role.WORKER, Role.class) != Role.CONTROL_PLANE) {
+            throw new ScenarioException(n.pathOf("etcd") + ": only a control-plane node runs an etcd member");
+        }
+        return etcd;
+    }
+
+    private static BatchJobSpec batchJob(YamlObject n) throws ScenarioException {
+        JsonNode raw = n.raw("batchJob");
+        if (raw == null) {
+            return null;
+        }
+        YamlObject b = YamlObject.of(raw, n.pathOf("batchJob"), BATCH_JOB_FIELDS);
+        return new BatchJobSpec(b.has("finishesAfterSeconds") ? b.seconds("finishesAfterSeconds", null, false) : null);
     }
 
     private static void notAfterNow(YamlObject n, String field, Duration afterBoot, Duration bootedAgo)

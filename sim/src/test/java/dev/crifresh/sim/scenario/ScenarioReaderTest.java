@@ -36,7 +36,9 @@ class ScenarioReaderTest {
         assertEquals(new SimulationSpec(Duration.ofMillis(300), false), s.simulation());
         assertEquals(new NodeSpec("worker-a", Role.WORKER, Duration.ofSeconds(86400), Duration.ofSeconds(6),
                 Duration.ofSeconds(3), CredentialChoice.DESIRED, null, Marker.CURRENT, AgentMode.RUNNING, true,
-                false, RebootBehaviour.OK, 0), s.nodes().get(0));
+                false, RebootBehaviour.OK, 0, EtcdMember.HEALTHY, null, null, false), s.nodes().get(0));
+        assertEquals(List.of(), s.revokedCredentials());
+        assertEquals(List.of(), s.alerts());
     }
 
     @Test
@@ -65,8 +67,17 @@ class ScenarioReaderTest {
                     cordoned: true
                     reboot: never-returns
                     pods: 4
+                    etcd: unhealthy
                   - name: w-1
                     configUpdate: null
+                    batchJob: {finishesAfterSeconds: 2.5}
+                    containerdCredential: {username: old, password: revoked}
+                    containerdCredentialSticks: true
+                revokedCredentials:
+                  - {username: old, password: revoked}
+                alerts:
+                  - {name: NodeMaintenance, clearsAfterSeconds: 1.5}
+                  - {name: "etcd:HighLatency"}
                 """);
         assertEquals("registry.example.com:5000", s.registry());
         assertEquals(new Credential("bot", "s3cret"), s.desiredCredential());
@@ -77,8 +88,17 @@ class ScenarioReaderTest {
         assertEquals(new NodeSpec("cp-1", Role.CONTROL_PLANE, Duration.ofMillis(100250), Duration.ofMillis(6500),
                 Duration.ofSeconds(-2), new CredentialChoice(new Credential("old", "old-pass")),
                 new ConfigUpdate(Duration.ofMillis(500), CredentialChoice.DESIRED), Marker.ABSENT,
-                AgentMode.WRONG_BOOT, false, true, RebootBehaviour.NEVER_RETURNS, 4), cp);
-        assertNull(s.node("w-1").configUpdate());
+                AgentMode.WRONG_BOOT, false, true, RebootBehaviour.NEVER_RETURNS, 4, EtcdMember.UNHEALTHY, null, null,
+                false), cp);
+        NodeSpec w = s.node("w-1");
+        assertNull(w.configUpdate());
+        assertEquals(new BatchJobSpec(Duration.ofMillis(2500)), w.batchJob());
+        assertEquals(new Credential("old", "revoked"), w.containerdCredential());
+        assertTrue(w.containerdCredentialSticks());
+        assertEquals(List.of(new Credential("old", "revoked")), s.revokedCredentials());
+        assertTrue(s.revoked(new Credential("old", "revoked")));
+        assertEquals(List.of(new AlertSpec("NodeMaintenance", Duration.ofMillis(1500)),
+                new AlertSpec("etcd:HighLatency", null)), s.alerts());
     }
 
     @Test
@@ -137,8 +157,8 @@ class ScenarioReaderTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiterString = " => ", textBlock = """
-            'foo: 1\nnodes: [{name: a}]' => 'foo: unknown field, expected one of: registry, desiredCredential, coordinator, simulation, nodes'
-            'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods'
+            'foo: 1\nnodes: [{name: a}]' => 'foo: unknown field, expected one of: registry, desiredCredential, revokedCredentials, coordinator, simulation, alerts, nodes'
+            'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks'
             'coordinator: {maxUnavailble: 1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailble: unknown field, expected one of: maxUnavailable, action, configTimeoutSeconds, rebootTimeoutSeconds, attestTimeoutSeconds'
             'simulation: {rebootSeconds: 1}\nnodes: [{name: a}]' => 'simulation.rebootSeconds: unknown field, expected one of: rebootMillis, containerdRestartsOnConfigChange'
             'nodes: [{name: a, role: master}]' => 'nodes[0] (a).role: unknown value ''master'', expected worker | control-plane'
@@ -245,5 +265,43 @@ class ScenarioReaderTest {
                 () -> ScenarioReader.parse("nodes: []\n\"odd\\nkey\": 1\n"));
         assertFalse(key.getMessage().contains("\n"), key.getMessage());
         assertTrue(key.getMessage().startsWith("odd\\nkey: unknown field"), key.getMessage());
+    }
+
+    @Test
+    void gateFieldsAreValidated() {
+        assertRejected("""
+                revokedCredentials: [{username: deploy-bot, password: token-v2}]
+                nodes: [{name: a}]
+                """, "revokedCredentials[0]: is the desired credential");
+        assertRejected("""
+                revokedCredentials: {username: a, password: b}
+                nodes: [{name: a}]
+                """, "revokedCredentials: expected a list");
+        assertRejected("""
+                alerts: [{name: "bad name"}]
+                nodes: [{name: a}]
+                """, "alerts[0].name: 'bad name' is not an alert name");
+        assertRejected("""
+                alerts: [{name: A, clearsAfterSeconds: -1}]
+                nodes: [{name: a}]
+                """, "alerts[0].clearsAfterSeconds: must not be negative");
+        assertRejected("""
+                nodes: [{name: a, etcd: unhealthy}]
+                """, "nodes[0] (a).etcd: only a control-plane node runs an etcd member");
+        assertRejected("""
+                nodes: [{name: a, role: control-plane, etcd: sick}]
+                """, "nodes[0] (a).etcd: unknown value 'sick'");
+        assertRejected("""
+                nodes: [{name: a, containerdCredentialSticks: true}]
+                """, "nodes[0] (a).containerdCredentialSticks: needs containerdCredential");
+        assertRejected("""
+                nodes: [{name: a, batchJob: {runs: true}}]
+                """, "nodes[0] (a).batchJob.runs: unknown field");
+    }
+
+    private static void assertRejected(String yaml, String message) {
+        ScenarioException e = org.junit.jupiter.api.Assertions.assertThrows(ScenarioException.class,
+                () -> ScenarioReader.parse(yaml));
+        assertTrue(e.getMessage().contains(message), e.getMessage());
     }
 }

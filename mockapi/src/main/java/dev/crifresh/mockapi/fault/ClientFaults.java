@@ -1,0 +1,55 @@
+package dev.crifresh.mockapi.fault;
+
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
+
+/**
+ * The faults the mock API server injects into one client's requests (see {@link FaultDispatcher}).
+ * Rules are checked in the order they were added; the first that matches decides. Thread-safe: a test
+ * changes the rules while the client under test is running.
+ */
+public final class ClientFaults {
+    /** What a matching request gets. */
+    sealed interface Rule permits Fail, Delay {
+        Predicate<RecordedRequest> which();
+    }
+
+    /** Answered with {@code code} and a Kubernetes Status body; the store is not touched. */
+    record Fail(Predicate<RecordedRequest> which, int code) implements Rule {
+    }
+
+    /** Served by the store, the answer's body held back for {@code delay} (the server does not block). */
+    record Delay(Predicate<RecordedRequest> which, Duration delay) implements Rule {
+    }
+
+    private final List<Rule> rules = new CopyOnWriteArrayList<>();
+
+    /** Answers matching requests with {@code code} (e.g. 500, 503, 429) without reaching the store. */
+    public ClientFaults fail(Predicate<RecordedRequest> which, int code) {
+        rules.add(new Fail(which, code));
+        return this;
+    }
+
+    /** Serves matching requests normally but delays the body of the answer. */
+    public ClientFaults delay(Predicate<RecordedRequest> which, Duration delay) {
+        rules.add(new Delay(which, delay));
+        return this;
+    }
+
+    /** Drops every rule: the client's requests pass again. */
+    public void clear() {
+        rules.clear();
+    }
+
+    Rule match(RecordedRequest request) {
+        for (Rule r : rules) {
+            if (r.which().test(request)) {
+                return r;
+            }
+        }
+        return null;
+    }
+}

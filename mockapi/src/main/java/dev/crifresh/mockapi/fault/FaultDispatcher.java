@@ -1,0 +1,97 @@
+package dev.crifresh.mockapi.fault;
+
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Predicate;
+
+/**
+ * A dispatcher in front of the mock API's own (a {@code MockApiDispatcher}) that injects HTTP-level
+ * faults per client and records every exchange.
+ *
+ * <p>A client names itself with the header {@link #CLIENT_HEADER} on every request (fabric8:
+ * {@code ConfigBuilder.withCustomHeaders}; {@link FaultyApi#clientConfig} does it). The rules of
+ * {@link #client(String)} apply only to that client's requests, so two clients of one server can see
+ * different faults — e.g. one coordinator's Lease calls answered 500 while another's pass. Requests
+ * without the header are never faulted (a test's own client).
+ *
+ * <p>Connection-level faults (refused or hung connections, a partition) are not a dispatcher's job: put
+ * a {@link TcpProxy} between the client and the server.
+ */
+public final class FaultDispatcher extends Dispatcher {
+    /** The request header that names the client. */
+    public static final String CLIENT_HEADER = "X-Crifresh-Test-Client";
+
+    private final Dispatcher delegate;
+    private final Map<String, ClientFaults> faults = new ConcurrentHashMap<>();
+    private final Queue<Exchange> history = new ConcurrentLinkedQueue<>();
+
+    public FaultDispatcher(Dispatcher delegate) {
+        this.delegate = delegate;
+    }
+
+    /** The fault rules for one client (created empty on first use). */
+    public ClientFaults client(String name) {
+        return faults.computeIfAbsent(name, n -> new ClientFaults());
+    }
+
+    /** Every exchange so far, in the order the requests reached the dispatcher. */
+    public List<Exchange> history() {
+        return new ArrayList<>(history);
+    }
+
+    /** The exchanges of one client that match {@code which}. */
+    public List<Exchange> history(String client, Predicate<Exchange> which) {
+        return history.stream().filter(e -> e.client().equals(client) && which.test(e)).toList();
+    }
+
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+        long now = System.nanoTime();
+        String client = request.getHeader(CLIENT_HEADER);
+        ClientFaults.Rule rule = client == null ? null : faults.getOrDefault(client, EMPTY).match(request);
+        MockResponse response;
+        if (rule instanceof ClientFaults.Fail fail) {
+            response = status(fail.code());
+        } else {
+            response = delegate.dispatch(request);
+            if (rule instanceof ClientFaults.Delay delay) {
+                response.setBodyDelay(delay.delay());
+            }
+        }
+        int code = response.getWebSocketListener() != null ? 101 : response.code();
+        history.add(new Exchange(now, client == null ? "" : client, request.getMethod(), request.getPath(), code, rule != null));
+        return response;
+    }
+
+    private static final ClientFaults EMPTY = new ClientFaults();
+
+    private static MockResponse status(int code) {
+        String reason = switch (code) {
+            case 429 -> "TooManyRequests";
+            case 500 -> "InternalError";
+            case 503 -> "ServiceUnavailable";
+            case 504 -> "Timeout";
+            default -> "Failure";
+        };
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json")
+                .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"" + reason
+                        + "\",\"code\":" + code + ",\"message\":\"injected fault: " + code + "\"}");
+    }
+
+    @Override
+    public void shutdown() {
+        delegate.shutdown();
+    }
+
+    @Override
+    public void releaseResources() {
+        delegate.releaseResources();
+    }
+}

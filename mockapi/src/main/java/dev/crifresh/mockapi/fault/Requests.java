@@ -1,0 +1,30 @@
+package dev.crifresh.mockapi.fault;
+
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.util.function.Predicate;
+
+/** Request matchers for {@link ClientFaults} rules. */
+public final class Requests {
+    private Requests() {
+    }
+
+    /** Every request. */
+    public static Predicate<RecordedRequest> any() {
+        return r -> true;
+    }
+
+    /** Calls on {@code coordination.k8s.io} Leases (get, create, update, delete). */
+    public static Predicate<RecordedRequest> leases() {
+        return r -> r.getPath() != null && r.getPath().contains("/apis/coordination.k8s.io/") && r.getPath().contains("/leases");
+    }
+
+    /** Requests whose path (query included) contains {@code fragment}. */
+    public static Predicate<RecordedRequest> pathContains(String fragment) {
+        return r -> r.getPath() != null && r.getPath().contains(fragment);
+    }
+
+    /** Requests with this HTTP method (GET, PATCH, …) whose path contains {@code fragment}. */
+    public static Predicate<RecordedRequest> call(String method, String fragment) {
+        return r -> method.equalsIgnoreCase(r.getMethod()) && r.getPath() != null && r.getPath().contains(fragment);
+    }
+}

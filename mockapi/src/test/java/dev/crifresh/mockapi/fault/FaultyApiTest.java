@@ -1,0 +1,147 @@
+package dev.crifresh.mockapi.fault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.mockapi.Poll;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Two clients of one mock API, each behind its own proxy, with faults for one of them only. */
+class FaultyApiTest {
+    private FaultyApi api;
+    private KubernetesClient a;
+    private KubernetesClient b;
+
+    @BeforeEach
+    void start() {
+        api = FaultyApi.start();
+        a = client("a");
+        b = client("b");
+    }
+
+    private KubernetesClient client(String name) {
+        // Retries off and a short timeout: each call shows the fault it met.
+        Config config = new ConfigBuilder(api.clientConfig(name)).withRequestRetryBackoffLimit(0).withRequestTimeout(3_000)
+                .withConnectionTimeout(3_000).build();
+        return new KubernetesClientBuilder().withConfig(config).build();
+    }
+
+    @AfterEach
+    void stop() {
+        a.close();
+        b.close();
+        api.close();
+    }
+
+    private static Lease lease(String holder) {
+        return new LeaseBuilder().withNewMetadata().withName("l").withNamespace("ns").endMetadata()
+                .withNewSpec().withHolderIdentity(holder).endSpec().build();
+    }
+
+    private static Node node(String name) {
+        return new NodeBuilder().withNewMetadata().withName(name).endMetadata().build();
+    }
+
+    @Test
+    void aFailRuleAnswersOnlyTheNamedClientsMatchingRequests() {
+        b.leases().inNamespace("ns").resource(lease("b")).create();
+        api.faults("a").fail(Requests.leases(), 500);
+
+        KubernetesClientException e = assertThrows(KubernetesClientException.class,
+                () -> a.leases().inNamespace("ns").withName("l").get());
+        assertEquals(500, e.getCode());
+        assertEquals("b", b.leases().inNamespace("ns").withName("l").get().getSpec().getHolderIdentity());
+        a.nodes().resource(node("n1")).create(); // a's other calls pass
+        assertEquals("n1", b.nodes().withName("n1").get().getMetadata().getName());
+
+        List<Exchange> leaseCalls = api.dispatcher().history("a", x -> x.path().contains("/leases"));
+        assertEquals(1, leaseCalls.size(), leaseCalls.toString());
+        assertEquals(500, leaseCalls.get(0).code());
+        assertTrue(leaseCalls.get(0).faulted());
+        assertTrue(api.dispatcher().history("b", x -> x.faulted()).isEmpty());
+
+        api.faults("a").clear();
+        assertEquals("b", a.leases().inNamespace("ns").withName("l").get().getSpec().getHolderIdentity());
+    }
+
+    @Test
+    void aRefusingProxyResetsTheClientsConnectionsUntilItPassesAgain() {
+        a.nodes().resource(node("n1")).create();
+        api.proxy("a").refuse();
+        assertThrows(KubernetesClientException.class, () -> a.nodes().withName("n1").get());
+        assertEquals("n1", b.nodes().withName("n1").get().getMetadata().getName());
+        api.proxy("a").pass();
+        assertEquals("n1", a.nodes().withName("n1").get().getMetadata().getName());
+    }
+
+    @Test
+    void aHungProxyLetsTheClientsRequestsTimeOutAndDeliversWhatItHeldOnPass() {
+        api.proxy("a").hang();
+        assertThrows(KubernetesClientException.class, () -> a.nodes().resource(node("late")).create());
+        assertEquals(null, b.nodes().withName("late").get(), "a hung request reached the server");
+        api.proxy("a").pass();
+        // The held request goes out now, late, as a retransmitted one would.
+        Poll.until(Duration.ofSeconds(10), "the held create to land", () -> b.nodes().withName("late").get() != null);
+        assertEquals("late", a.nodes().withName("late").get().getMetadata().getName());
+    }
+
+    @Test
+    void aDelayRuleOrADelayingProxyMakesAnswersSlowerThanTheClientWaits() {
+        a.nodes().resource(node("n1")).create();
+        api.faults("a").delay(Requests.pathContains("/nodes/n1"), Duration.ofSeconds(8));
+        assertThrows(KubernetesClientException.class, () -> a.nodes().withName("n1").get());
+        api.faults("a").clear();
+        assertEquals("n1", a.nodes().withName("n1").get().getMetadata().getName());
+
+        api.proxy("a").delay(Duration.ofSeconds(8));
+        assertThrows(KubernetesClientException.class, () -> a.nodes().withName("n1").get());
+        api.proxy("a").delay(Duration.ZERO);
+        Poll.until(Duration.ofSeconds(10), "the proxy to answer at once again", () -> {
+            try {
+                return a.nodes().withName("n1").get() != null;
+            } catch (KubernetesClientException e) {
+                return false; // a connection still holding a delayed chunk
+            }
+        });
+    }
+
+    @Test
+    void watchesStreamThroughTheProxy() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Watch watch = a.nodes().watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, Node node) {
+                seen.add(action + " " + node.getMetadata().getName());
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        });
+        try {
+            b.nodes().resource(node("n1")).create();
+            Poll.until(Duration.ofSeconds(10), "the watch event", () -> seen.contains("ADDED n1"));
+            assertTrue(api.dispatcher().history("a", x -> x.code() == 101).size() >= 1, api.history().toString());
+        } finally {
+            watch.close();
+        }
+    }
+}
