@@ -47,6 +47,8 @@ class CoordinatorCliFlagsTest {
         timeouts.put("coordinator.markerAnnotation", "example.com/desired-revision");
         timeouts.put("coordinator.markerCurrentValue", "rev-42");
         timeouts.put("coordinator.pushgateway", "http://pushgateway.monitoring:9091");
+        timeouts.put("coordinator.logFormat", "json");
+        timeouts.put("coordinator.staleTaint", "NoSchedule");
 
         List<JsonNode> jobs = List.of(
                 Chart.render(CoordinatorJobTest.hookJob()).one("Job", "crifresh-coordinator-rollout"),
@@ -62,6 +64,8 @@ class CoordinatorCliFlagsTest {
         }
         assertTrue(containerArgs(jobs.get(4)).contains("--marker-current-value=rev-42"),
                 "the marker's current value reaches the CLI unquoted");
+        assertTrue(containerArgs(jobs.get(4)).containsAll(List.of("--stale-taint=NoSchedule", "--log-format=json")),
+                containerArgs(jobs.get(4)).toString());
     }
 
     @Test

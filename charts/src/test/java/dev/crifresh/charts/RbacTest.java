@@ -72,6 +72,20 @@ class RbacTest {
     }
 
     @Test
+    void theCoordinatorMayCreateNodeEventsInDefaultOnly() {
+        Rendered render = Chart.render();
+        JsonNode role = render.one("Role", "crifresh-coordinator-events");
+        assertEquals("default", role.path("metadata").path("namespace").asString(),
+                "the API server accepts Events about Nodes only in namespace default");
+        assertEquals(List.of(rule(List.of(""), List.of("events"), List.of("create"))), rules(role));
+        JsonNode binding = render.one("RoleBinding", "crifresh-coordinator-events");
+        assertEquals("default", binding.path("metadata").path("namespace").asString());
+        assertEquals("crifresh-coordinator-events", binding.path("roleRef").path("name").asString());
+        assertEquals("crifresh-coordinator", binding.path("subjects").get(0).path("name").asString());
+        assertEquals("crifresh", binding.path("subjects").get(0).path("namespace").asString());
+    }
+
+    @Test
     void theCoordinatorReadsExactlyTheNamedCredentialSecretInItsNamespace() {
         Rendered render = Chart.render("non-default.yaml");
         JsonNode role = render.one("Role", "crifresh-coordinator-credential");

@@ -10,6 +10,7 @@ import dev.crifresh.coordinator.classify.MarkerRule;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.kube.Fabric8EventOps;
 import dev.crifresh.coordinator.kube.Fabric8LeaseLock;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
@@ -21,7 +22,16 @@ import dev.crifresh.coordinator.report.Result;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.BulkClassify;
 import dev.crifresh.coordinator.rollout.Decisions;
+import dev.crifresh.coordinator.rollout.Ownership;
+import dev.crifresh.coordinator.rollout.PodCounts;
 import dev.crifresh.coordinator.rollout.Rollout;
+import dev.crifresh.coordinator.rollout.RolloutOrder;
+import dev.crifresh.coordinator.classify.NodeVerdict;
+import dev.crifresh.coordinator.placement.EvictionPlacement;
+import dev.crifresh.coordinator.report.Decision;
+import io.fabric8.kubernetes.api.model.Node;
+import java.util.Set;
+import java.util.TreeSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -81,19 +91,63 @@ public final class Coordinator {
         context.runOnContext(v -> {
             NodeOps nodes = new Fabric8NodeOps(context, client, settings.nodeSelector());
             nodes.list()
-                    .compose(list -> BulkClassify.classifyAll(context, classifier, list.stream().map(NodeFacts::of).toList(), clock.instant()))
-                    .map(this::planReport)
+                    .compose(list -> BulkClassify.classifyAll(context, classifier, list.stream().map(NodeFacts::of).toList(), clock.instant())
+                            .compose(classified -> placement(list, classified).map(p -> planReport(classified, p))))
                     .onComplete(promise);
         });
         return promise.future();
     }
 
-    Report planReport(Map<String, Classification> classified) {
+    /**
+     * Where a rollout would steer evicted pods: the stale taint on every node it would reboot, the fresh
+     * schedulable nodes, and the seed when there is none (see {@link EvictionPlacement}); null with
+     * action none (nothing is drained).
+     */
+    private Future<EvictionPlacement> placement(List<Node> nodes, Map<String, Classification> classified) {
+        if (settings.action() != Action.REBOOT) {
+            return Future.succeededFuture(null);
+        }
+        Set<String> fresh = new TreeSet<>();
+        List<NodeFacts> toRoll = new ArrayList<>();
+        for (Classification c : classified.values()) {
+            if (c.verdict() == NodeVerdict.FRESH) {
+                fresh.add(c.name());
+            } else if (Decisions.of(c, settings.action()) == Decision.REBOOT) {
+                Ownership o = Decisions.leftover(c.node());
+                if (o == null || !o.phase().mayHaveRebooted()) {
+                    toRoll.add(c.node());
+                }
+            }
+        }
+        List<NodeFacts> ordered = RolloutOrder.order(toRoll);
+        if (ordered.isEmpty()) {
+            return Future.succeededFuture(null);
+        }
+        List<String> freshSchedulable = EvictionPlacement.freshSchedulable(nodes, fresh);
+        if (!settings.staleTaint().enabled()) {
+            return Future.succeededFuture(EvictionPlacement.off(freshSchedulable));
+        }
+        boolean seedNeeded = EvictionPlacement.needsSeed(settings.staleTaint(), ordered, freshSchedulable);
+        Future<Map<String, Integer>> pods = seedNeeded
+                ? PodCounts.evictable(new Fabric8PodOps(context, client, settings.podFieldSelector()), ordered)
+                : Future.succeededFuture(Map.of());
+        return pods.map(counts -> {
+            String seed = seedNeeded ? EvictionPlacement.seed(ordered, counts) : null;
+            return new EvictionPlacement(settings.staleTaint(), ordered.stream().map(NodeFacts::name).toList(),
+                    freshSchedulable, seed, seed == null ? 0 : counts.getOrDefault(seed, 0));
+        });
+    }
+
+    Report planReport(Map<String, Classification> classified, EvictionPlacement placement) {
         List<NodeReport> nodes = new ArrayList<>();
         classified.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(c ->
                 nodes.add(new NodeReport(c.name(), c.node().role(), c.verdict(), c.reason(), Decisions.of(c, settings.action()),
                         Outcome.NOT_ATTEMPTED, c.markerSaysCurrent(), c.markerContradicts(), c.detail())));
-        return Report.of(Result.PLANNED, nodes, Decisions.order(classified.values()), StopReason.COMPLETED, null);
+        List<String> order = Decisions.order(classified.values());
+        if (placement == null) {
+            return Report.of(Result.PLANNED, nodes, order, StopReason.COMPLETED, null);
+        }
+        return Report.of(Result.PLANNED, nodes, placement.order(order), StopReason.COMPLETED, null).withPlacement(placement);
     }
 
     /** Runs the rollout (see {@link Rollout} for the steps). */
@@ -105,7 +159,7 @@ public final class Coordinator {
                     new Fabric8PodOps(context, client, settings.podFieldSelector()),
                     new Fabric8LeaseLock(context, client, settings.leaseNamespace(), LEASE_NAME, settings.runId(),
                             settings.leaseDuration(), clock),
-                    classifier, settings, driver, progress, clock);
+                    new Fabric8EventOps(context, client), classifier, settings, driver, progress, clock);
             running = rollout;
             rollout.run().onComplete(promise);
         });

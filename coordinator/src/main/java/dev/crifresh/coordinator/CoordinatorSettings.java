@@ -29,6 +29,7 @@ import java.util.regex.Pattern;
  * @param podFieldSelector   list a node's pods with the field selector {@code spec.nodeName} (true on real
  *                           clusters); false lists all pods and filters locally — fabric8's mock server
  *                           cannot filter on {@code spec.nodeName}
+ * @param staleTaint         the taint put on stale nodes before the first drain (or off), see {@link StaleTaint}
  */
 public record CoordinatorSettings(
         String registry,
@@ -46,7 +47,8 @@ public record CoordinatorSettings(
         String leaseNamespace,
         String runId,
         Duration clockSkew,
-        boolean podFieldSelector) {
+        boolean podFieldSelector,
+        StaleTaint staleTaint) {
 
     public static final String DEFAULT_LEASE_NAMESPACE = "crifresh";
     private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
@@ -66,6 +68,7 @@ public record CoordinatorSettings(
         require(runId != null && RUN_ID.matcher(runId).matches(),
                 "--run-id '" + runId + "' must be 1-63 letters, digits, '.', '_' or '-'");
         require(clockSkew != null && !clockSkew.isNegative(), "clock skew must not be negative");
+        require(staleTaint != null, "stale taint is missing");
         if (nodeSelector != null && nodeSelector.isBlank()) {
             nodeSelector = null;
         }
@@ -91,7 +94,8 @@ public record CoordinatorSettings(
                 DEFAULT_LEASE_NAMESPACE,
                 newRunId(),
                 AttestationVerifier.DEFAULT_SKEW,
-                true);
+                true,
+                StaleTaint.PREFER_NO_SCHEDULE);
     }
 
     /** A fresh random run id such as {@code run-3f9a1c0e}. */
@@ -106,67 +110,71 @@ public record CoordinatorSettings(
     }
 
     public CoordinatorSettings withRegistry(String v) {
-        return new CoordinatorSettings(v, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(v, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withMaxUnavailable(String v) {
-        return new CoordinatorSettings(registry, v, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, v, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withAction(Action v) {
-        return new CoordinatorSettings(registry, maxUnavailable, v, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, v, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withConfigTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, v, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, action, v, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withDrainTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, v, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, v, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withRebootTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, v, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, v, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withAttestTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, v, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, v, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withLockTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, v, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, v, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withLeaseDuration(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, v, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, v, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withNodeSelector(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, v, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, v, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withMarkerAnnotation(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, v, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, v, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withMarkerCurrentValue(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, v, leaseNamespace, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, v, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withLeaseNamespace(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, v, runId, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, v, runId, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withRunId(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, v, clockSkew, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, v, clockSkew, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withClockSkew(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, v, podFieldSelector);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, v, podFieldSelector, staleTaint);
     }
 
     public CoordinatorSettings withPodFieldSelector(boolean v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, v);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, v, staleTaint);
+    }
+
+    public CoordinatorSettings withStaleTaint(StaleTaint v) {
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, v);
     }
 
     private static void positive(Duration d, String flag) {

@@ -3,14 +3,13 @@ package dev.crifresh.agent.cli;
 import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.AgentVersion;
-import dev.crifresh.agent.KubernetesClients;
 import dev.crifresh.agent.host.HostClock;
+import dev.crifresh.agent.publish.NodeApis;
 import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.KeyFormatException;
 import dev.crifresh.common.attest.SigningKey;
 import dev.crifresh.common.text.DurationText;
 import dev.crifresh.common.text.IoErrors;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.io.IOException;
@@ -86,10 +85,18 @@ final class RunCommand implements Callable<Integer> {
 
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(4)
                 .setInternalBlockingPoolSize(2));
-        KubernetesClient client = KubernetesClients.standard(vertx);
+        NodeApis client;
+        try {
+            client = NodeApis.standard(vertx, System.getenv());
+        } catch (RuntimeException e) {
+            vertx.close();
+            spec.commandLine().getErr().println("crifresh-agent: cannot configure the Kubernetes client: " + e.getMessage());
+            return 1;
+        }
+        LOG.info("[{}] Kubernetes API: {}", settings.nodeName(), client.description());
         AgentRuntime runtime;
         try {
-            runtime = AgentRuntime.start(vertx, client, settings, key, fingerprintKey,
+            runtime = AgentRuntime.start(vertx, client.api(), settings, key, fingerprintKey,
                     HostClock.system(settings.procRoot())).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             client.close();

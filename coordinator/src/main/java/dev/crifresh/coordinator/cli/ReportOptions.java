@@ -47,12 +47,33 @@ public final class ReportOptions {
             description = "What to print on stdout: text (a table) or json (the report) (default: ${DEFAULT-VALUE}).")
     Format output;
 
+    @Option(names = "--stale-taint", paramLabel = "PreferNoSchedule|NoSchedule|off", defaultValue = "PreferNoSchedule",
+            converter = StaleTaintConverter.class,
+            description = "Before the first drain, taint every stale node to be rebooted with crifresh.dev/stale=<run id> and this effect, so evicted pods land on fresh nodes; with no fresh schedulable node, one stale worker is rolled first as the seed; off: neither (default: ${DEFAULT-VALUE}).")
+    dev.crifresh.coordinator.StaleTaint staleTaint;
+
+    @Option(names = "--log-format", paramLabel = "text|json", defaultValue = "text",
+            description = "How stderr log lines look: text, or json (one object per line); both carry the time, level and run id (default: ${DEFAULT-VALUE}).")
+    RunLog.Format logFormat;
+
     @Option(names = "--report", paramLabel = "FILE", description = "Also write the JSON report to FILE.")
     Path reportFile;
 
     @Option(names = "--step-summary", paramLabel = "FILE", defaultValue = "${env:GITHUB_STEP_SUMMARY}",
             description = "Append a Markdown summary to FILE (default: $GITHUB_STEP_SUMMARY when set).")
     Path stepSummary;
+
+    /** {@code PreferNoSchedule}, {@code NoSchedule} or {@code off}. */
+    public static final class StaleTaintConverter implements picocli.CommandLine.ITypeConverter<dev.crifresh.coordinator.StaleTaint> {
+        @Override
+        public dev.crifresh.coordinator.StaleTaint convert(String value) {
+            try {
+                return dev.crifresh.coordinator.StaleTaint.fromWire(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not PreferNoSchedule, NoSchedule or off");
+            }
+        }
+    }
 
     void write(String title, Report report, PrintWriter out, PrintWriter err) {
         out.print(output == Format.json ? report.toJson() : TextReport.render(report));

@@ -130,7 +130,7 @@ public final class RolloutCommand implements Callable<Integer> {
             try {
                 options.write("rollout", report, spec.commandLine().getOut(), err);
                 if (pushgateway != null) {
-                    push(session, report, started, err);
+                    push(session, report, started, session.log(settings));
                 }
             } finally {
                 written.countDown();
@@ -139,13 +139,13 @@ public final class RolloutCommand implements Callable<Integer> {
         }
     }
 
-    private void push(Session session, Report report, Instant started, java.io.PrintWriter err) {
+    private void push(Session session, Report report, Instant started, RunLog log) {
         try {
             Session.await(Pushgateway.push(session.vertx, pushgateway,
                     RolloutMetrics.render(report, Duration.between(started, Instant.now()), Instant.now())));
         } catch (Exception e) {
-            err.println("crifresh-coordinator: warning: could not push metrics to " + pushgateway + ": " + e.getMessage());
-            err.flush();
+            log.log(dev.crifresh.coordinator.ProgressListener.Level.WARN,
+                    "warning: could not push metrics to " + pushgateway + ": " + e.getMessage());
         }
     }
 

@@ -21,13 +21,16 @@ final class Session implements AutoCloseable {
     final TrustBundle trust;
     final RegistryAuth desired;
     private final PrintWriter err;
+    private final RunLog.Format logFormat;
 
-    private Session(Vertx vertx, KubernetesClient client, TrustBundle trust, RegistryAuth desired, PrintWriter err) {
+    private Session(Vertx vertx, KubernetesClient client, TrustBundle trust, RegistryAuth desired, PrintWriter err,
+                    RunLog.Format logFormat) {
         this.vertx = vertx;
         this.client = client;
         this.trust = trust;
         this.desired = desired;
         this.err = err;
+        this.logFormat = logFormat;
     }
 
     static Session open(ReportOptions options, CommandSpec spec) {
@@ -37,7 +40,7 @@ final class Session implements AutoCloseable {
             client = options.cluster.connect(vertx);
             TrustBundle trust = options.trust.load(client);
             RegistryAuth desired = options.credential.load(client, options.registry);
-            return new Session(vertx, client, trust, desired, spec.commandLine().getErr());
+            return new Session(vertx, client, trust, desired, spec.commandLine().getErr(), options.logFormat);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.close();
@@ -48,10 +51,12 @@ final class Session implements AutoCloseable {
     }
 
     Coordinator coordinator(CoordinatorSettings settings, RebootDriver driver) {
-        return new Coordinator(vertx, client, trust, desired, settings, driver, line -> {
-            err.println(line);
-            err.flush();
-        });
+        return new Coordinator(vertx, client, trust, desired, settings, driver, log(settings));
+    }
+
+    /** The run's log on stderr, every line with the run id. */
+    RunLog log(CoordinatorSettings settings) {
+        return new RunLog(err, logFormat, settings.runId(), java.time.Clock.systemUTC());
     }
 
     static <T> T await(Future<T> future) throws Exception {

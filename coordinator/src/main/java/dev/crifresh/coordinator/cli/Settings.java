@@ -13,7 +13,8 @@ final class Settings {
                     .withRegistry(o.registry)
                     .withNodeSelector(o.nodeSelector)
                     .withMarkerAnnotation(o.markerAnnotation)
-                    .withMarkerCurrentValue(o.markerCurrentValue);
+                    .withMarkerCurrentValue(o.markerCurrentValue)
+                    .withStaleTaint(o.staleTaint);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage(), e);
         }

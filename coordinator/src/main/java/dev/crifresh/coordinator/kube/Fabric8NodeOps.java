@@ -47,6 +47,11 @@ public final class Fabric8NodeOps implements NodeOps {
     }
 
     @Override
+    public Future<Node> jsonPatch(String name, String patch) {
+        return context.executeBlocking(() -> client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON), patch), false);
+    }
+
+    @Override
     public Future<NodeWatch> watch(NodeEvents events) {
         return watch(nodes(), events);
     }

@@ -16,6 +16,9 @@ public interface NodeOps {
     /** A JSON merge patch (RFC 7396) of objects only; returns the patched node. */
     Future<Node> mergePatch(String name, String patch);
 
+    /** A JSON Patch (RFC 6902), guarded by its {@code test} ops (a failed test fails with 422); returns the patched node. */
+    Future<Node> jsonPatch(String name, String patch);
+
     /** Starts an informer on the selected nodes; the future completes once its first list is in. */
     Future<NodeWatch> watch(NodeEvents events);
 

@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.report;
 
+import dev.crifresh.coordinator.placement.EvictionPlacement;
 import java.util.List;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.SerializationFeature;
@@ -15,25 +16,40 @@ import tools.jackson.databind.node.ObjectNode;
  *             "markerContradicts", "detail"}],
  *  "summary": {"nodes", "fresh", "stale", "configPending", "unknown", "rebooted", "skipped", "failed"},
  *  "rebootOrder": ["node", ...],
+ *  "staleTaint": {"key", "effect", "tainted": [...], "freshSchedulable": [...], "seed"},   (when nodes are rolled)
+ *  "joinedDuringRun": ["node", ...],       (only when nodes joined)
  *  "error": "why the run failed"}          (only when result is failed)
  * </pre>
- * {@code markerContradicts}, {@code detail} and {@code error} are additions to the scenario schema.
+ * {@code markerContradicts}, {@code detail}, {@code staleTaint}, {@code joinedDuringRun} and {@code error} are
+ * additions to the scenario schema.
  *
  * @param rebootOrder node names in the order their reboots (with action none: their waits) began; for a
  *                    plan, the order a rollout would follow
  * @param stop        why the run ended; decides {@link #exitCode()}
  * @param error       one line naming what stopped the run, null when it did not fail
  */
-public record Report(Result result, List<NodeReport> nodes, Summary summary, List<String> rebootOrder, StopReason stop, String error) {
+public record Report(Result result, List<NodeReport> nodes, Summary summary, List<String> rebootOrder, StopReason stop, String error,
+                     EvictionPlacement placement, List<String> joinedDuringRun) {
     private static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     public Report {
         nodes = List.copyOf(nodes);
         rebootOrder = List.copyOf(rebootOrder);
+        joinedDuringRun = List.copyOf(joinedDuringRun);
     }
 
     public static Report of(Result result, List<NodeReport> nodes, List<String> rebootOrder, StopReason stop, String error) {
-        return new Report(result, nodes, Summary.of(nodes), rebootOrder, stop, error);
+        return new Report(result, nodes, Summary.of(nodes), rebootOrder, stop, error, null, List.of());
+    }
+
+    /** With where evicted pods were steered (the stale taint, fresh capacity, the seed). */
+    public Report withPlacement(EvictionPlacement p) {
+        return new Report(result, nodes, summary, rebootOrder, stop, error, p, joinedDuringRun);
+    }
+
+    /** With the nodes that joined the cluster while the run was under way. */
+    public Report withJoinedDuringRun(List<String> names) {
+        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, names);
     }
 
     /** 0 succeeded or planned, 1 a node failed, 3 timed out waiting, 4 lock not acquired or lost. */
@@ -68,6 +84,21 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
         s.put("failed", summary.failed());
         ArrayNode order = root.putArray("rebootOrder");
         rebootOrder.forEach(order::add);
+        if (placement != null) {
+            ObjectNode t = root.putObject("staleTaint");
+            t.put("key", dev.crifresh.coordinator.StaleTaint.KEY);
+            t.put("effect", placement.taint().wire());
+            placement.tainted().forEach(t.putArray("tainted")::add);
+            placement.freshSchedulable().forEach(t.putArray("freshSchedulable")::add);
+            if (placement.seed() == null) {
+                t.putNull("seed");
+            } else {
+                t.put("seed", placement.seed());
+            }
+        }
+        if (!joinedDuringRun.isEmpty()) {
+            joinedDuringRun.forEach(root.putArray("joinedDuringRun")::add);
+        }
         if (error != null) {
             root.put("error", error);
         }

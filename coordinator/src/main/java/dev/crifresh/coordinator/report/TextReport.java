@@ -40,6 +40,12 @@ public final class TextReport {
                 s.nodes(), s.fresh(), s.stale(), s.configPending(), s.unknown(), s.rebooted(), s.skipped(), s.failed()));
         sb.append(report.result() == Result.PLANNED ? "rollout order: " : "reboot order: ")
                 .append(report.rebootOrder().isEmpty() ? "(none)" : String.join(", ", report.rebootOrder())).append('\n');
+        if (report.placement() != null) {
+            sb.append("evicted pods: ").append(report.placement().describe()).append('\n');
+        }
+        if (!report.joinedDuringRun().isEmpty()) {
+            sb.append("joined during the run: ").append(String.join(", ", report.joinedDuringRun())).append('\n');
+        }
         for (NodeReport n : report.nodes()) {
             if (n.markerContradicts()) {
                 sb.append("WARNING: ").append(n.name()).append(": the machine-config marker says current, but containerd is ")

@@ -2,7 +2,9 @@ package dev.crifresh.coordinator.rollout;
 
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
+import dev.crifresh.coordinator.ProgressListener;
 import dev.crifresh.coordinator.classify.Role;
+import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.NodePatches;
 import dev.crifresh.coordinator.report.Outcome;
@@ -146,6 +148,7 @@ final class NodeRoll {
 
     private void drain() {
         state = State.DRAINING;
+        event(EventReason.DRAINING, "evicting its pods through the Eviction API");
         drain.start();
     }
 
@@ -173,6 +176,8 @@ final class NodeRoll {
             if (ar.succeeded()) {
                 cordonedByUs |= ar.result();
                 say(ar.result() ? "cordoned" : "already cordoned by someone else; it stays cordoned");
+                event(EventReason.CORDONED, ar.result() ? "cordoned for the containerd config rollout"
+                        : "already cordoned by someone else; it stays cordoned");
                 drain();
             } else if (conflict(ar.cause()) && attempt < PATCH_ATTEMPTS) {
                 ownAttempt(attempt + 1);
@@ -185,6 +190,7 @@ final class NodeRoll {
     // ---- reboot ------------------------------------------------------------------------------------
 
     private void reboot() {
+        event(EventReason.DRAINED, "every pod to evict is gone");
         if (host.stopping()) {
             String why = reboots == 0 ? "not rebooted: the rollout stopped before its reboot; released"
                     : "still stale after its reboot; not rebooted again because the rollout stopped";
@@ -232,6 +238,8 @@ final class NodeRoll {
                         host.rebootRequested(this);
                     }
                     say(reboots == 1 ? "reboot requested" : "reboot requested again (" + reboots + ")");
+                    event(EventReason.REBOOT_REQUESTED, "reboot requested so that containerd loads the current CRI config"
+                            + (reboots > 1 ? " (reboot " + reboots + ")" : "") + "; boot id before: " + bootBefore);
                     awaitReturn();
                 });
     }
@@ -275,6 +283,7 @@ final class NodeRoll {
         }
         cancelTimer();
         say("back with a new boot id, waiting for a fresh attestation");
+        event(EventReason.RETURNED, "Ready with a new boot id " + facts.bootId() + ", waiting for a fresh attestation");
         String ownership = new Ownership(host.settings().runId(), Phase.VERIFYING).toString();
         busy = true;
         state = State.ATTESTING;
@@ -307,6 +316,7 @@ final class NodeRoll {
             case FRESH -> {
                 cancelTimer();
                 say("fresh (" + c.reason() + ")");
+                event(EventReason.FRESH, "containerd loaded the current config (" + c.reason() + ")");
                 release(Outcome.REBOOTED, "rebooted" + (reboots > 1 ? " " + reboots + " times" : "") + "; " + c.detail());
             }
             case STALE -> {
@@ -394,6 +404,7 @@ final class NodeRoll {
             if (ar.succeeded()) {
                 if (uncordon) {
                     say("uncordoned");
+                    event(EventReason.UNCORDONED, "uncordoned: crifresh had cordoned it");
                 }
                 finish(result, why);
             } else if (attempt < PATCH_ATTEMPTS) {
@@ -411,7 +422,7 @@ final class NodeRoll {
             finish(Outcome.FAILED, why + "; left cordoned with " + CrifreshAnnotations.ROLLOUT);
             return;
         }
-        say("failed: " + why);
+        host.progress(this, ProgressListener.Level.ERROR, "failed: " + why);
         state = State.RELEASING;
         cancelTimer();
         boolean uncordon = crifreshCordoned();
@@ -440,7 +451,8 @@ final class NodeRoll {
         outcome = result;
         detail = why;
         if (result == Outcome.FAILED) {
-            say("failed: " + why);
+            host.progress(this, ProgressListener.Level.ERROR, "failed: " + why);
+            event(EventReason.FAILED, why);
         }
         host.finished(this);
     }
@@ -472,6 +484,10 @@ final class NodeRoll {
 
     private void say(String text) {
         host.progress(this, text);
+    }
+
+    private void event(EventReason reason, String message) {
+        host.event(name, reason, message);
     }
 
     private static boolean conflict(Throwable t) {

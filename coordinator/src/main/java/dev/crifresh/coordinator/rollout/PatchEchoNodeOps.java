@@ -35,6 +35,11 @@ final class PatchEchoNodeOps implements NodeOps {
     }
 
     @Override
+    public Future<Node> jsonPatch(String name, String patch) {
+        return delegate.jsonPatch(name, patch).onSuccess(patched::accept);
+    }
+
+    @Override
     public Future<NodeWatch> watch(NodeEvents events) {
         return delegate.watch(events);
     }

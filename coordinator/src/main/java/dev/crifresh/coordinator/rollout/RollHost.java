@@ -1,6 +1,8 @@
 package dev.crifresh.coordinator.rollout;
 
 import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
@@ -34,6 +36,11 @@ interface RollHost {
     boolean stopping();
 
     void progress(NodeRoll roll, String text);
+
+    void progress(NodeRoll roll, ProgressListener.Level level, String text);
+
+    /** Records a Kubernetes Event on the node (best effort). */
+    void event(String node, EventReason reason, String message);
 
     void rebootRequested(NodeRoll roll);
 

@@ -19,11 +19,27 @@ final class RollScheduler {
     private final Map<String, NodeRoll> rolls = new LinkedHashMap<>();
     private final List<NodeRoll> queue = new ArrayList<>();
     private final Set<String> inFlight = new LinkedHashSet<>();
+    /** The stale worker rolled first and alone because no fresh node can take evicted pods, until it ends. */
+    private String seed;
 
-    /** Queues a roll, after the ones queued before. */
+    /** Queues a roll, after the ones queued before — a worker before every queued control plane. */
     void add(NodeRoll roll) {
         rolls.put(roll.name(), roll);
-        queue.add(roll);
+        int at = queue.size();
+        if (roll.role() == Role.WORKER) {
+            for (int i = 0; i < queue.size(); i++) {
+                if (queue.get(i).role() == Role.CONTROL_PLANE) {
+                    at = i;
+                    break;
+                }
+            }
+        }
+        queue.add(at, roll);
+    }
+
+    /** Until this node's roll ends, no other queued roll starts (see {@code EvictionPlacement}). */
+    void seed(String name) {
+        seed = name;
     }
 
     /** The node's roll, or null when the node is not rolled. */
@@ -89,6 +105,18 @@ final class RollScheduler {
      */
     String startWhatFits(Function<String, NodeFacts> facts, List<NodeFacts> nodes, int budget) {
         Map<String, String> unavailable = Budget.unavailable(nodes, inFlight);
+        NodeRoll seedRoll = seed == null ? null : rolls.get(seed);
+        if (seedRoll != null && !seedRoll.finished() && facts.apply(seed) != null) {
+            if (inFlight.contains(seed)) {
+                return null;
+            }
+            if (Budget.workerFits(seed, unavailable, budget)) {
+                start(seedRoll);
+                return null;
+            }
+            return seed + " (the seed) waits: " + Budget.describe(unavailable, budget);
+        }
+        seed = null;
         String blocker = null;
         for (NodeRoll roll : List.copyOf(queue)) {
             NodeFacts f = facts.apply(roll.name());

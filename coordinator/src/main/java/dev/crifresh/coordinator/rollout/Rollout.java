@@ -8,11 +8,15 @@ import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.events.EventReason;
+import dev.crifresh.coordinator.events.RolloutEvents;
+import dev.crifresh.coordinator.kube.EventOps;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.LeaseLock;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.NodePatches;
 import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.placement.EvictionPlacement;
 import dev.crifresh.coordinator.report.Decision;
 import dev.crifresh.coordinator.report.NodeReport;
 import dev.crifresh.coordinator.report.Outcome;
@@ -54,6 +58,10 @@ import java.util.TreeMap;
  *       rule.</li>
  *   <li><b>Check</b> ({@link DriverCheck}): the reboot driver checks every node it will reboot (e.g. a unique InternalIP)
  *       before any node is touched.</li>
+ *   <li><b>Where evicted pods land</b> ({@link StaleNodeTaints}, {@code EvictionPlacement}): taint every stale
+ *       node to be rebooted ({@code crifresh.dev/stale}); with no fresh schedulable node, the stale worker with
+ *       the fewest pods goes first and alone (the seed). A rebooted node's taint comes off before the next
+ *       drain; every node's when the run ends.</li>
  *   <li><b>Roll</b> ({@link RollScheduler}, {@link NodeRoll}): workers first — already-unavailable ones first — as many at once
  *       as {@code --max-unavailable} allows, counting nodes NotReady or cordoned by others; then control
  *       planes one at a time, each only while every other control plane is Ready. Both checks look at
@@ -61,7 +69,11 @@ import java.util.TreeMap;
  *   <li><b>Stop at the first failure</b>: nothing new starts, nodes in progress that were not rebooted
  *       yet are released, rebooting ones are waited for; the rest are not-attempted. When nothing can
  *       start for {@code --reboot-timeout} (budget used up by others), the run times out (exit 3).</li>
- *   <li><b>Report</b> and release the Lease.</li>
+ *   <li><b>Joined nodes</b> ({@link JoinedNodes}): a node that joins while the run is under way is waited
+ *       for until it attests (bounded by {@code --attest-timeout}), then decided and handled like the others;
+ *       the run ends only after a final read of the nodes finds every one fresh or reported.</li>
+ *   <li><b>Report</b>, remove crifresh's taints and release the Lease. Events on each Node
+ *       ({@link RolloutEvents}) record the steps.</li>
  * </ol>
  */
 public final class Rollout implements RollHost, NodeOps.NodeEvents {
@@ -78,6 +90,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final RebootDriver driver;
     private final ProgressListener progress;
     private final Clock clock;
+    private final RolloutEvents events;
+    private final StaleNodeTaints taints;
     private final Promise<Report> promise = Promise.promise();
 
     private Stage stage = Stage.LOCKING;
@@ -98,12 +112,25 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final RollScheduler rolls = new RollScheduler();
     private final List<String> rebootOrder = new ArrayList<>();
     private int budget;
+    /** Selected nodes that were fresh when the run decided: where evicted pods should land. */
+    private final java.util.Set<String> freshAtDecision = new java.util.TreeSet<>();
+    private EvictionPlacement placement;
+    /** Taint removals after a reboot still under way: no new node starts until they are done. */
+    private int untaintsPending;
+    private boolean lockHeld;
+    private final JoinedNodes joinedNodes;
+    /** Joined nodes that settled while the run was deciding: decided once rolling starts. */
+    private final List<String> joinedPending = new ArrayList<>();
+    /** Joined stale nodes being tainted before their roll is queued. */
+    private int joinsPending;
+    private boolean inventoryReading;
+    private int rollTotal;
 
     private StopReason stop;
     private String error;
 
     public Rollout(Vertx vertx, Context context, NodeOps nodeOps, PodOps podOps, LeaseLock lease,
-                   NodeClassifier classifier, CoordinatorSettings settings, RebootDriver driver,
+                   EventOps eventOps, NodeClassifier classifier, CoordinatorSettings settings, RebootDriver driver,
                    ProgressListener progress, Clock clock) {
         this.vertx = vertx;
         this.context = context;
@@ -116,10 +143,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.driver = driver;
         this.progress = progress;
         this.clock = clock;
+        this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock);
+        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress);
         this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
                 this::configSettled, this::decide, this::configTimedOut);
         this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
-                this::turnedFresh, this::finish, this::freshTimedOut);
+                this::turnedFresh, this::finishAfterInventory, this::freshTimedOut);
+        this.joinedNodes = new JoinedNodes(vertx, settings.attestTimeout(), this::joinedSettled);
     }
 
     /** Runs the rollout; call on the rollout's context. */
@@ -155,6 +185,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
         @Override
         public void lockAcquired() {
+            lockHeld = true;
             observe();
         }
 
@@ -284,7 +315,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 + counts.getOrDefault(NodeVerdict.UNKNOWN, 0) + " unknown");
         for (Classification c : initial.values()) {
             if (c.markerContradicts()) {
-                progress.line("warning: " + c.name() + ": the machine-config marker says current, but containerd is "
+                progress.log(ProgressListener.Level.WARN, "warning: " + c.name() + ": the machine-config marker says current, but containerd is "
                         + c.verdict().wire() + " (" + c.reason() + ")");
             }
         }
@@ -373,6 +404,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 leftovers.add(f);
             }
             if (now.verdict() == NodeVerdict.FRESH) {
+                freshAtDecision.add(name);
                 boolean becameFresh = first.verdict() == NodeVerdict.CONFIG_PENDING;
                 decided(name, becameFresh ? Decision.WAIT : Decision.SKIP);
                 ended(name, becameFresh ? Outcome.BECAME_FRESH : Outcome.SKIPPED,
@@ -431,8 +463,61 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                     finish();
                     return;
                 }
-                roll(ordered);
+                placeEvictedPods(ordered).onComplete(placed -> {
+                    if (stage != Stage.DONE) {
+                        roll(placed.result());
+                    }
+                });
             });
+        });
+    }
+
+    // ---- 7a. where evicted pods land (StaleNodeTaints, EvictionPlacement) -------------------------------------
+
+    /**
+     * Before the first drain: taints every stale node this run will reboot (not those an earlier run may
+     * already have rebooted), drops leftover crifresh taints of an earlier run from the other nodes, and —
+     * when no fresh node can take evicted pods — picks the seed that is rolled first and alone. Returns
+     * the order with the seed first. Never fails: a taint is best effort.
+     */
+    private Future<List<NodeFacts>> placeEvictedPods(List<NodeFacts> ordered) {
+        List<NodeFacts> toTaint = ordered.stream().filter(f -> {
+            Ownership o = Decisions.leftover(f);
+            return o == null || !o.phase().mayHaveRebooted();
+        }).toList();
+        List<Node> selected = initial.keySet().stream().map(raw::get).filter(n -> n != null).toList();
+        List<String> freshSchedulable = EvictionPlacement.freshSchedulable(selected, freshAtDecision);
+        boolean seedNeeded = EvictionPlacement.needsSeed(settings.staleTaint(), toTaint, freshSchedulable);
+        Future<Map<String, Integer>> pods = seedNeeded ? PodCounts.evictable(podOps, toTaint) : Future.succeededFuture(Map.of());
+        return pods.otherwise(Map.of()).compose(counts -> {
+            if (stage == Stage.DONE) {
+                return Future.succeededFuture(ordered);
+            }
+            String seed = seedNeeded ? EvictionPlacement.seed(toTaint, counts) : null;
+            List<String> names = toTaint.stream().map(NodeFacts::name).toList();
+            if (!names.isEmpty()) {
+                placement = settings.staleTaint().enabled()
+                        ? new EvictionPlacement(settings.staleTaint(), names, freshSchedulable, seed,
+                                seed == null ? 0 : counts.getOrDefault(seed, 0))
+                        : EvictionPlacement.off(freshSchedulable);
+                progress.line("evicted pods: " + placement.describe());
+            }
+            if (seed != null) {
+                events.emit(seed, EventReason.SEED, "no fresh node can take evicted pods: rolled first and alone ("
+                        + placement.seedPods() + " pods to evict)");
+            }
+            List<Node> leftovers = raw.values().stream()
+                    .filter(n -> taints.leftover(n) && !names.contains(n.getMetadata().getName())).toList();
+            return taints.untaintAll(leftovers, false)
+                    .compose(v -> taints.taint(names))
+                    .map(v -> {
+                        if (seed == null) {
+                            return ordered;
+                        }
+                        List<NodeFacts> seeded = new ArrayList<>(ordered);
+                        seeded.sort(java.util.Comparator.comparing(f -> !f.name().equals(seed)));
+                        return seeded;
+                    });
         });
     }
 
@@ -441,13 +526,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private void roll(List<NodeFacts> ordered) {
         stage = Stage.ROLLING;
         budget = settings.budget().budget(initial.size());
+        rollTotal = ordered.size();
         if (ordered.isEmpty()) {
             progress.line("nothing to reboot");
-            finish();
-            return;
+        } else {
+            progress.line("rolling " + ordered.size() + " node(s), max-unavailable " + budget + " of " + initial.size()
+                    + ": " + String.join(", ", ordered.stream().map(NodeFacts::name).toList()));
         }
-        progress.line("rolling " + ordered.size() + " node(s), max-unavailable " + budget + " of " + initial.size()
-                + ": " + String.join(", ", ordered.stream().map(NodeFacts::name).toList()));
         int index = 1;
         for (NodeFacts f : ordered) {
             Ownership owner = Decisions.leftover(f);
@@ -464,19 +549,23 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 rolls.start(roll);
             }
         }
+        if (placement != null && placement.seed() != null) {
+            rolls.seed(placement.seed());
+        }
+        decideJoinedPending();
         pump();
     }
 
     /** Starts every queued node that may start now; finishes when nothing is left. */
     private void pump() {
-        if (stage != Stage.ROLLING) {
+        if (stage != Stage.ROLLING || untaintsPending > 0) {
             return;
         }
         if (!stopping()) {
             blockedBecause = rolls.startWhatFits(facts::get, safetyView(), budget);
         }
         if (rolls.noneInFlight() && (rolls.queueEmpty() || stopping())) {
-            finish();
+            finishAfterInventory();
             return;
         }
         if (!stopping() && rolls.noneInFlight() && !rolls.queueEmpty()) {
@@ -526,8 +615,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     private void waitForFresh(List<NodeFacts> ordered) {
         stage = Stage.WAITING;
+        decideJoinedPending();
         if (ordered.isEmpty()) {
-            finish();
+            finishAfterInventory();
             return;
         }
         ordered.forEach(f -> {
@@ -576,6 +666,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         }
         NodeFacts before = facts.get(name);
         remember(node);
+        if (!initial.containsKey(name)) {
+            joinedUpdate(name);
+        }
         switch (stage) {
             case CONFIG_WAIT -> recheck(configWait, name);
             case WAITING -> recheck(freshWait, name);
@@ -613,9 +706,158 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (roll != null) {
             roll.onDeleted();
         }
+        if (joinedNodes.remove(name)) {
+            progress.line(name + " joined and was deleted again during the run");
+            if (stage == Stage.WAITING && freshWait.isEmpty()) {
+                finishAfterInventory();
+            }
+        }
         if (stage == Stage.ROLLING) {
             pump();
         }
+    }
+
+    // ---- nodes that join during the run (JoinedNodes) --------------------------------------------------------
+
+    /** An update of a node that was not classified at the start: a newcomer is waited for, a waited-for one re-checked. */
+    private void joinedUpdate(String name) {
+        boolean underWay = stage == Stage.CONFIG_WAIT || stage == Stage.DECIDING || stage == Stage.ROLLING
+                || stage == Stage.WAITING;
+        if (underWay && !joinedNodes.known(name)) {
+            joinedNodes.add(name);
+            progress.line(name + " joined the cluster during the run: waiting up to " + NodeRoll.seconds(settings.attestTimeout())
+                    + " for its agent's attestation");
+            events.emit(name, EventReason.JOINED, "joined while the rollout was under way; waiting for its attestation");
+        }
+        if (joinedNodes.waiting(name)) {
+            joinedNodes.check(classifyNow(name));
+        }
+    }
+
+    /** A joined node attested fresh or stale, or its wait ended: decide it now, or once rolling starts. */
+    private void joinedSettled(String name, boolean timedOut) {
+        if (stage == Stage.DONE || facts.get(name) == null) {
+            return;
+        }
+        if (stage == Stage.CONFIG_WAIT) {
+            // Not decided yet: it joins the nodes decide() looks at, config-pending ones the config wait.
+            Classification c = classifyNow(name);
+            initial.put(name, c);
+            if (c.verdict() == NodeVerdict.CONFIG_PENDING) {
+                configWait.add(name);
+            }
+            return;
+        }
+        if (stage == Stage.ROLLING || stage == Stage.WAITING) {
+            decideJoined(name);
+        } else {
+            joinedPending.add(name);
+        }
+    }
+
+    private void decideJoinedPending() {
+        List<String> pending = List.copyOf(joinedPending);
+        joinedPending.clear();
+        pending.forEach(this::decideJoined);
+    }
+
+    /** Decides a joined node like any other: fresh is skipped, stale and unknown are rolled (or waited for). */
+    private void decideJoined(String name) {
+        NodeFacts f = facts.get(name);
+        if (f == null) {
+            return;
+        }
+        Classification c = classifyNow(name);
+        initial.put(name, c);
+        String joined = "joined during the run; ";
+        switch (c.verdict()) {
+            case FRESH -> {
+                decided(name, Decision.SKIP);
+                ended(name, Outcome.SKIPPED, joined + c.detail());
+                progress.line(name + " (joined) is fresh (" + c.reason() + "): skipped");
+            }
+            case CONFIG_PENDING -> {
+                decided(name, Decision.WAIT);
+                ended(name, Outcome.FAILED, joined + "its config did not hold the desired credential within "
+                        + NodeRoll.seconds(settings.attestTimeout()) + ": " + c.detail());
+                stopWith(StopReason.TIMED_OUT, name + " joined during the run and its config did not hold the desired credential for "
+                        + classifier.registry() + " within " + NodeRoll.seconds(settings.attestTimeout()));
+            }
+            default -> {
+                decided(name, settings.action() == Action.REBOOT ? Decision.REBOOT : Decision.WAIT);
+                if (stopping()) {
+                    ended(name, Outcome.NOT_ATTEMPTED, joined + "not attempted: the rollout stopped; " + c.detail());
+                } else if (settings.action() == Action.REBOOT) {
+                    progress.line(name + " (joined) is " + c.verdict().wire() + " (" + c.reason() + "): it is rolled too");
+                    joinsPending++;
+                    taints.taint(List.of(name)).onComplete(ar -> {
+                        joinsPending--;
+                        if (stage == Stage.ROLLING && facts.get(name) != null) {
+                            rolls.add(new NodeRoll(this, facts.get(name), ++rollTotal, rollTotal, null));
+                        }
+                        pump();
+                    });
+                    return;
+                } else {
+                    rebootOrder.add(name);
+                    boolean restart = freshWait.isEmpty();
+                    freshWait.add(name);
+                    if (restart) {
+                        freshWait.start(settings.attestTimeout());
+                    }
+                    freshWait.check(c);
+                    return;
+                }
+            }
+        }
+        if (stage == Stage.ROLLING) {
+            pump();
+        } else if (stage == Stage.WAITING && freshWait.isEmpty()) {
+            finishAfterInventory();
+        }
+    }
+
+    /**
+     * The run would end: first a final read of the selected nodes. A node nobody classified yet (the
+     * informer had not delivered it) is handled as joined; the run ends only when every selected node is
+     * fresh or in the report. A stopping run ends at once (its joined nodes are reported not attempted).
+     */
+    private void finishAfterInventory() {
+        if (stage == Stage.DONE) {
+            return;
+        }
+        if (stopping()) {
+            finish();
+            return;
+        }
+        if (inventoryReading || joinsPending > 0 || !joinedNodes.noneWaiting() || !joinedPending.isEmpty()) {
+            return;
+        }
+        inventoryReading = true;
+        nodeOps.list().onComplete(ar -> {
+            inventoryReading = false;
+            if (stage == Stage.DONE) {
+                return;
+            }
+            if (ar.failed()) {
+                stopWith(StopReason.NODE_FAILED, "the final inventory read failed: " + ErrorText.message(ar.cause()));
+                finish();
+                return;
+            }
+            boolean found = false;
+            for (Node node : ar.result()) {
+                String name = node.getMetadata().getName();
+                if (!initial.containsKey(name) && !joinedNodes.known(name)) {
+                    found = true;
+                    remember(node);
+                    joinedUpdate(name);
+                }
+            }
+            if (!found && joinedNodes.noneWaiting() && joinsPending == 0) {
+                progress.line("final inventory: " + ar.result().size() + " selected node(s), every one fresh or reported");
+                finish();
+            }
+        });
     }
 
     // ---- RollHost --------------------------------------------------------------------------------------------
@@ -681,6 +923,16 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         progress.line(roll.prefix() + " " + text);
     }
 
+    @Override
+    public void progress(NodeRoll roll, ProgressListener.Level level, String text) {
+        progress.log(level, roll.prefix() + " " + text);
+    }
+
+    @Override
+    public void event(String node, EventReason reason, String message) {
+        events.emit(node, reason, message);
+    }
+
     /** A patch we sent returned this node (see {@link PatchEchoNodeOps}). */
     private void patched(Node node) {
         if (stage != Stage.DONE && node != null) {
@@ -702,6 +954,15 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (roll.outcome() == Outcome.FAILED) {
             stopWith(StopReason.NODE_FAILED, roll.name() + ": " + roll.detail());
         }
+        if (roll.outcome() == Outcome.REBOOTED) {
+            // Fresh now: take the taint off before the next drain, so that its evicted pods may land here.
+            untaintsPending++;
+            taints.untaint(roll.name()).onComplete(ar -> {
+                untaintsPending--;
+                pump();
+            });
+            return;
+        }
         // Not re-entrant: the roll may report from inside pump().
         context.runOnContext(v -> pump());
     }
@@ -713,7 +974,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             stop = reason;
             error = why;
             if (reason != StopReason.LOCK_NOT_ACQUIRED) {
-                progress.line("stopping: " + why + (stage == Stage.ROLLING ? "; no new reboots" : ""));
+                progress.log(reason == StopReason.INTERRUPTED ? ProgressListener.Level.WARN : ProgressListener.Level.ERROR,
+                        "stopping: " + why + (stage == Stage.ROLLING ? "; no new reboots" : ""));
             }
         }
         cancelBlockedTimer();
@@ -726,14 +988,34 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         stage = Stage.DONE;
         configWait.cancel();
         freshWait.cancel();
+        for (String name : joinedNodes.waitingFor()) {
+            if (facts.get(name) != null) {
+                initial.put(name, classifyNow(name));
+                ended(name, Outcome.NOT_ATTEMPTED, "joined during the run; not attempted: the rollout ended while waiting for"
+                        + " its attestation (" + error + ")");
+            }
+        }
+        joinedNodes.cancel();
         cancelBlockedTimer();
         lease.stopRenewing();
         rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
         Report report = report();
-        lease.release().onComplete(ar -> {
+        removeTaints().eventually(lease::release).onComplete(ar -> {
             closeWatch(); // whether or not the Lease could be released: the run is over either way
             promise.tryComplete(report);
         });
+    }
+
+    /**
+     * Every exit path: crifresh's taint comes off every selected node — also an earlier run's leftovers —
+     * unless the Lease was never held (another run is working) or was lost (then only this run's own).
+     */
+    private Future<Void> removeTaints() {
+        if (!lockHeld) {
+            return Future.succeededFuture();
+        }
+        return taints.untaintAll(new ArrayList<>(raw.values()), stop == StopReason.LOCK_LOST)
+                .compose(v -> taints.untaintRemembered());
     }
 
     private void closeWatch() {
@@ -752,7 +1034,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             nodes.add(recorded.report(c, settings.action(), rolls.roll(c.name()), stop != null));
         }
         Result result = stop == null ? Result.SUCCEEDED : Result.FAILED;
-        return Report.of(result, nodes, rebootOrder, stop == null ? StopReason.COMPLETED : stop, error);
+        Report report = Report.of(result, nodes, rebootOrder, stop == null ? StopReason.COMPLETED : stop, error);
+        report = report.withJoinedDuringRun(joinedNodes.all());
+        return placement == null ? report : report.withPlacement(placement);
     }
 
     private void decided(String name, Decision decision) {

@@ -185,6 +185,47 @@ class CliTest {
     }
 
     @Test
+    void everyLogLineCarriesTheRunIdAndALevel() {
+        h.worker("w1", Verdict.STALE);
+        Cli text = Cli.run(args("rollout", "--action", "none", "--attest-timeout", "300ms", "--lease-duration", "2s",
+                "--run-id", "run-text1"));
+        assertEquals(3, text.exit(), text.err());
+        List<String> lines = text.err().lines().toList();
+        assertFalse(lines.isEmpty());
+        for (String line : lines) {
+            assertTrue(line.matches("\\d{4}-\\d\\d-\\d\\dT\\S+Z (INFO |WARN |ERROR) run-text1 .+"), line);
+        }
+        assertTrue(text.err().contains("ERROR run-text1 stopping: 1 node(s) did not attest fresh"), text.err());
+
+        Cli json = Cli.run(args("rollout", "--action", "none", "--attest-timeout", "300ms", "--lease-duration", "2s",
+                "--run-id", "run-json1", "--log-format", "json"));
+        assertEquals(3, json.exit(), json.err());
+        List<String> levels = new java.util.ArrayList<>();
+        for (String line : json.err().lines().toList()) {
+            JsonNode o = JsonMapper.builder().build().readTree(line);
+            assertEquals("run-json1", o.get("run").asString(), line);
+            assertTrue(o.get("time").asString().endsWith("Z"), line);
+            assertFalse(o.get("msg").asString().isEmpty(), line);
+            levels.add(o.get("level").asString());
+        }
+        assertTrue(levels.contains("INFO") && levels.contains("ERROR"), levels.toString());
+    }
+
+    @Test
+    void aBadStaleTaintIsAUsageError() {
+        Cli r = Cli.run(args("plan", "--stale-taint", "Sometimes"));
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("'Sometimes' is not PreferNoSchedule, NoSchedule or off"), r.err());
+    }
+
+    @Test
+    void aBadLogFormatIsAUsageError() {
+        Cli r = Cli.run(args("plan", "--log-format", "yaml"));
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("--log-format"), r.err());
+    }
+
+    @Test
     void usageMistakesAreOneLineAndExit2() throws Exception {
         Map<String, String[]> cases = new java.util.LinkedHashMap<>();
         cases.put("--trust-bundle", new String[] {"plan", "--credential-file", credential.toString()});

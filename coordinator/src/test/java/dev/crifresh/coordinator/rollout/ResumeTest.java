@@ -46,6 +46,7 @@ class ResumeTest {
 
     @Test
     void killedWhileDrainingTheRerunStartsTheNodeOver() throws Exception {
+        h.worker("w0", Verdict.FRESH); // fresh capacity: no seed, so w1 (with the pod) goes first
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
         h.cluster.addPod("shop", "db-0", "w1");

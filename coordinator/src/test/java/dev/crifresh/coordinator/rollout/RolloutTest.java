@@ -274,6 +274,7 @@ class RolloutTest {
 
     @Test
     void aDrainThatCannotFinishFailsTheNodeAndNothingLaterStarts() throws Exception {
+        h.worker("w0", Verdict.FRESH); // fresh capacity: no seed, so the order stays w1, w2
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
         h.cluster.addPod("shop", "db-0", "w1");

@@ -24,6 +24,9 @@ final class EventText {
             case IMAGE_PULL_FAILED -> "kubelet could not pull " + e.detail()
                     + ": the registry refused the credential its containerd loaded";
             case ALERT_CLEARED -> "alert " + e.detail() + " stopped firing";
+            case POD_SCHEDULED -> "scheduler placed " + e.detail() + " here";
+            case POD_UNSCHEDULABLE -> "scheduler: " + e.detail();
+            case NODE_JOINED -> "joined the cluster (" + e.detail() + ")";
             case BATCH_JOB_FINISHED -> "batch job pod " + e.detail() + " completed";
             case PLATFORM_ERROR -> "SIMULATION ERROR: " + e.detail();
         };
@@ -33,7 +36,7 @@ final class EventText {
     /** Whether the line is worth showing without --verbose. */
     static boolean notable(SimEvent e) {
         return switch (e.kind()) {
-            case POD_EVICTED, AGENT_STARTED, AGENT_STOPPED -> false;
+            case POD_EVICTED, POD_SCHEDULED, AGENT_STARTED, AGENT_STOPPED -> false;
             default -> true;
         };
     }

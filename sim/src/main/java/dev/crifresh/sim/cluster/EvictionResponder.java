@@ -35,6 +35,8 @@ final class EvictionResponder {
             "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}";
 
     private final Set<String> live = ConcurrentHashMap.newKeySet();
+    /** Told of every evicted pod once it is gone (its controller then replaces it). */
+    private volatile Consumer<Pod> gone = pod -> { };
     private final Map<String, Integer> evictions = new ConcurrentHashMap<>();
 
     EvictionResponder(KubernetesMockServer server, KubernetesClient client, ScheduledExecutorService platform,
@@ -45,13 +47,17 @@ final class EvictionResponder {
         this.events = events;
     }
 
+    void onGone(Consumer<Pod> gone) {
+        this.gone = gone;
+    }
+
     void allow(Pod pod) {
         String namespace = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
         String node = pod.getSpec().getNodeName();
         live.add(key(namespace, name));
         server.expect().post().withPath("/api/v1/namespaces/" + namespace + "/pods/" + name + "/eviction")
-                .andReply(new Reply(namespace, name, node)).always();
+                .andReply(new Reply(pod)).always();
     }
 
     /** A pod a drain must not evict: an attempt is answered, recorded, and changes nothing. */
@@ -77,16 +83,18 @@ final class EvictionResponder {
     }
 
     private final class Reply implements ResponseProvider<Object> {
+        private final Pod pod;
         private final String namespace;
         private final String name;
         private final String node;
         private final ThreadLocal<Boolean> accepted = new ThreadLocal<>();
         private Headers headers = new Headers.Builder().add("Content-Type", "application/json").build();
 
-        Reply(String namespace, String name, String node) {
-            this.namespace = namespace;
-            this.name = name;
-            this.node = node;
+        Reply(Pod pod) {
+            this.pod = pod;
+            this.namespace = pod.getMetadata().getNamespace();
+            this.name = pod.getMetadata().getName();
+            this.node = pod.getSpec().getNodeName();
         }
 
         @Override
@@ -96,8 +104,10 @@ final class EvictionResponder {
             if (ok) {
                 evictions.merge(key(namespace, name), 1, Integer::sum);
                 events.accept(new SimEvent(Instant.now(), node, SimEvent.Kind.POD_EVICTED, key(namespace, name)));
-                platform.schedule(() -> client.pods().inNamespace(namespace).withName(name).delete(),
-                        TERMINATION.toMillis(), TimeUnit.MILLISECONDS);
+                platform.schedule(() -> {
+                    client.pods().inNamespace(namespace).withName(name).delete();
+                    gone.accept(pod);
+                }, TERMINATION.toMillis(), TimeUnit.MILLISECONDS);
             }
             return ok ? 201 : 404;
         }

@@ -29,6 +29,12 @@ public record SimEvent(Instant at, String node, Kind kind, String detail) {
         IMAGE_PULL_FAILED,
         /** A simulated Prometheus alert stopped firing. */
         ALERT_CLEARED,
+        /** The simulated scheduler bound a replacement of an evicted ReplicaSet pod to the node. */
+        POD_SCHEDULED,
+        /** No node can take a replacement pod now (all cordoned, NotReady or tainted): it waits, Pending. */
+        POD_UNSCHEDULABLE,
+        /** The node joined the cluster during the run (an autoscaler's scale-out): Node created, agent started. */
+        NODE_JOINED,
         /** A batch-job pod completed and is gone. */
         BATCH_JOB_FINISHED,
         /** The simulation itself failed to do something (the node then never attests); detail says what. */

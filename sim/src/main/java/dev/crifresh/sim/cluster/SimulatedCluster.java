@@ -60,10 +60,12 @@ public final class SimulatedCluster implements AutoCloseable {
     private final EvictionResponder evictions;
     private final SimulatedRegistry registry;
     private final PodStarter pods;
+    private final PodScheduler scheduler;
     private final SimulatedPrometheus prometheus;
     private final SimulatedTalosctl talosctl;
     private final AgentLauncher launcher;
-    private final Map<String, SimulatedNode> nodes = new LinkedHashMap<>();
+    /** Synchronized: nodes that join during the run are added on the platform thread while others read. */
+    private final Map<String, SimulatedNode> nodes = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
     private final List<SimEvent> events = new CopyOnWriteArrayList<>();
     private final List<Consumer<SimEvent>> listeners = new CopyOnWriteArrayList<>();
     private final List<RebootRequest> rebootRequests = new CopyOnWriteArrayList<>();
@@ -85,6 +87,8 @@ public final class SimulatedCluster implements AutoCloseable {
         this.launcher = launchers.apply(api.client(), keys);
         this.registry = new SimulatedRegistry(scenario.registry(), scenario.revokedCredentials());
         this.pods = new PodStarter(api.client(), platform, registry, this::node, this::record);
+        this.scheduler = new PodScheduler(api.client(), platform, evictions::allow, this::record);
+        this.evictions.onGone(scheduler::evictedPodGone);
         this.prometheus = SimulatedPrometheus.start(vertx, scenario.alerts(), () -> runStartedAt);
         this.talosctl = new SimulatedTalosctl(this::nodes);
     }
@@ -114,31 +118,52 @@ public final class SimulatedCluster implements AutoCloseable {
         Instant start = Instant.now();
         int index = 0;
         for (NodeSpec spec : scenario.nodes()) {
-            HostRoot host = new HostRoot(workDir.resolve("nodes").resolve(spec.name()));
-            SimulatedNode node = new SimulatedNode(spec, index, scenario.registry(), scenario.desiredCredential(),
-                    host, this::record);
-            node.firstBoot(start);
-            Node created = api.client().nodes().resource(NodeObjects.node(spec, index, node.boot().bootId(), start))
-                    .create();
-            node.uid(created.getMetadata().getUid());
-            for (Pod pod : NodeObjects.pods(spec, node.uid())) {
-                api.client().pods().resource(pod).create();
-                if (NodeObjects.APP_NAMESPACE.equals(pod.getMetadata().getNamespace())) {
-                    evictions.allow(pod);
-                } else {
-                    evictions.watchForbidden(pod);
-                }
+            if (spec.joinsAfter() == null) {
+                createNode(spec, index, start);
             }
-            if (spec.batchJob() != null) {
-                Pod job = api.client().pods().resource(NodeObjects.batchJobPod(spec)).create();
-                evictions.allow(job);
-            }
-            nodes.put(spec.name(), node);
             index++;
         }
         pods.start();
+        scheduler.start();
         platform.scheduleAtFixedRate(this::heartbeats, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(),
                 TimeUnit.MILLISECONDS);
+    }
+
+    /** The node's Node object, pods, host root and boot, dated {@code start}; returns it (agent not started). */
+    private SimulatedNode createNode(NodeSpec spec, int index, Instant start) {
+        HostRoot host = new HostRoot(workDir.resolve("nodes").resolve(spec.name()));
+        SimulatedNode node = new SimulatedNode(spec, index, scenario.registry(), scenario.desiredCredential(),
+                host, this::record);
+        node.firstBoot(start);
+        Node created = api.client().nodes().resource(NodeObjects.node(spec, index, node.boot().bootId(), start))
+                .create();
+        node.uid(created.getMetadata().getUid());
+        for (Pod pod : NodeObjects.pods(spec, node.uid())) {
+            api.client().pods().resource(pod).create();
+            if (NodeObjects.APP_NAMESPACE.equals(pod.getMetadata().getNamespace())) {
+                evictions.allow(pod);
+            } else {
+                evictions.watchForbidden(pod);
+            }
+        }
+        if (spec.batchJob() != null) {
+            Pod job = api.client().pods().resource(NodeObjects.batchJobPod(spec)).create();
+            evictions.allow(job);
+        }
+        nodes.put(spec.name(), node);
+        return node;
+    }
+
+    /** A node of the scenario joins now, as an autoscaler's new node would: Node, pods, a running agent. */
+    private void join(NodeSpec spec, int index) {
+        try {
+            SimulatedNode node = createNode(spec, index, Instant.now());
+            node.startAgent(launcher);
+            record(new SimEvent(Instant.now(), spec.name(), SimEvent.Kind.NODE_JOINED,
+                    "booted " + spec.bootedAgo().toSeconds() + " s ago"));
+        } catch (RuntimeException e) {
+            record(new SimEvent(Instant.now(), spec.name(), SimEvent.Kind.PLATFORM_ERROR, "could not join: " + e.getMessage()));
+        }
     }
 
     /** Also tells {@code listener} of every later platform event, as it happens. */
@@ -156,7 +181,7 @@ public final class SimulatedCluster implements AutoCloseable {
     /** Starts a real agent on every node whose scenario says {@code agent: running}. */
     public void startAgents() {
         onPlatform(() -> {
-            for (SimulatedNode node : nodes.values()) {
+            for (SimulatedNode node : nodes()) {
                 node.startAgent(launcher);
             }
             return null;
@@ -173,7 +198,7 @@ public final class SimulatedCluster implements AutoCloseable {
         Instant deadline = Instant.now().plus(timeout);
         while (true) {
             List<String> silent = new ArrayList<>();
-            for (SimulatedNode node : nodes.values()) {
+            for (SimulatedNode node : nodes()) {
                 if (node.agentMode() == AgentMode.RUNNING && node.state() == SimulatedNode.State.UP
                         && !attestsCurrentBoot(node)) {
                     silent.add(node.name());
@@ -224,9 +249,9 @@ public final class SimulatedCluster implements AutoCloseable {
     /** Writes the scenario's forged, tampered, copied, earlier-boot and expired conditions. */
     public void writeHostileAttestations() {
         HostileAttestations hostile = new HostileAttestations(api.client(), keys);
-        for (SimulatedNode node : nodes.values()) {
+        for (SimulatedNode node : nodes()) {
             if (node.agentMode().isHostile()) {
-                List<SimulatedNode> others = nodes.values().stream().filter(n -> n != node).toList();
+                List<SimulatedNode> others = nodes().stream().filter(n -> n != node).toList();
                 hostile.write(node, others);
                 record(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.HOSTILE_ATTESTATION,
                         node.agentMode().wire()));
@@ -237,20 +262,27 @@ public final class SimulatedCluster implements AutoCloseable {
     /** The coordinator starts now: config updates are scheduled relative to this moment. */
     public void beginRun() {
         runStartedAt = Instant.now();
+        for (int i = 0; i < scenario.nodes().size(); i++) {
+            NodeSpec spec = scenario.nodes().get(i);
+            if (spec.joinsAfter() != null) {
+                int index = i;
+                platform.schedule(() -> join(spec, index), spec.joinsAfter().toNanos(), TimeUnit.NANOSECONDS);
+            }
+        }
         for (var alert : scenario.alerts()) {
             if (alert.clearsAfter() != null) {
                 platform.schedule(() -> record(new SimEvent(Instant.now(), null, SimEvent.Kind.ALERT_CLEARED, alert.name())),
                         alert.clearsAfter().toNanos(), TimeUnit.NANOSECONDS);
             }
         }
-        for (SimulatedNode node : nodes.values()) {
+        for (SimulatedNode node : nodes()) {
             var job = node.spec().batchJob();
             if (job != null && job.finishesAfter() != null) {
                 platform.schedule(() -> platformAction(node, () -> finishBatchJob(node)), job.finishesAfter().toNanos(),
                         TimeUnit.NANOSECONDS);
             }
         }
-        for (SimulatedNode node : nodes.values()) {
+        for (SimulatedNode node : nodes()) {
             ConfigUpdate update = node.spec().configUpdate();
             if (update != null) {
                 Credential next = update.credential().resolve(scenario.desiredCredential());
@@ -306,7 +338,7 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     private void heartbeats() {
-        for (SimulatedNode node : nodes.values()) {
+        for (SimulatedNode node : nodes()) {
             if (node.state() == SimulatedNode.State.UP) {
                 platformAction(node, () -> kubelet.heartbeat(node.name()));
             }
@@ -365,7 +397,9 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     public Collection<SimulatedNode> nodes() {
-        return List.copyOf(nodes.values());
+        synchronized (nodes) {
+            return List.copyOf(nodes.values());
+        }
     }
 
     public List<SimEvent> events() {
@@ -391,6 +425,26 @@ public final class SimulatedCluster implements AutoCloseable {
         return talosctl;
     }
 
+    /**
+     * Waits, up to {@code timeout}, until every evicted pod's replacement is bound and every pod bound to a
+     * node that is up has been started (pulled or refused). Returns whether it settled.
+     */
+    public boolean awaitPodsSettled(Duration timeout) throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            boolean settled = onPlatform(() -> scheduler.waiting() == 0
+                    && api.client().pods().inAnyNamespace().list().getItems().stream()
+                            .filter(PodStarter::needsStart)
+                            .noneMatch(p -> nodes.containsKey(p.getSpec().getNodeName())
+                                    && nodes.get(p.getSpec().getNodeName()).state() == SimulatedNode.State.UP));
+            if (settled) {
+                return true;
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
     /** Accepted evictions of one pod. */
     public int evictions(String namespace, String pod) {
         return evictions.evictions(namespace, pod);
@@ -406,7 +460,7 @@ public final class SimulatedCluster implements AutoCloseable {
     public void close() {
         try {
             onPlatform(() -> {
-                for (SimulatedNode node : nodes.values()) {
+                for (SimulatedNode node : nodes()) {
                     try {
                         node.stopAgent();
                     } catch (RuntimeException e) {

@@ -26,6 +26,7 @@ public final class CoordinatorFlags {
                 .withConfigTimeout(c.configTimeout())
                 .withRebootTimeout(c.rebootTimeout())
                 .withAttestTimeout(c.attestTimeout())
+                .withStaleTaint(dev.crifresh.coordinator.StaleTaint.fromWire(c.staleTaint().wire()))
                 .withDrainTimeout(DRAIN_TIMEOUT)
                 .withLockTimeout(LOCK_TIMEOUT)
                 .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT)

@@ -6,16 +6,18 @@ import java.time.Duration;
  * The coordinator flags of a scenario.
  *
  * @param maxUnavailable a count ("1") or a percentage ("25%"), as the coordinator's flag takes it
+ * @param staleTaint     the coordinator's {@code --stale-taint}
  */
 public record CoordinatorSpec(
         String maxUnavailable,
         ScenarioAction action,
         Duration configTimeout,
         Duration rebootTimeout,
-        Duration attestTimeout) {
+        Duration attestTimeout,
+        ScenarioStaleTaint staleTaint) {
 
     public static CoordinatorSpec defaults() {
         return new CoordinatorSpec("1", ScenarioAction.REBOOT,
-                Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10));
+                Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10), ScenarioStaleTaint.PREFER_NO_SCHEDULE);
     }
 }

@@ -14,6 +14,9 @@ import java.time.Duration;
  *                     not what the config holds, or null: containerd loaded the config's credential
  * @param containerdCredentialSticks containerd loads {@code containerdCredential} at every start, whatever the
  *                     config holds — a fault the agent cannot see (it proves the file, not what containerd uses)
+ * @param joinsAfter   null: the node exists when the run starts; else it joins (an autoscaler's scale-out: its
+ *                     Node is created and its agent started) this long after the coordinator starts, and its
+ *                     times ({@code bootedAgo} …) count from that moment
  */
 public record NodeSpec(
         String name,
@@ -32,5 +35,6 @@ public record NodeSpec(
         EtcdMember etcd,
         BatchJobSpec batchJob,
         Credential containerdCredential,
-        boolean containerdCredentialSticks) {
+        boolean containerdCredentialSticks,
+        Duration joinsAfter) {
 }

@@ -33,12 +33,12 @@ public final class ScenarioReader {
     private static final List<String> ROOT_FIELDS =
             List.of("registry", "desiredCredential", "revokedCredentials", "coordinator", "simulation", "alerts", "nodes");
     private static final List<String> COORDINATOR_FIELDS = List.of("maxUnavailable", "action",
-            "configTimeoutSeconds", "rebootTimeoutSeconds", "attestTimeoutSeconds");
+            "configTimeoutSeconds", "rebootTimeoutSeconds", "attestTimeoutSeconds", "staleTaint");
     private static final List<String> SIMULATION_FIELDS = List.of("rebootMillis", "containerdRestartsOnConfigChange");
     private static final List<String> NODE_FIELDS = List.of("name", "role", "bootedSecondsAgo",
             "containerdStartedSecondsAfterBoot", "configWrittenSecondsAfterBoot", "credential", "configUpdate",
             "marker", "agent", "ready", "cordoned", "reboot", "pods", "etcd", "batchJob",
-            "containerdCredential", "containerdCredentialSticks");
+            "containerdCredential", "containerdCredentialSticks", "joinsAfterSeconds");
     private static final List<String> CREDENTIAL_FIELDS = List.of("username", "password");
     private static final List<String> CONFIG_UPDATE_FIELDS = List.of("afterSeconds", "credential");
     private static final List<String> ALERT_FIELDS = List.of("name", "clearsAfterSeconds");
@@ -166,7 +166,8 @@ public final class ScenarioReader {
                 c.choice("action", d.action(), ScenarioAction.class),
                 c.positiveSeconds("configTimeoutSeconds", seconds(d.configTimeout())),
                 c.positiveSeconds("rebootTimeoutSeconds", seconds(d.rebootTimeout())),
-                c.positiveSeconds("attestTimeoutSeconds", seconds(d.attestTimeout())));
+                c.positiveSeconds("attestTimeoutSeconds", seconds(d.attestTimeout())),
+                c.choice("staleTaint", d.staleTaint(), ScenarioStaleTaint.class));
     }
 
     private static String maxUnavailable(YamlObject c, String fallback) throws ScenarioException {
@@ -273,7 +274,8 @@ public final class ScenarioReader {
                 etcd(n),
                 batchJob(n),
                 containerdCredential,
-                sticks);
+                sticks,
+                n.has("joinsAfterSeconds") ? n.seconds("joinsAfterSeconds", null, false) : null);
     }
 
     private static EtcdMember etcd(YamlObject n) throws ScenarioException {

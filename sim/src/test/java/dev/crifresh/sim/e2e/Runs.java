@@ -72,6 +72,10 @@ final class Runs {
         try (SimulationRun run = SimulationRun.prepare(scenario, e -> { })) {
             Report report = plan ? run.plan(progress::add) : run.rollout(progress::add);
             SimulatedCluster cluster = run.cluster();
+            if (!plan) {
+                // Replacements of the last evicted pods may still be starting: let their pulls land in the events.
+                cluster.awaitPodsSettled(java.time.Duration.ofSeconds(5));
+            }
             return new Finished(report, cluster.rebootRequests(), cluster.events(), ends(cluster),
                     List.copyOf(progress));
         }

@@ -32,11 +32,11 @@ class ScenarioReaderTest {
         assertEquals("ghcr.io", s.registry());
         assertEquals(new Credential("deploy-bot", "token-v2"), s.desiredCredential());
         assertEquals(new CoordinatorSpec("1", ScenarioAction.REBOOT, Duration.ofSeconds(10), Duration.ofSeconds(10),
-                Duration.ofSeconds(10)), s.coordinator());
+                Duration.ofSeconds(10), ScenarioStaleTaint.PREFER_NO_SCHEDULE), s.coordinator());
         assertEquals(new SimulationSpec(Duration.ofMillis(300), false), s.simulation());
         assertEquals(new NodeSpec("worker-a", Role.WORKER, Duration.ofSeconds(86400), Duration.ofSeconds(6),
                 Duration.ofSeconds(3), CredentialChoice.DESIRED, null, Marker.CURRENT, AgentMode.RUNNING, true,
-                false, RebootBehaviour.OK, 0, EtcdMember.HEALTHY, null, null, false), s.nodes().get(0));
+                false, RebootBehaviour.OK, 0, EtcdMember.HEALTHY, null, null, false, null), s.nodes().get(0));
         assertEquals(List.of(), s.revokedCredentials());
         assertEquals(List.of(), s.alerts());
     }
@@ -52,6 +52,7 @@ class ScenarioReaderTest {
                   configTimeoutSeconds: 1.5
                   rebootTimeoutSeconds: 2
                   attestTimeoutSeconds: 3
+                  staleTaint: NoSchedule
                 simulation: {rebootMillis: 40, containerdRestartsOnConfigChange: true}
                 nodes:
                   - name: cp-1
@@ -73,6 +74,7 @@ class ScenarioReaderTest {
                     batchJob: {finishesAfterSeconds: 2.5}
                     containerdCredential: {username: old, password: revoked}
                     containerdCredentialSticks: true
+                    joinsAfterSeconds: 1.5
                 revokedCredentials:
                   - {username: old, password: revoked}
                 alerts:
@@ -82,19 +84,20 @@ class ScenarioReaderTest {
         assertEquals("registry.example.com:5000", s.registry());
         assertEquals(new Credential("bot", "s3cret"), s.desiredCredential());
         assertEquals(new CoordinatorSpec("25%", ScenarioAction.NONE, Duration.ofMillis(1500), Duration.ofSeconds(2),
-                Duration.ofSeconds(3)), s.coordinator());
+                Duration.ofSeconds(3), ScenarioStaleTaint.NO_SCHEDULE), s.coordinator());
         assertEquals(new SimulationSpec(Duration.ofMillis(40), true), s.simulation());
         NodeSpec cp = s.node("cp-1");
         assertEquals(new NodeSpec("cp-1", Role.CONTROL_PLANE, Duration.ofMillis(100250), Duration.ofMillis(6500),
                 Duration.ofSeconds(-2), new CredentialChoice(new Credential("old", "old-pass")),
                 new ConfigUpdate(Duration.ofMillis(500), CredentialChoice.DESIRED), Marker.ABSENT,
                 AgentMode.WRONG_BOOT, false, true, RebootBehaviour.NEVER_RETURNS, 4, EtcdMember.UNHEALTHY, null, null,
-                false), cp);
+                false, null), cp);
         NodeSpec w = s.node("w-1");
         assertNull(w.configUpdate());
         assertEquals(new BatchJobSpec(Duration.ofMillis(2500)), w.batchJob());
         assertEquals(new Credential("old", "revoked"), w.containerdCredential());
         assertTrue(w.containerdCredentialSticks());
+        assertEquals(Duration.ofMillis(1500), w.joinsAfter());
         assertEquals(List.of(new Credential("old", "revoked")), s.revokedCredentials());
         assertTrue(s.revoked(new Credential("old", "revoked")));
         assertEquals(List.of(new AlertSpec("NodeMaintenance", Duration.ofMillis(1500)),
@@ -158,8 +161,8 @@ class ScenarioReaderTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiterString = " => ", textBlock = """
             'foo: 1\nnodes: [{name: a}]' => 'foo: unknown field, expected one of: registry, desiredCredential, revokedCredentials, coordinator, simulation, alerts, nodes'
-            'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks'
-            'coordinator: {maxUnavailble: 1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailble: unknown field, expected one of: maxUnavailable, action, configTimeoutSeconds, rebootTimeoutSeconds, attestTimeoutSeconds'
+            'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks, joinsAfterSeconds'
+            'coordinator: {maxUnavailble: 1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailble: unknown field, expected one of: maxUnavailable, action, configTimeoutSeconds, rebootTimeoutSeconds, attestTimeoutSeconds, staleTaint'
             'simulation: {rebootSeconds: 1}\nnodes: [{name: a}]' => 'simulation.rebootSeconds: unknown field, expected one of: rebootMillis, containerdRestartsOnConfigChange'
             'nodes: [{name: a, role: master}]' => 'nodes[0] (a).role: unknown value ''master'', expected worker | control-plane'
             'nodes: [{name: a, marker: maybe}]' => 'nodes[0] (a).marker: unknown value ''maybe'', expected current | stale | absent'

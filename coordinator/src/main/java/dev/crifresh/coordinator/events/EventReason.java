@@ -1,0 +1,42 @@
+package dev.crifresh.coordinator.events;
+
+/**
+ * The reasons of the Kubernetes Events the coordinator records on a Node, in the order a node meets them.
+ * {@code kubectl describe node} and event exporters show them.
+ */
+public enum EventReason {
+    /** The stale node got crifresh's taint, so evicted pods avoid it. */
+    TAINTED("CrifreshTainted", false),
+    /** No fresh schedulable node exists: this stale worker is rolled first, alone. */
+    SEED("CrifreshSeed", false),
+    CORDONED("CrifreshCordoned", false),
+    DRAINING("CrifreshDraining", false),
+    DRAINED("CrifreshDrained", false),
+    REBOOT_REQUESTED("CrifreshRebootRequested", false),
+    RETURNED("CrifreshReturned", false),
+    FRESH("CrifreshFresh", false),
+    UNCORDONED("CrifreshUncordoned", false),
+    /** crifresh's taint was removed (after the reboot, or when the run ended). */
+    UNTAINTED("CrifreshUntainted", false),
+    /** The node joined while the run was under way. */
+    JOINED("CrifreshJoined", false),
+    FAILED("CrifreshFailed", true);
+
+    private final String reason;
+    private final boolean warning;
+
+    EventReason(String reason, boolean warning) {
+        this.reason = reason;
+        this.warning = warning;
+    }
+
+    /** The Event's {@code reason}, e.g. {@code CrifreshCordoned}. */
+    public String reason() {
+        return reason;
+    }
+
+    /** The Event's {@code type}: {@code Warning} for failures, else {@code Normal}. */
+    public String type() {
+        return warning ? "Warning" : "Normal";
+    }
+}

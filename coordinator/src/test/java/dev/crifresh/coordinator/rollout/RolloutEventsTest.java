@@ -1,0 +1,94 @@
+package dev.crifresh.coordinator.rollout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.common.evidence.Verdict;
+import dev.crifresh.coordinator.fixture.Harness;
+import dev.crifresh.coordinator.fixture.TestDriver.Behaviour;
+import dev.crifresh.coordinator.report.Result;
+import dev.crifresh.coordinator.report.Report;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The Kubernetes Events a rollout records on the Nodes it works on, as {@code kubectl describe node} finds them. */
+class RolloutEventsTest {
+    private final Harness h = new Harness();
+
+    @AfterEach
+    void close() {
+        h.close();
+    }
+
+    /** The harness's settings with a Lease that a loaded 2-core machine cannot let expire by a late renewal. */
+    private static dev.crifresh.coordinator.CoordinatorSettings settings() {
+        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(5));
+    }
+
+    /** The node's Events in the order they were emitted (the name ends in the run's sequence number). */
+    private List<Event> eventsOn(String node) {
+        return h.cluster.test.v1().events().inNamespace("default").list().getItems().stream()
+                .filter(e -> node.equals(e.getInvolvedObject().getName()))
+                .sorted(Comparator.comparingLong(e -> Long.parseLong(e.getMetadata().getName()
+                        .substring(e.getMetadata().getName().lastIndexOf('-') + 1))))
+                .toList();
+    }
+
+    private static List<String> reasons(List<Event> events) {
+        return events.stream().map(Event::getReason).toList();
+    }
+
+    @Test
+    void aRebootedNodeCarriesEveryStepAsAnEventAFreshNodeNone() throws Exception {
+        h.worker("w1", Verdict.FRESH);
+        h.worker("w2", Verdict.STALE);
+        String uid = h.cluster.node("w2").getMetadata().getUid();
+        Report r = h.rollout(settings().withRunId("run-ev1"));
+        assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
+        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(20), "the Uncordoned event", () -> reasons(eventsOn("w2")).contains("CrifreshUncordoned"));
+        List<Event> events = eventsOn("w2");
+        List<String> reasons = reasons(events).stream().filter(x -> !x.endsWith("ainted")).toList();
+        assertEquals(List.of("CrifreshCordoned", "CrifreshDraining", "CrifreshDrained", "CrifreshRebootRequested",
+                "CrifreshReturned", "CrifreshFresh", "CrifreshUncordoned"), reasons);
+        for (Event e : events) {
+            assertEquals("Node", e.getInvolvedObject().getKind());
+            assertEquals(uid, e.getInvolvedObject().getUid(), "kubectl describe node matches on the Node's UID");
+            assertEquals("Normal", e.getType());
+            assertEquals("crifresh-coordinator", e.getSource().getComponent());
+            assertEquals("run-ev1", e.getReportingInstance());
+            assertTrue(e.getMessage().startsWith("run-ev1: "), e.getMessage());
+        }
+        assertEquals(List.of(), reasons(eventsOn("w1")).stream().filter(x -> !x.endsWith("ainted")).toList());
+    }
+
+    @Test
+    void aFailedNodeGetsAWarningEvent() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.driver.behave("w1", Behaviour.NEVER_RETURNS);
+        Report r = h.rollout(settings().withRebootTimeout(Duration.ofMillis(500)));
+        assertEquals(Result.FAILED, r.result(), r.toJson());
+        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(20), "the Failed event", () -> reasons(eventsOn("w1")).contains("CrifreshFailed"));
+        Event failed = eventsOn("w1").stream().filter(e -> e.getReason().equals("CrifreshFailed")).findFirst().orElseThrow();
+        assertEquals("Warning", failed.getType());
+        assertTrue(failed.getMessage().contains("did not return Ready with a new boot id"), failed.getMessage());
+    }
+
+    @Test
+    void eventsThatCannotBeWrittenDoNotStopTheRollout() throws Exception {
+        h.cluster.server.expect().post().withPath("/api/v1/namespaces/default/events")
+                .andReply(403, request -> new StatusBuilder().withStatus("Failure").withCode(403).withReason("Forbidden")
+                        .withMessage("events is forbidden").build()).always();
+        h.worker("w1", Verdict.STALE);
+        Report r = h.rollout(settings());
+        assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
+        assertEquals(1, r.summary().rebooted());
+        assertEquals(1, h.progress.stream().filter(l -> l.startsWith("warning: cannot record Events on nodes")).count(),
+                String.join("\n", h.progress));
+        assertEquals(List.of(), h.cluster.test.v1().events().inNamespace("default").list().getItems());
+    }
+}
