@@ -222,7 +222,9 @@ class AgentRuntimeTest {
                 .contains("crifresh_detection_latency_seconds_count 1"));
 
         // The reboot-free restart the coordinator would cause: containerd comes back after the write.
-        proc.remove(100).process(200, FakeContainerd.TALOS_CRI, clock.ticksAt(Instant.now().plusSeconds(1)));
+        Instant rotated = Instant.now();
+        Poll.until(WAIT, "time passes", () -> Instant.now().isAfter(rotated.plusMillis(300)));
+        proc.remove(100).process(200, FakeContainerd.TALOS_CRI, clock.ticksAt(Instant.now()));
         NodeCondition again = awaitOurs("fresh after the restart", c -> "True".equals(c.getStatus()));
         assertEquals(200, ((VerificationResult.Valid) verify(again)).claims().containerd().pid());
     }

@@ -5,6 +5,7 @@ import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.AgentVersion;
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.publish.NodeApis;
+import dev.crifresh.common.attest.AttestationPolicy;
 import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.KeyFormatException;
 import dev.crifresh.common.attest.SigningKey;
@@ -55,7 +56,7 @@ final class RunCommand implements Callable<Integer> {
     Duration heartbeat;
 
     @Option(names = "--validity", paramLabel = "DURATION", defaultValue = "${env:CRIFRESH_VALIDITY:-15m}",
-            description = "Attestation lifetime, longer than the heartbeat. Env CRIFRESH_VALIDITY. Default: ${DEFAULT-VALUE}.")
+            description = "Attestation lifetime, longer than the heartbeat and at most 1h (the coordinator's limit). Env CRIFRESH_VALIDITY. Default: ${DEFAULT-VALUE}.")
     Duration validity;
 
     @Option(names = "--proc-poll", paramLabel = "DURATION", defaultValue = "${env:CRIFRESH_PROC_POLL:-5s}",
@@ -133,6 +134,11 @@ final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--validity (" + DurationText.format(validity)
                     + ") must be longer than --heartbeat (" + DurationText.format(heartbeat)
                     + "), or the attestation expires between heartbeats");
+        }
+        if (validity.compareTo(AttestationPolicy.DEFAULT_MAX_VALIDITY) > 0) {
+            throw new ParameterException(spec.commandLine(), "--validity " + DurationText.format(validity)
+                    + " is longer than the " + DurationText.format(AttestationPolicy.DEFAULT_MAX_VALIDITY)
+                    + " the coordinator accepts");
         }
         if (metricsPort < -1 || metricsPort > 65535) {
             throw new ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + ": not a port (0-65535, or -1 for none)");
