@@ -210,6 +210,21 @@ class StaleTaintTest {
     }
 
     @Test
+    void anInterruptedRunRemovesItsTaintsToo() throws Exception {
+        h.worker("w0", Verdict.FRESH);
+        h.worker("w1", Verdict.STALE);
+        h.worker("w2", Verdict.STALE);
+        h.driver.behave("w1", Behaviour.HOLD);
+        Harness.Run run = h.run(settings()).rollout();
+        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(20), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
+        assertTrue(TaintPatches.find(h.cluster.node("w2"), StaleTaint.KEY) != null, "w2 is tainted while w1 reboots");
+        run.coordinator.stop(); // what SIGTERM does
+        Report r = run.report();
+        assertEquals(Result.FAILED, r.result(), r.toJson());
+        assertNoCrifreshTaint();
+    }
+
+    @Test
     void aRerunRemovesAKilledRunsTaintAndKeepsOthers() throws Exception {
         h.worker("w1", Verdict.FRESH);
         h.worker("w2", Verdict.FRESH);
