@@ -1,0 +1,218 @@
+package dev.crifresh.sim.bench;
+
+import dev.crifresh.common.attest.AttestationClaims;
+import dev.crifresh.common.attest.ClaimsJson;
+import dev.crifresh.common.kube.AttestationMessage;
+import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.coordinator.report.Result;
+import dev.crifresh.coordinator.rollout.MaxUnavailable;
+import dev.crifresh.sim.cluster.SimEvent;
+import dev.crifresh.sim.run.SimulationRun;
+import dev.crifresh.sim.scenario.Scenario;
+import dev.crifresh.sim.scenario.ScenarioReader;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Rollout benchmark (docs/performance.md): a simulated cluster of N nodes, a fraction of them stale, each
+ * stale node carrying evictable pods; the real coordinator rolls it with a budget, the simulated reboot
+ * and pod termination taking the given times. For every case it prints the measured rollout time, the
+ * physical limit computed from the same parameters and the agents' measured attestation time, and their
+ * ratio. Prints, asserts nothing.
+ *
+ * <p>System properties: {@code bench.cases} (comma-separated {@code nodes:budget}, budget a count or a
+ * percentage; default {@code 30:4,30:1%,30:4%,30:25%,300:1%,300:4%,300:25%}), {@code bench.staleFraction}
+ * (default 0.5), {@code bench.rebootMillis} (3000), {@code bench.pods} (evictable pods per node, 3),
+ * {@code bench.podTerminationMillis} (50), {@code bench.rounds} (1).
+ */
+public final class RolloutBench {
+    private static final String DEFAULT_CASES = "30:4,30:1%,30:4%,30:25%,300:1%,300:4%,300:25%";
+
+    record Case(int nodes, String budget) {
+    }
+
+    record Outcome(Case c, int stale, int budget, int waves, double measuredSeconds, double attestMedianSeconds,
+            double attestP90Seconds, double limitSeconds, String result) {
+        double ratio() {
+            return measuredSeconds / limitSeconds;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<Case> cases = cases(System.getProperty("bench.cases", DEFAULT_CASES));
+        double staleFraction = Double.parseDouble(System.getProperty("bench.staleFraction", "0.5"));
+        Duration reboot = Duration.ofMillis(Long.getLong("bench.rebootMillis", 3000));
+        int pods = Integer.getInteger("bench.pods", 3);
+        Duration termination = Duration.ofMillis(Long.getLong("bench.podTerminationMillis", 50));
+        int rounds = Integer.getInteger("bench.rounds", 1);
+
+        System.out.printf(Locale.ROOT, "rollout bench: stale fraction %.2f, reboot %d ms, pod termination %d ms,"
+                        + " %d evictable pods per node, %d round(s) per case, %d cores, Java %s%n",
+                staleFraction, reboot.toMillis(), termination.toMillis(), pods, rounds,
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        System.out.println("load average at start: " + loadAverage());
+        List<Outcome> outcomes = new ArrayList<>();
+        for (Case c : cases) {
+            for (int round = 0; round < rounds; round++) {
+                Outcome o = run(c, staleFraction, reboot, pods, termination);
+                outcomes.add(o);
+                System.out.printf(Locale.ROOT, "  %s%n", line(o));
+            }
+        }
+        System.out.println();
+        System.out.println("| nodes | stale | max-unavailable | waves | attest median (p90) | physical limit | measured | ratio |");
+        System.out.println("|---|---|---|---|---|---|---|---|");
+        for (Outcome o : outcomes) {
+            System.out.printf(Locale.ROOT, "| %d | %d | %s (%d) | %d | %.2f s (%.2f s) | %.2f s | %.2f s | **%.2f×**%s |%n",
+                    o.c().nodes(), o.stale(), o.c().budget(), o.budget(), o.waves(), o.attestMedianSeconds(),
+                    o.attestP90Seconds(), o.limitSeconds(), o.measuredSeconds(), o.ratio(),
+                    "succeeded".equals(o.result()) ? "" : " (" + o.result() + ")");
+        }
+        System.out.println("load average at end: " + loadAverage());
+        System.exit(0);
+    }
+
+    private static String line(Outcome o) {
+        return String.format(Locale.ROOT, "%d nodes, %d stale, max-unavailable %s (%d): %d waves; attest median %.2f s"
+                        + " (p90 %.2f s); limit %.2f s; measured %.2f s; ratio %.3f; %s; load %s",
+                o.c().nodes(), o.stale(), o.c().budget(), o.budget(), o.waves(), o.attestMedianSeconds(),
+                o.attestP90Seconds(), o.limitSeconds(), o.measuredSeconds(), o.ratio(), o.result(), loadAverage());
+    }
+
+    private static Outcome run(Case c, double staleFraction, Duration reboot, int pods, Duration termination)
+            throws Exception {
+        Scenario scenario = scenario(c, staleFraction, reboot, pods);
+        int stale = (int) scenario.nodes().stream().filter(n -> n.pods() > 0).count();
+        int budget = MaxUnavailable.parse(c.budget()).budget(c.nodes());
+        int waves = (stale + budget - 1) / budget;
+
+        Map<String, Instant> rebootedAt = new ConcurrentHashMap<>();
+        Map<String, Duration> attest = new ConcurrentHashMap<>();
+        try (SimulationRun run = SimulationRun.prepare(scenario, e -> {
+            if (e.kind() == SimEvent.Kind.REBOOTED) {
+                rebootedAt.put(e.node(), e.at());
+            }
+        })) {
+            Watch watch = run.cluster().client().nodes().watch(new Watcher<>() {
+                @Override
+                public void eventReceived(Action action, Node node) {
+                    String name = node.getMetadata().getName();
+                    Instant back = rebootedAt.get(name);
+                    if (back == null || attest.containsKey(name)) {
+                        return;
+                    }
+                    String bootId = node.getStatus().getNodeInfo().getBootID();
+                    AttestationClaims claims = claims(node);
+                    if (claims != null && bootId.equals(claims.bootId())) {
+                        attest.put(name, Duration.between(back, Instant.now()));
+                    }
+                }
+
+                @Override
+                public void onClose(WatcherException cause) {
+                }
+            });
+            try {
+                long start = System.nanoTime();
+                Report report = run.rollout(line -> { });
+                double measured = (System.nanoTime() - start) / 1e9;
+                List<Double> attests = attest.values().stream().map(d -> d.toNanos() / 1e9).sorted().toList();
+                double median = percentile(attests, 0.5);
+                double p90 = percentile(attests, 0.9);
+                double limit = waves * (termination.toNanos() / 1e9 + reboot.toNanos() / 1e9 + median);
+                String result = report.result() == Result.SUCCEEDED ? "succeeded" : report.result().toString()
+                        + ": " + report.error();
+                return new Outcome(c, stale, budget, waves, measured, median, p90, limit, result);
+            } finally {
+                watch.close();
+            }
+        }
+    }
+
+    /**
+     * N workers; every k-th one (by the stale fraction) stale with {@code pods} evictable pods, the rest fresh.
+     * Written as a scenario file (docs/scenarios.md) so every other field keeps its documented default.
+     */
+    static Scenario scenario(Case c, double staleFraction, Duration reboot, int pods) throws Exception {
+        int stale = (int) Math.round(c.nodes() * staleFraction);
+        StringBuilder yaml = new StringBuilder()
+                .append("coordinator: {maxUnavailable: \"").append(c.budget()).append("\", configTimeoutSeconds: 10,")
+                .append(" rebootTimeoutSeconds: 120, attestTimeoutSeconds: 120}\n")
+                .append("simulation: {rebootMillis: ").append(reboot.toMillis()).append("}\n")
+                .append("nodes:\n");
+        int staleSoFar = 0;
+        for (int i = 0; i < c.nodes(); i++) {
+            // Spread the stale nodes evenly over the list.
+            boolean isStale = (long) (i + 1) * stale / c.nodes() > staleSoFar;
+            if (isStale) {
+                staleSoFar++;
+            }
+            yaml.append(String.format(Locale.ROOT, "  - {name: worker-%03d, containerdStartedSecondsAfterBoot: 6,"
+                    + " configWrittenSecondsAfterBoot: %d, pods: %d}%n", i, isStale ? 600 : 3, isStale ? pods : 0));
+        }
+        return ScenarioReader.parse(yaml.toString());
+    }
+
+    private static AttestationClaims claims(Node node) {
+        if (node.getStatus() == null || node.getStatus().getConditions() == null) {
+            return null;
+        }
+        for (NodeCondition condition : node.getStatus().getConditions()) {
+            if (!ConditionContract.CONDITION_TYPE.equals(condition.getType())) {
+                continue;
+            }
+            String token = AttestationMessage.token(condition.getMessage()).orElse(null);
+            String[] parts = token == null ? new String[0] : token.split("\\.", -1);
+            if (parts.length != 3) {
+                return null;
+            }
+            try {
+                return ClaimsJson.read(new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8));
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static double percentile(List<Double> sorted, double p) {
+        if (sorted.isEmpty()) {
+            return Double.NaN;
+        }
+        int index = (int) Math.ceil(p * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+
+    private static List<Case> cases(String spec) {
+        List<Case> cases = new ArrayList<>();
+        for (String part : spec.split(",")) {
+            String[] nb = part.trim().split(":");
+            cases.add(new Case(Integer.parseInt(nb[0]), nb[1]));
+        }
+        return cases;
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (Exception e) {
+            return "?";
+        }
+    }
+}
