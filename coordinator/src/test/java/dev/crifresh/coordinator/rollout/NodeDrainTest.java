@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.ProgressListener;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.fixture.Evictions;
 import dev.crifresh.coordinator.fixture.Harness;
 import dev.crifresh.coordinator.fixture.MockCluster;
@@ -237,6 +239,14 @@ class NodeDrainTest {
 
         @Override
         public void progress(NodeRoll roll, String text) {
+        }
+
+        @Override
+        public void progress(NodeRoll roll, ProgressListener.Level level, String text) {
+        }
+
+        @Override
+        public void event(String node, EventReason reason, String message) {
         }
 
         @Override
