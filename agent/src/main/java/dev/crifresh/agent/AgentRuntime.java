@@ -57,6 +57,12 @@ public final class AgentRuntime {
         return start(vertx, new Fabric8NodeApi(client), settings, key, fingerprintKey, clock, Backoff.standard());
     }
 
+    /** An agent on any {@link NodeApi} (the DaemonSet's in-cluster {@code VertxNodeApi}). */
+    public static Future<AgentRuntime> start(Vertx vertx, NodeApi api, AgentSettings settings, SigningKey key,
+                                             byte[] fingerprintKey, HostClock clock) {
+        return start(vertx, api, settings, key, fingerprintKey, clock, Backoff.standard());
+    }
+
     static Future<AgentRuntime> start(Vertx vertx, NodeApi api, AgentSettings settings, SigningKey key,
                                       byte[] fingerprintKey, HostClock clock, Backoff backoff) {
         Objects.requireNonNull(key, "signing key");

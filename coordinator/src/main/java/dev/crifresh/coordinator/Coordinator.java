@@ -14,6 +14,7 @@ import dev.crifresh.coordinator.kube.Fabric8EventOps;
 import dev.crifresh.coordinator.kube.Fabric8LeaseLock;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
+import dev.crifresh.coordinator.kube.LeaseClient;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.report.NodeReport;
 import dev.crifresh.coordinator.report.Outcome;
@@ -154,17 +155,33 @@ public final class Coordinator {
     public Future<Report> rollout() {
         Promise<Report> promise = Promise.promise();
         context.runOnContext(v -> {
+            KubernetesClient leaseClient = LeaseClient.of(vertx, client, settings.leaseDuration());
             Rollout rollout = new Rollout(vertx, context,
                     new Fabric8NodeOps(context, client, settings.nodeSelector()),
                     new Fabric8PodOps(context, client, settings.podFieldSelector()),
-                    new Fabric8LeaseLock(context, client, settings.leaseNamespace(), LEASE_NAME, settings.runId(),
+                    new Fabric8LeaseLock(context, leaseClient, settings.leaseNamespace(), LEASE_NAME, leaseHolder(settings.runId()),
                             settings.leaseDuration(), clock),
                     new Fabric8EventOps(context, client), classifier, settings, driver, progress, clock);
             running = rollout;
-            rollout.run().onComplete(promise);
+            rollout.run().onComplete(ar -> context.<Void>executeBlocking(() -> {
+                leaseClient.close();
+                return null;
+            }, false).onComplete(closed -> promise.handle(ar)));
         });
         return promise.future();
     }
+
+    /**
+     * The Lease holder identity: the run id and a random suffix of this process. Two processes started with the
+     * same {@code --run-id} (a re-run CI job keeps its run id) must not both count as the Lease's holder.
+     */
+    static String leaseHolder(String runId) {
+        byte[] nonce = new byte[4];
+        NONCE.nextBytes(nonce);
+        return runId + "/" + java.util.HexFormat.of().formatHex(nonce);
+    }
+
+    private static final java.security.SecureRandom NONCE = new java.security.SecureRandom();
 
     /**
      * Interrupts a running rollout: nothing new starts, nodes in progress keep their ownership

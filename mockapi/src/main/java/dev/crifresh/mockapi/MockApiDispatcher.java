@@ -14,7 +14,17 @@ import io.fabric8.mockwebserver.http.WebSocketListener;
 import io.fabric8.mockwebserver.internal.MockDispatcher;
 import io.fabric8.mockwebserver.internal.SimpleRequest;
 import io.fabric8.zjsonpatch.JsonPatchException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 import java.lang.reflect.Field;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
@@ -41,6 +51,7 @@ import java.util.concurrent.locks.ReadWriteLock;
  * </ul>
  */
 public final class MockApiDispatcher extends Dispatcher {
+    private static final ObjectMapper LIST_JSON = tools.jackson.databind.json.JsonMapper.builder().build();
     private final Map<ServerRequest, Queue<ServerResponse>> responses;
     private final MockDispatcher expectations;
     private final KubernetesCrudDispatcher crud;
@@ -104,11 +115,117 @@ public final class MockApiDispatcher extends Dispatcher {
         if (expected != null && !expected.isEmpty()) {
             return expectations.dispatch(request);
         }
+        String target = request.getPath() == null ? "/" : request.getPath();
+        int q = target.indexOf('?');
+        String path = q < 0 ? target : target.substring(0, q);
+        String query = q < 0 ? null : target.substring(q + 1);
+        if ("GET".equals(request.getMethod()) && !isWatch(path, query)) {
+            Optional<String> discovery = Discovery.document(path, host(request));
+            if (discovery.isPresent()) {
+                return json(200, discovery.get());
+            }
+            return read(request, path, query);
+        }
+        return crudDispatch(request);
+    }
+
+    private MockResponse crudDispatch(RecordedRequest request) {
         try {
-            return crud.dispatch(request);
+            MockResponse response = crud.dispatch(request);
+            if (response != null && response.getWebSocketListener() == null && response.header("Content-Type") == null) {
+                // kube-apiserver always names the type; without it, a client that offers protobuf first
+                // (kubectl describe) tries to decode the JSON as protobuf
+                response.setHeader("Content-Type", "application/json");
+            }
+            return response;
         } catch (JsonPatchException e) {
             return unprocessable(e.getMessage() == null ? "json patch failed" : e.getMessage());
         }
+    }
+
+    /** A get or list, with kube-apiserver's field selectors and, when asked for, Table output. */
+    private MockResponse read(RecordedRequest request, String path, String query) {
+        FieldSelector selector;
+        try {
+            selector = FieldSelector.fromQuery(query);
+        } catch (IllegalArgumentException e) {
+            return status(400, "BadRequest", e.getMessage());
+        }
+        RecordedRequest forward = request;
+        if (selector != null) {
+            String rest = FieldSelector.QueryString.without(query, "fieldSelector");
+            forward = new RecordedRequest(request.getHttpVersion(), request.method(),
+                    rest == null ? path : path + "?" + rest, request.getHeaders(), request.getBody());
+        }
+        MockResponse response = crudDispatch(forward);
+        boolean table = TableView.wanted(request.getHeader("Accept"));
+        if (response.code() != 200 || response.getBody() == null) {
+            return response;
+        }
+        String body = new String(response.getBody().getBytes(), StandardCharsets.UTF_8);
+        body = filterAndSort(body, selector, path);
+        if (table) {
+            String rendered = TableView.of(body, Instant.now());
+            if (rendered != null) {
+                body = rendered;
+            }
+        }
+        return response.setBody(body).setHeader("Content-Type", "application/json");
+    }
+
+    /**
+     * A list's items that match the field selector (if any), ordered by namespace and name as etcd's key
+     * order gives them on kube-apiserver (the mock lists in hash order). Anything but a list is returned as is.
+     */
+    private static String filterAndSort(String listBody, FieldSelector selector, String path) {
+        if (!listBody.contains("\"items\"")) {
+            return listBody;
+        }
+        try {
+            JsonNode root = LIST_JSON.readTree(listBody);
+            JsonNode items = root == null ? null : root.get("items");
+            if (items == null || !items.isArray()) {
+                return listBody;
+            }
+            List<JsonNode> kept = new ArrayList<>();
+            items.forEach(item -> {
+                if (selector == null || selector.matches(item)) {
+                    kept.add(item);
+                }
+            });
+            kept.sort(Comparator.comparing((JsonNode item) -> item.path("metadata").path("namespace").asString(""))
+                    .thenComparing(item -> item.path("metadata").path("name").asString("")));
+            ArrayNode sorted = LIST_JSON.createArrayNode();
+            kept.forEach(sorted::add);
+            ((ObjectNode) root).set("items", sorted);
+            if ("List".equals(root.path("kind").asString(""))) {
+                // kube-apiserver names the list's kind (PodList); a typed client (kubectl describe's pod
+                // list) decodes a plain List as no pods at all
+                Discovery.listKind(path).ifPresent(kind -> ((ObjectNode) root).put("kind", kind));
+            }
+            return LIST_JSON.writeValueAsString(root);
+        } catch (tools.jackson.core.JacksonException e) {
+            return listBody;
+        }
+    }
+
+    private static boolean isWatch(String path, String query) {
+        return path.contains("/watch/") || "true".equals(FieldSelector.QueryString.value(query, "watch"))
+                || "1".equals(FieldSelector.QueryString.value(query, "watch"));
+    }
+
+    private static String host(RecordedRequest request) {
+        String host = request.getHeader("Host");
+        return host == null ? "127.0.0.1" : host;
+    }
+
+    private static MockResponse json(int code, String body) {
+        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(body);
+    }
+
+    private static MockResponse status(int code, String reason, String message) {
+        return json(code, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\""
+                + reason + "\",\"code\":" + code + ",\"message\":\"" + message.replace("\\", "\\\\").replace("\"", "'") + "\"}");
     }
 
     private static MockResponse unprocessable(String message) {

@@ -1,5 +1,6 @@
 package dev.crifresh.mockapi;
 
+import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
@@ -35,6 +36,14 @@ public final class MockApiServer {
     public static KubernetesMockServer crud(Map<ServerRequest, Queue<ServerResponse>> expectations,
             Dispatcher dispatcher) {
         return new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(), expectations,
-                dispatcher, false);
+                dispatcher, false, VERSION);
     }
+
+    /**
+     * What {@code /version} answers: the Kubernetes version the simulated kubelets report (the mock's
+     * default, {@code 0.0} with no git version, makes kubectl print a version-skew warning).
+     */
+    private static final VersionInfo VERSION = new VersionInfo.Builder().withMajor("1").withMinor("34")
+            .withGitVersion(Discovery.GIT_VERSION).withGitCommit("crifresh-mockapi").withGitTreeState("clean")
+            .withGoVersion("go1.24.6").withCompiler("gc").withPlatform("linux/amd64").build();
 }

@@ -1,9 +1,11 @@
 package dev.crifresh.agent.cli;
 
 import dev.crifresh.agent.host.WatchGlobs;
+import dev.crifresh.common.attest.AttestationPolicy;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.registry.CredentialFingerprint;
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,7 +48,7 @@ final class HostOptions {
 
     @Option(names = "--margin", paramLabel = "DURATION", defaultValue = "${env:CRIFRESH_MARGIN:-50ms}",
             description = "How much later than the newest config write containerd must have started."
-                    + " Env CRIFRESH_MARGIN. Default: ${DEFAULT-VALUE}.")
+                    + " At least 20ms (the coordinator's floor). Env CRIFRESH_MARGIN. Default: ${DEFAULT-VALUE}.")
     Duration margin;
 
     @Option(names = "--fingerprint-key", paramLabel = "FILE", defaultValue = "${env:CRIFRESH_FINGERPRINT_KEY}",
@@ -77,8 +79,10 @@ final class HostOptions {
     }
 
     RuleSettings rules(CommandSpec spec) {
-        if (margin.isNegative()) {
-            throw new ParameterException(spec.commandLine(), "--margin must not be negative");
+        if (margin.compareTo(AttestationPolicy.DEFAULT_MARGIN_FLOOR) < 0) {
+            throw new ParameterException(spec.commandLine(), "--margin " + DurationText.format(margin)
+                    + " is below the " + DurationText.format(AttestationPolicy.DEFAULT_MARGIN_FLOOR)
+                    + " floor the coordinator accepts for a fresh verdict");
         }
         return new RuleSettings(margin, mode == Mode.talos);
     }

@@ -4,6 +4,7 @@ import dev.crifresh.agent.loop.Assessment;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.ProcessSample;
+import dev.crifresh.common.evidence.WatchedDirectory;
 import dev.crifresh.common.evidence.WatchedFile;
 import java.time.Instant;
 import tools.jackson.databind.SerializationFeature;
@@ -58,12 +59,27 @@ final class ObservationJson {
             fn.put("path", f.path());
             if (f.isReadable()) {
                 putInstant(fn, "mtime", f.mtime());
+                putInstant(fn, "changedAt", f.changedAt());
+                fn.put("changedBy", f.changedBy());
                 fn.put("size", f.size());
                 fn.put("sha256", f.sha256());
             } else {
                 fn.put("error", f.readError());
             }
         }
+        ArrayNode directories = config.putArray("directories");
+        for (WatchedDirectory d : o.directories()) {
+            ObjectNode dn = directories.addObject();
+            dn.put("path", d.path());
+            if (d.isReadable()) {
+                putInstant(dn, "changedAt", d.changedAt());
+                dn.put("changedBy", d.changedBy());
+            } else {
+                dn.put("error", d.readError());
+            }
+        }
+        ArrayNode unwatched = config.putArray("unwatchedImports");
+        o.unwatchedImports().forEach(unwatched::add);
         if (withRegistries) {
             ObjectNode registries = root.putObject("registries");
             a.registries().forEach(registries::put);

@@ -3,14 +3,14 @@ package dev.crifresh.agent.cli;
 import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.AgentVersion;
-import dev.crifresh.agent.KubernetesClients;
 import dev.crifresh.agent.host.HostClock;
+import dev.crifresh.agent.publish.NodeApis;
+import dev.crifresh.common.attest.AttestationPolicy;
 import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.KeyFormatException;
 import dev.crifresh.common.attest.SigningKey;
 import dev.crifresh.common.text.DurationText;
 import dev.crifresh.common.text.IoErrors;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.io.IOException;
@@ -56,7 +56,7 @@ final class RunCommand implements Callable<Integer> {
     Duration heartbeat;
 
     @Option(names = "--validity", paramLabel = "DURATION", defaultValue = "${env:CRIFRESH_VALIDITY:-15m}",
-            description = "Attestation lifetime, longer than the heartbeat. Env CRIFRESH_VALIDITY. Default: ${DEFAULT-VALUE}.")
+            description = "Attestation lifetime, longer than the heartbeat and at most 1h (the coordinator's limit). Env CRIFRESH_VALIDITY. Default: ${DEFAULT-VALUE}.")
     Duration validity;
 
     @Option(names = "--proc-poll", paramLabel = "DURATION", defaultValue = "${env:CRIFRESH_PROC_POLL:-5s}",
@@ -86,10 +86,18 @@ final class RunCommand implements Callable<Integer> {
 
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setWorkerPoolSize(4)
                 .setInternalBlockingPoolSize(2));
-        KubernetesClient client = KubernetesClients.standard(vertx);
+        NodeApis client;
+        try {
+            client = NodeApis.standard(vertx, System.getenv());
+        } catch (RuntimeException e) {
+            vertx.close();
+            spec.commandLine().getErr().println("crifresh-agent: cannot configure the Kubernetes client: " + e.getMessage());
+            return 1;
+        }
+        LOG.info("[{}] Kubernetes API: {}", settings.nodeName(), client.description());
         AgentRuntime runtime;
         try {
-            runtime = AgentRuntime.start(vertx, client, settings, key, fingerprintKey,
+            runtime = AgentRuntime.start(vertx, client.api(), settings, key, fingerprintKey,
                     HostClock.system(settings.procRoot())).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             client.close();
@@ -126,6 +134,11 @@ final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--validity (" + DurationText.format(validity)
                     + ") must be longer than --heartbeat (" + DurationText.format(heartbeat)
                     + "), or the attestation expires between heartbeats");
+        }
+        if (validity.compareTo(AttestationPolicy.DEFAULT_MAX_VALIDITY) > 0) {
+            throw new ParameterException(spec.commandLine(), "--validity " + DurationText.format(validity)
+                    + " is longer than the " + DurationText.format(AttestationPolicy.DEFAULT_MAX_VALIDITY)
+                    + " the coordinator accepts");
         }
         if (metricsPort < -1 || metricsPort > 65535) {
             throw new ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + ": not a port (0-65535, or -1 for none)");

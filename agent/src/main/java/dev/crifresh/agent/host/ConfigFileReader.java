@@ -6,13 +6,15 @@ import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * Reads one watched file: wall-clock mtime, size, SHA-256 and the bytes. Writers truncate and write in
+ * Reads one watched file: wall-clock mtime, ctime, size, SHA-256 and the bytes. Writers truncate and write in
  * place, so a single read may catch a half-written file: the file is read until two consecutive reads
  * agree on mtime, size and content, each read also checking that the attributes did not move while
  * the bytes were read.
@@ -31,11 +33,15 @@ public final class ConfigFileReader {
         }
     }
 
-    private record Attempt(Instant mtime, long size, String sha256, byte[] content, boolean steady) {
+    private record Attempt(Instant mtime, Instant ctime, long size, String sha256, byte[] content, boolean steady) {
         boolean agreesWith(Attempt other) {
-            return steady && other.steady && mtime.equals(other.mtime) && size == other.size
-                    && sha256.equals(other.sha256);
+            return steady && other.steady && mtime.equals(other.mtime) && ctime.equals(other.ctime)
+                    && size == other.size && sha256.equals(other.sha256);
         }
+    }
+
+    /** A symlink followed on the way to a file: its node path (for the message) and where it is on the host. */
+    public record Link(String nodePath, Path onHost) {
     }
 
     public ConfigFileReader(long maxBytes) {
@@ -47,13 +53,46 @@ public final class ConfigFileReader {
      * @param onHost   the same file under the agent's host root
      */
     public FileRead read(String nodePath, Path onHost) {
+        return read(nodePath, onHost, List.of(), ChangeTimes.KERNEL);
+    }
+
+    /**
+     * Reads a path resolved by {@link HostPaths}: its final component is not followed if it is a symlink
+     * (it was resolved already; one swapped in since makes the file unreadable).
+     */
+    public FileRead read(HostPaths paths, HostPaths.Resolved resolved, ChangeTimes times) {
+        if (resolved.error() != null) {
+            return unreadable(resolved.nodePath(), resolved.error());
+        }
+        List<Link> links = resolved.symlinks().stream().map(l -> new Link(l, paths.onHost(l))).toList();
+        return read(resolved.nodePath(), paths.onHost(resolved.realPath()), links, times);
+    }
+
+    /**
+     * @param symlinks the symlinks followed to reach {@code onHost}: their ctimes count as changes of the file
+     * @param times    where ctimes come from
+     */
+    public FileRead read(String nodePath, Path onHost, List<Link> symlinks, ChangeTimes times) {
         try {
-            Attempt previous = readOnce(onHost);
+            Attempt previous = readOnce(onHost, times);
             for (int i = 1; i < MAX_READS; i++) {
-                Attempt current = readOnce(onHost);
+                Attempt current = readOnce(onHost, times);
                 if (current.agreesWith(previous)) {
-                    return new FileRead(WatchedFile.readable(nodePath, current.mtime(), current.size(),
-                            current.sha256()), current.content());
+                    Instant changedAt = current.mtime();
+                    String changedBy = "mtime";
+                    if (current.ctime().isAfter(changedAt)) {
+                        changedAt = current.ctime();
+                        changedBy = "ctime";
+                    }
+                    for (Link link : symlinks) {
+                        Instant linkCtime = times.ctime(link.onHost());
+                        if (linkCtime.isAfter(changedAt)) {
+                            changedAt = linkCtime;
+                            changedBy = "ctime of symlink " + link.nodePath();
+                        }
+                    }
+                    return new FileRead(WatchedFile.readable(nodePath, current.mtime(), changedAt, changedBy,
+                            current.size(), current.sha256()), current.content());
                 }
                 previous = current;
                 pause(i);
@@ -68,8 +107,8 @@ public final class ConfigFileReader {
         }
     }
 
-    private Attempt readOnce(Path file) throws IOException {
-        BasicFileAttributes before = Files.readAttributes(file, BasicFileAttributes.class);
+    private Attempt readOnce(Path file, ChangeTimes times) throws IOException {
+        BasicFileAttributes before = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
         if (!before.isRegularFile()) {
             throw new NotRegular();
         }
@@ -77,17 +116,19 @@ public final class ConfigFileReader {
             throw new TooLarge();
         }
         byte[] content;
-        try (InputStream in = Files.newInputStream(file)) {
+        Instant ctimeBefore = times.ctime(file);
+        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
             content = in.readNBytes((int) maxBytes + 1);
         }
         if (content.length > maxBytes) {
             throw new TooLarge();
         }
-        BasicFileAttributes after = Files.readAttributes(file, BasicFileAttributes.class);
-        boolean steady = before.lastModifiedTime().equals(after.lastModifiedTime())
+        BasicFileAttributes after = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        Instant ctime = times.ctime(file);
+        boolean steady = before.lastModifiedTime().equals(after.lastModifiedTime()) && ctimeBefore.equals(ctime)
                 && before.size() == after.size() && after.size() == content.length;
-        return new Attempt(after.lastModifiedTime().toInstant(), content.length, ConfigDigest.sha256Hex(content),
-                content, steady);
+        return new Attempt(after.lastModifiedTime().toInstant(), ctime, content.length,
+                ConfigDigest.sha256Hex(content), content, steady);
     }
 
     private static FileRead unreadable(String nodePath, String why) {

@@ -16,6 +16,14 @@ public interface HostClock {
     /** Time since boot, including time spent suspended (the clock {@code /proc/<pid>/stat} start times use). */
     Duration uptime() throws IOException;
 
+    /**
+     * The files' change times, stamped by the kernel's clock: the real ctime, except on a simulated
+     * host whose boot lies in a simulated past.
+     */
+    default ChangeTimes changeTimes() {
+        return ChangeTimes.KERNEL;
+    }
+
     /** The real clock: {@link Instant#now()} and the first field of {@code <procRoot>/uptime}. */
     static HostClock system(Path procRoot) {
         return new ProcUptimeClock(procRoot.resolve("uptime"));

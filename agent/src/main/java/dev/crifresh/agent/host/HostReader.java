@@ -4,29 +4,43 @@ import dev.crifresh.common.evidence.BootClock;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.ProcessSample;
+import dev.crifresh.common.evidence.WatchedDirectory;
 import dev.crifresh.common.evidence.WatchedFile;
 import dev.crifresh.common.text.IoErrors;
+import dev.crifresh.common.text.StrictUtf8;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Reads one {@link Observation} from a proc root and a host root. Blocking file I/O: call it on a
- * worker thread. Processes are read before the files, so any config write after containerd's start
+ * worker thread. Processes are read before the files, so any config change after containerd's start
  * is visible in the files read.
+ *
+ * <p>The evidence set is derived from containerd itself: the config named on its command line and,
+ * recursively, that config's {@code imports} ({@link ContainerdImports}); every one of them must be
+ * among the watched files. Paths resolve under the host root ({@link HostPaths}), and every file and
+ * directory carries its newest change stamp (mtime, ctime, the ctimes of symlinks on the way).
  */
 public final class HostReader {
     private final ProcessScanner scanner;
     private final BootIdReader bootIds;
     private final BootClockSampler bootClock;
     private final WatchGlobs globs;
+    private final HostPaths paths;
+    private final ContainerdImports imports;
     private final ConfigFileReader files;
     private final ContainerdMatcher matcher;
     private final HostClock clock;
+    private final ChangeTimes times;
 
     public HostReader(Path procRoot, Path hostRoot, List<String> watchGlobs, ContainerdMatcher matcher,
                       HostClock clock) {
@@ -34,9 +48,12 @@ public final class HostReader {
         this.bootIds = new BootIdReader(procRoot);
         this.bootClock = new BootClockSampler(clock, BootClockSampler.DEFAULT_SAMPLES);
         this.globs = new WatchGlobs(hostRoot, watchGlobs);
+        this.paths = new HostPaths(hostRoot);
+        this.imports = new ContainerdImports(paths);
         this.files = new ConfigFileReader(ConfigFileReader.DEFAULT_MAX_BYTES);
         this.matcher = matcher;
         this.clock = clock;
+        this.times = clock.changeTimes();
     }
 
     public HostSnapshot read() {
@@ -64,26 +81,143 @@ public final class HostReader {
             hostErrors.add("uptime unreadable: " + IoErrors.describe(e));
         }
         List<WatchedFile> watched = new ArrayList<>();
-        List<ConfigDocument> toml = new ArrayList<>();
+        Map<String, String> texts = new LinkedHashMap<>();
+        List<String> undecodable = new ArrayList<>();
         WatchGlobs.Expansion expansion = globs.expand();
         watched.addAll(expansion.unlistable());
         for (String path : expansion.paths()) {
-            ConfigFileReader.FileRead read = files.read(path, globs.onHost(path));
+            ConfigFileReader.FileRead read = files.read(paths, paths.resolve(path), times);
             watched.add(read.file());
-            if (path.endsWith(".toml") && read.content() != null) {
-                toml.add(new ConfigDocument(path, new String(read.content(), StandardCharsets.UTF_8)));
+            String text = null;
+            if (read.content() != null) {
+                text = StrictUtf8.decode(read.content()).orElse(null);
+                if (text == null) {
+                    undecodable.add(path + ": not valid UTF-8");
+                }
             }
+            texts.put(path, text);
         }
         watched.sort(Comparator.comparing(WatchedFile::path));
+
+        ContainerdImports.Closure closure = null;
+        if (candidates.size() == 1
+                && matcher.match(candidates.get(0).cmdline()) instanceof ContainerdMatcher.Yes yes) {
+            closure = imports.resolve(yes.config(), texts);
+        }
+        List<ConfigDocument> toml = new ArrayList<>();
+        List<String> loaded = closure != null ? closure.loaded()
+                : texts.keySet().stream().filter(p -> p.endsWith(".toml")).toList();
+        for (String path : loaded) {
+            if (texts.get(path) != null) {
+                toml.add(new ConfigDocument(path, texts.get(path)));
+            }
+        }
+        List<String> loadedUndecodable = undecodable.stream()
+                .filter(u -> loaded.stream().anyMatch(p -> u.startsWith(p + ": "))).toList();
+
+        Set<String> dirs = new LinkedHashSet<>(globs.directories());
+        expansion.paths().forEach(p -> dirs.add(HostPaths.parent(p)));
+        if (closure != null) {
+            dirs.addAll(closure.directories());
+        }
+        List<WatchedDirectory> directories = new ArrayList<>();
+        for (String dir : dirs) {
+            WatchedDirectory d = stampDirectory(dir);
+            if (d != null) {
+                directories.add(d);
+            }
+        }
+        directories.sort(Comparator.comparing(WatchedDirectory::path));
+
         String hostError = hostErrors.isEmpty() ? null : String.join("; ", hostErrors);
         Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, watched,
-                observedAt);
-        return new HostSnapshot(observation, toml, unreadableProcesses);
+                directories, closure == null ? List.of() : closure.unwatched(), observedAt);
+        return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable);
+    }
+
+    /**
+     * A directory's newest change stamp (mtime, ctime, the ctimes of symlinks on the way), or null when
+     * it does not exist (or on a simulated host, {@link ChangeTimes#stampsDirectories()}).
+     */
+    WatchedDirectory stampDirectory(String dir) {
+        if (!times.stampsDirectories()) {
+            return null;
+        }
+        HostPaths.Resolved r = paths.resolve(dir);
+        if (r.error() != null) {
+            return WatchedDirectory.unreadable(dir, r.error());
+        }
+        Path onHost = paths.onHost(r.realPath());
+        try {
+            java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(onHost,
+                    java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            if (!a.isDirectory()) {
+                return WatchedDirectory.unreadable(dir, "not a directory");
+            }
+            Instant at = a.lastModifiedTime().toInstant();
+            String by = "mtime";
+            Instant ctime = times.ctime(onHost);
+            if (ctime.isAfter(at)) {
+                at = ctime;
+                by = "ctime";
+            }
+            for (String link : r.symlinks()) {
+                Instant linkCtime = times.ctime(paths.onHost(link));
+                if (linkCtime.isAfter(at)) {
+                    at = linkCtime;
+                    by = "ctime of symlink " + link;
+                }
+            }
+            return WatchedDirectory.readable(dir, at, by);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            return WatchedDirectory.unreadable(dir, IoErrors.describe(e));
+        }
+    }
+
+    /**
+     * Every stamp the evidence depends on, cheap to compare (no content read): for each watched file its
+     * resolved path, mtime, ctime, size and the ctimes of the symlinks on its way; for each directory its
+     * change stamp. A difference from the last evaluation's stamps means: evaluate again.
+     */
+    public Map<String, String> stamps() {
+        Map<String, String> signature = new TreeMap<>();
+        WatchGlobs.Expansion expansion = globs.expand();
+        expansion.unlistable().forEach(f -> signature.put(f.path(), "unlistable"));
+        Set<String> dirs = new LinkedHashSet<>(globs.directories());
+        for (String path : expansion.paths()) {
+            dirs.add(HostPaths.parent(path));
+            HostPaths.Resolved r = paths.resolve(path);
+            StringBuilder s = new StringBuilder(r.realPath()).append(r.error() == null ? "" : " " + r.error());
+            try {
+                for (String link : r.symlinks()) {
+                    s.append(" link ").append(link).append('@').append(times.ctime(paths.onHost(link)));
+                }
+                Path onHost = paths.onHost(r.realPath());
+                java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(onHost,
+                        java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                s.append(a.isRegularFile() ? " " + a.lastModifiedTime() + "/" + times.ctime(onHost) + "/" + a.size()
+                        : " not a file");
+            } catch (IOException e) {
+                s.append(" unreadable: ").append(e.getClass().getSimpleName());
+            }
+            signature.put(path, s.toString());
+        }
+        for (String dir : dirs) {
+            WatchedDirectory d = stampDirectory(dir);
+            signature.put(dir + "/", d == null ? "missing" : d.changedAt() + " " + d.readError());
+        }
+        return signature;
     }
 
     /** The watched globs, for the file watcher and the poller. */
     public WatchGlobs globs() {
         return globs;
+    }
+
+    public HostPaths paths() {
+        return paths;
     }
 
     public ProcessScanner scanner() {

@@ -1,6 +1,7 @@
 package dev.crifresh.agent.host;
 
 import dev.crifresh.common.evidence.ContainerdMatcher;
+import dev.crifresh.common.evidence.EvidenceRules;
 import dev.crifresh.common.evidence.ProcessSample;
 import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
@@ -83,16 +84,25 @@ public final class ProcessScanner {
         } catch (IOException e) {
             return vanished(e) ? Read.SKIP : unreadableCmdline(pid, e);
         }
-        if (cmdline.isEmpty() || !matcher.matches(cmdline)) {
+        ContainerdMatcher.Match match = cmdline.isEmpty() ? new ContainerdMatcher.No() : matcher.match(cmdline);
+        if (match instanceof ContainerdMatcher.No) {
             return Read.SKIP;
+        }
+        if (match instanceof ContainerdMatcher.Doubt doubt) {
+            return Read.unreadable("may be the CRI containerd: " + doubt.why());
         }
         try {
             // Reading stat on both sides of cmdline guards against the pid being reused in between.
-            long before = readStartTicks(pid);
+            String stat = readStat(pid);
+            long before = ProcStat.startTicks(stat);
             List<String> again = readCmdline(pid);
             long after = readStartTicks(pid);
             if (before != after || !matcher.matches(again)) {
                 return Read.SKIP; // another process now: the next scan (the poll) reads it
+            }
+            String impostor = notContainerdBinary(pid, ProcStat.comm(stat));
+            if (impostor != null) {
+                return Read.unreadable("its command line names containerd, but " + impostor);
             }
             return new Read(new ProcessSample(pid, after, again), null);
         } catch (IOException e) {
@@ -115,6 +125,28 @@ public final class ProcessScanner {
             return vanished(e) ? Read.SKIP : Read.unreadable(why + " and stat unreadable");
         } catch (IllegalArgumentException e) {
             return Read.unreadable(why + " and stat does not parse");
+        }
+    }
+
+    /**
+     * argv[0] is chosen by whoever starts a process ({@code exec -a}); the kernel's {@code comm} and the
+     * {@code exe} link are not. Returns what contradicts "this is containerd", or null. {@code exe} needs
+     * ptrace access (the agent has no capabilities, so on a real node it is often unreadable): when it
+     * cannot be read, {@code comm} alone decides.
+     */
+    private String notContainerdBinary(long pid, String comm) {
+        if (!CONTAINERD_COMM.equals(comm)) {
+            return "its comm is '" + EvidenceRules.oneLine(comm) + "'";
+        }
+        try {
+            String exe = Files.readSymbolicLink(procRoot.resolve(Long.toString(pid)).resolve("exe")).toString();
+            String base = exe.substring(exe.lastIndexOf('/') + 1);
+            if (base.endsWith(" (deleted)")) {
+                base = base.substring(0, base.length() - " (deleted)".length());
+            }
+            return CONTAINERD_COMM.equals(base) ? null : "its exe is '" + EvidenceRules.oneLine(exe) + "'";
+        } catch (IOException | UnsupportedOperationException e) {
+            return null;
         }
     }
 

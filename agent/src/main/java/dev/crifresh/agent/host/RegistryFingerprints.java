@@ -1,10 +1,9 @@
 package dev.crifresh.agent.host;
 
+import dev.crifresh.common.registry.ContainerdConfigFile;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.common.registry.RegistryHosts;
-import dev.crifresh.common.registry.RegistryParse;
-import dev.crifresh.common.registry.CriRegistryConfig;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,9 +11,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Registry credential fingerprints from the TOML files containerd loads. Documents are taken in load
- * order (the main config, then its imports: the order of the watch globs); a host configured in a
- * later document overrides an earlier one, as containerd's import merge does for plugin sections.
+ * Registry credential fingerprints from the TOML files containerd loads, read as containerd reads them
+ * ({@link ContainerdConfigFile}: only the CRI section its {@code version} selects). Documents are taken in
+ * load order (the main config, then its imports breadth first); containerd's import merge replaces a
+ * plugin's whole table with the later document's, so a later document that has the CRI section replaces
+ * every credential before it.
  */
 public final class RegistryFingerprints {
     private RegistryFingerprints() {
@@ -36,10 +37,11 @@ public final class RegistryFingerprints {
         Map<String, RegistryAuth> byHost = new LinkedHashMap<>();
         List<String> failures = new ArrayList<>();
         for (ConfigDocument doc : documents) {
-            RegistryParse parsed = CriRegistryConfig.parse(doc.text());
-            if (parsed instanceof RegistryParse.Failed failed) {
+            ContainerdConfigFile.Result parsed = ContainerdConfigFile.parse(doc.text());
+            if (parsed instanceof ContainerdConfigFile.Failed failed) {
                 failures.add(doc.path() + ": " + failed.message());
-            } else if (parsed instanceof RegistryParse.Parsed ok) {
+            } else if (parsed instanceof ContainerdConfigFile.Parsed ok && ok.definesSection()) {
+                byHost.clear();
                 ok.credentials().forEach(auth -> byHost.put(RegistryHosts.normalise(auth.host()), auth));
             }
         }

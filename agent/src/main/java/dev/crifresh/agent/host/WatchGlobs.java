@@ -17,8 +17,10 @@ import java.util.TreeSet;
 
 /**
  * The watched config files: absolute node paths, wildcards ({@code * ? [ ] { }}) allowed in the file
- * name only, resolved under the host root. A literal path is always part of the set (a missing one is
- * reported as unreadable); a wildcard matches whatever regular files exist now.
+ * name only, resolved under the host root ({@link HostPaths}: symlinks resolve under it, never in the
+ * agent's own file system). A literal path is always part of the set (a missing one is reported as
+ * unreadable); a wildcard matches whatever names exist now — a matching directory or dangling symlink is
+ * part of the set too, and reads as unreadable, as a literal path would.
  */
 public final class WatchGlobs {
     /** DESIGN §3: what Talos' CRI containerd loads. */
@@ -28,6 +30,7 @@ public final class WatchGlobs {
     private static final String WILDCARDS = "*?[]{}";
 
     private final Path hostRoot;
+    private final HostPaths paths;
     private final List<Glob> globs;
 
     private record Glob(String text, String dir, String name, PathMatcher matcher) {
@@ -50,6 +53,7 @@ public final class WatchGlobs {
 
     public WatchGlobs(Path hostRoot, List<String> globs) {
         this.hostRoot = hostRoot;
+        this.paths = new HostPaths(hostRoot);
         List<Glob> parsed = new ArrayList<>();
         for (String g : globs) {
             validate(g);
@@ -99,15 +103,20 @@ public final class WatchGlobs {
                 continue;
             }
             Set<String> matched = new TreeSet<>();
-            try (DirectoryStream<Path> dir = Files.newDirectoryStream(onHost(g.dir()))) {
+            HostPaths.Resolved dirPath = this.paths.resolve(g.dir());
+            if (dirPath.error() != null) {
+                unlistable.add(WatchedFile.unreadable(g.text(), "cannot list " + g.dir() + ": " + dirPath.error()));
+                continue;
+            }
+            try (DirectoryStream<Path> dir = Files.newDirectoryStream(this.paths.onHost(dirPath.realPath()))) {
                 for (Path p : dir) {
                     String name = p.getFileName().toString();
-                    if (g.matches(name) && Files.isRegularFile(p)) {
+                    if (g.matches(name)) {
                         matched.add(join(g.dir(), name));
                     }
                 }
                 paths.addAll(matched);
-            } catch (NoSuchFileException e) {
+            } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
                 // No directory, no matching file: a wildcard may match nothing.
             } catch (IOException e) {
                 unlistable.add(WatchedFile.unreadable(g.text(), "cannot list " + g.dir() + ": " + IoErrors.describe(e)));

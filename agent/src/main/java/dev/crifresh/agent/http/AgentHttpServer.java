@@ -2,9 +2,9 @@ package dev.crifresh.agent.http;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
-import io.vertx.ext.web.Router;
-import io.vertx.ext.web.RoutingContext;
+import io.vertx.core.http.HttpServerRequest;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -12,7 +12,9 @@ import java.util.function.Supplier;
 /**
  * {@code /metrics} (Prometheus text, or OpenMetrics when the Accept header asks for it),
  * {@code /healthz}, {@code /readyz} (ready once a condition was published) and {@code /attestation}
- * (the claims of the last published attestation, as signed).
+ * (the claims of the last published attestation, as signed). GET only (405 otherwise), 404 for any
+ * other path. Four fixed paths need no router: Vert.x core's server alone keeps vertx-web's classes
+ * out of the agent's memory.
  */
 public final class AgentHttpServer {
     static final String OPENMETRICS = "application/openmetrics-text";
@@ -32,26 +34,9 @@ public final class AgentHttpServer {
      */
     public static Future<AgentHttpServer> start(Vertx vertx, int port, AgentMetrics metrics, BooleanSupplier ready,
                                                 Supplier<Optional<String>> attestationJson) {
-        Router router = Router.router(vertx);
-        router.get("/metrics").handler(rc -> metrics(rc, metrics));
-        router.get("/healthz").handler(rc -> text(rc, 200, "ok\n"));
-        router.get("/readyz").handler(rc -> {
-            if (ready.getAsBoolean()) {
-                text(rc, 200, "ready\n");
-            } else {
-                text(rc, 503, "not ready: no condition published yet\n");
-            }
-        });
-        router.get("/attestation").handler(rc -> {
-            Optional<String> json = attestationJson.get();
-            if (json.isPresent()) {
-                rc.response().putHeader("content-type", "application/json").end(json.get());
-            } else {
-                rc.response().setStatusCode(503).putHeader("content-type", "application/json")
-                        .end("{\"error\":\"no attestation published yet\"}");
-            }
-        });
-        return vertx.createHttpServer().requestHandler(router).listen(port, "0.0.0.0").map(AgentHttpServer::new);
+        return vertx.createHttpServer()
+                .requestHandler(request -> handle(request, metrics, ready, attestationJson))
+                .listen(port, "0.0.0.0").map(AgentHttpServer::new);
     }
 
     public int port() {
@@ -62,14 +47,53 @@ public final class AgentHttpServer {
         return server.close();
     }
 
-    private static void metrics(RoutingContext rc, AgentMetrics metrics) {
-        String accept = rc.request().getHeader("accept");
-        String contentType = accept != null && accept.contains(OPENMETRICS)
-                ? OPENMETRICS_CONTENT_TYPE : PROMETHEUS_CONTENT_TYPE;
-        rc.response().putHeader("content-type", contentType).end(metrics.registry().scrape(contentType));
+    private static void handle(HttpServerRequest request, AgentMetrics metrics, BooleanSupplier ready,
+                               Supplier<Optional<String>> attestationJson) {
+        String path = request.path();
+        boolean known = switch (path) {
+            case "/metrics", "/healthz", "/readyz", "/attestation" -> true;
+            default -> false;
+        };
+        if (!known) {
+            text(request, 404, "not found\n");
+            return;
+        }
+        if (request.method() != HttpMethod.GET) {
+            request.response().putHeader("allow", "GET");
+            text(request, 405, "method not allowed\n");
+            return;
+        }
+        switch (path) {
+            case "/metrics" -> metrics(request, metrics);
+            case "/healthz" -> text(request, 200, "ok\n");
+            case "/readyz" -> {
+                if (ready.getAsBoolean()) {
+                    text(request, 200, "ready\n");
+                } else {
+                    text(request, 503, "not ready: no condition published yet\n");
+                }
+            }
+            default -> attestation(request, attestationJson.get());
+        }
     }
 
-    private static void text(RoutingContext rc, int status, String body) {
-        rc.response().setStatusCode(status).putHeader("content-type", "text/plain; charset=utf-8").end(body);
+    private static void attestation(HttpServerRequest request, Optional<String> json) {
+        if (json.isPresent()) {
+            request.response().putHeader("content-type", "application/json").end(json.get());
+        } else {
+            request.response().setStatusCode(503).putHeader("content-type", "application/json")
+                    .end("{\"error\":\"no attestation published yet\"}");
+        }
+    }
+
+    private static void metrics(HttpServerRequest request, AgentMetrics metrics) {
+        String accept = request.getHeader("accept");
+        String contentType = accept != null && accept.contains(OPENMETRICS)
+                ? OPENMETRICS_CONTENT_TYPE : PROMETHEUS_CONTENT_TYPE;
+        request.response().putHeader("content-type", contentType).end(metrics.registry().scrape(contentType));
+    }
+
+    private static void text(HttpServerRequest request, int status, String body) {
+        request.response().setStatusCode(status).putHeader("content-type", "text/plain; charset=utf-8").end(body);
     }
 }

@@ -62,8 +62,8 @@ public final class AgentLoop {
         this.listener = listener;
         this.node = settings.nodeName();
         HostReader reader = evaluator.reader();
-        this.probe = new ChangeProbe(reader.globs(), reader.scanner(), settings.matcher());
-        this.watcher = new ConfigWatcher(reader.globs(), this::fileEventOnWatcherThread,
+        this.probe = new ChangeProbe(reader, settings.matcher());
+        this.watcher = new ConfigWatcher(reader.globs(), reader.paths(), this::fileEventOnWatcherThread,
                 "crifresh-watch-" + settings.nodeName());
     }
 

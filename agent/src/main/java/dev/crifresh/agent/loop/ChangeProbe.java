@@ -2,24 +2,22 @@ package dev.crifresh.agent.loop;
 
 import dev.crifresh.agent.host.ProcessScan;
 import dev.crifresh.agent.host.ProcessScanner;
-import dev.crifresh.agent.host.WatchGlobs;
+import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.ProcessSample;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * The cheap periodic check between evaluations: did the set of matching processes (pid, start ticks)
- * change — the tracked containerd exited or restarted, a second one appeared — did any watched file's mtime or size change (a safety net for file events
+ * change — the tracked containerd exited or restarted, a second one appeared — did any change stamp of a
+ * watched file or directory move (mtime, ctime, size, a symlink re-pointed: a safety net for file events
  * the watcher missed)? Blocking file I/O: call it on a worker thread.
  */
 final class ChangeProbe {
-    private final WatchGlobs globs;
+    private final HostReader reader;
     private final ProcessScanner scanner;
     private final ContainerdMatcher matcher;
 
@@ -31,26 +29,15 @@ final class ChangeProbe {
         }
     }
 
-    ChangeProbe(WatchGlobs globs, ProcessScanner scanner, ContainerdMatcher matcher) {
-        this.globs = globs;
-        this.scanner = scanner;
+    ChangeProbe(HostReader reader, ContainerdMatcher matcher) {
+        this.reader = reader;
+        this.scanner = reader.scanner();
         this.matcher = matcher;
     }
 
-    /** mtime and size of every watched file, keyed by node path. */
+    /** Every change stamp of the evidence ({@link HostReader#stamps()}): ctimes included, so {@code touch -d} shows. */
     Map<String, String> fileSignature() {
-        Map<String, String> signature = new TreeMap<>();
-        WatchGlobs.Expansion expansion = globs.expand();
-        expansion.unlistable().forEach(f -> signature.put(f.path(), "unlistable"));
-        for (String path : expansion.paths()) {
-            try {
-                BasicFileAttributes a = Files.readAttributes(globs.onHost(path), BasicFileAttributes.class);
-                signature.put(path, a.isRegularFile() ? a.lastModifiedTime() + "/" + a.size() : "not a file");
-            } catch (IOException e) {
-                signature.put(path, "unreadable: " + e.getClass().getSimpleName());
-            }
-        }
-        return signature;
+        return reader.stamps();
     }
 
     /** Why a new evaluation is needed, or empty when nothing changed since the baseline. */
@@ -74,7 +61,7 @@ final class ChangeProbe {
             return Optional.of("containerd candidates changed from " + identities(before) + " to " + identities(now));
         }
         if (!fileSignature().equals(baseline.files())) {
-            return Optional.of("a watched file's mtime or size changed");
+            return Optional.of("a watched file's or directory's change stamps moved");
         }
         return Optional.empty();
     }

@@ -1,5 +1,6 @@
 package dev.crifresh.agent.loop;
 
+import dev.crifresh.agent.host.HostPaths;
 import dev.crifresh.agent.host.WatchGlobs;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
@@ -10,6 +11,7 @@ import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -20,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * Watches the directories that hold the watched files (inotify on Linux). Writers differ: Talos
  * truncates and writes in place, others write a temp file and rename, so a CREATE, MODIFY or DELETE
  * of a watched name all count as a change. A directory that does not exist yet is registered by
- * {@link #registerMissing()}, which the loop calls on every poll. Events are reported on this
+ * {@link #registerMissing()}, which the loop calls on every poll; it also re-registers a directory that
+ * was replaced (renamed or deleted and created again: an inotify watch stays on the old inode) and
+ * reports that as a change. Directories resolve under the host root ({@link HostPaths}). Events are reported on this
  * watcher's own thread; the receiver hands them to its event loop.
  */
 final class ConfigWatcher implements AutoCloseable {
@@ -29,13 +33,21 @@ final class ConfigWatcher implements AutoCloseable {
     private final WatchGlobs globs;
     private final Consumer<String> onChange;
     private final String threadName;
+    private final HostPaths paths;
     private final Map<WatchKey, String> dirsByKey = new ConcurrentHashMap<>();
+    private final Map<String, WatchKey> keysByDir = new ConcurrentHashMap<>();
+    private final Map<String, Object> inodesByDir = new ConcurrentHashMap<>();
     private volatile WatchService service;
     private volatile Thread thread;
 
     /** @param onChange receives the node path (or directory) that changed, on the watcher thread */
     ConfigWatcher(WatchGlobs globs, Consumer<String> onChange, String threadName) {
+        this(globs, new HostPaths(globs.onHost("/")), onChange, threadName);
+    }
+
+    ConfigWatcher(WatchGlobs globs, HostPaths paths, Consumer<String> onChange, String threadName) {
         this.globs = globs;
+        this.paths = paths;
         this.onChange = onChange;
         this.threadName = threadName;
     }
@@ -49,7 +61,10 @@ final class ConfigWatcher implements AutoCloseable {
         t.start();
     }
 
-    /** Registers every watched directory that exists but is not registered yet. Returns how many were added. */
+    /**
+     * Registers every watched directory that exists but is not registered yet, or whose inode changed
+     * since it was registered (then the change is reported). Returns how many were (re-)registered.
+     */
     synchronized int registerMissing() {
         WatchService ws = service;
         if (ws == null) {
@@ -57,22 +72,45 @@ final class ConfigWatcher implements AutoCloseable {
         }
         int added = 0;
         for (String dir : globs.directories()) {
-            if (dirsByKey.containsValue(dir)) {
+            HostPaths.Resolved resolved = paths.resolve(dir);
+            if (resolved.error() != null) {
                 continue;
             }
-            Path onHost = globs.onHost(dir);
-            if (!Files.isDirectory(onHost)) {
+            Path onHost = paths.onHost(resolved.realPath());
+            Object inode;
+            try {
+                BasicFileAttributes a = Files.readAttributes(onHost, BasicFileAttributes.class);
+                if (!a.isDirectory()) {
+                    continue;
+                }
+                inode = a.fileKey() == null ? onHost : a.fileKey();
+            } catch (IOException e) {
                 continue;
+            }
+            WatchKey existing = keysByDir.get(dir);
+            if (existing != null && existing.isValid() && inode.equals(inodesByDir.get(dir))) {
+                continue;
+            }
+            boolean replaced = existing != null;
+            if (existing != null) {
+                existing.cancel();
+                dirsByKey.remove(existing);
+                keysByDir.remove(dir);
             }
             try {
                 WatchKey key = onHost.register(ws, StandardWatchEventKinds.ENTRY_CREATE,
                         StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE);
                 dirsByKey.put(key, dir);
+                keysByDir.put(dir, key);
+                inodesByDir.put(dir, inode);
                 added++;
             } catch (ClosedWatchServiceException e) {
                 return added;
             } catch (IOException e) {
                 LOG.warn("cannot watch {}: {}", dir, e.getMessage());
+            }
+            if (replaced) {
+                onChange.accept(dir + " (directory replaced)");
             }
         }
         return added;
@@ -97,6 +135,9 @@ final class ConfigWatcher implements AutoCloseable {
                 }
                 if (!key.reset()) {
                     dirsByKey.remove(key);
+                    if (dir != null) {
+                        keysByDir.remove(dir, key);
+                    }
                     if (dir != null) {
                         onChange.accept(dir + " (directory gone)");
                     }

@@ -30,7 +30,9 @@ public final class Evaluator {
         HostSnapshot snapshot = reader.read();
         Evaluation evaluation = EvidenceRules.evaluate(snapshot.observation(), rules, memory);
         RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey);
-        evaluation = ConfigParseCheck.apply(evaluation, registries.parseFailures());
+        java.util.List<String> failures = new java.util.ArrayList<>(snapshot.undecodable());
+        failures.addAll(registries.parseFailures());
+        evaluation = ConfigParseCheck.apply(evaluation, failures);
         evaluation = ProcessReadCheck.apply(evaluation, snapshot.unreadableProcesses());
         if (evaluation.memory() != null) {
             // Without a single containerd the rules return no memory; keeping the last one is safe

@@ -9,14 +9,15 @@ import java.util.List;
 /**
  * A process that may be the CRI containerd but could not be read might be a second containerd: the
  * verdict becomes unknown ({@code ContainerdAmbiguous}), whatever the rules concluded from the
- * processes that could be read. Applied after the rules; the memory the rules returned is kept.
+ * processes that could be read — also when none could be read ({@code ContainerdNotFound} would hide it). Applied after the rules; the memory the rules returned is kept.
  */
 final class ProcessReadCheck {
     private ProcessReadCheck() {
     }
 
     static Evaluation apply(Evaluation evaluation, List<String> unreadableProcesses) {
-        if (unreadableProcesses.isEmpty() || evaluation.verdict() == Verdict.UNKNOWN) {
+        if (unreadableProcesses.isEmpty() || (evaluation.verdict() == Verdict.UNKNOWN
+                && evaluation.reason() != Reason.CONTAINERD_NOT_FOUND)) {
             return evaluation;
         }
         String message = "Which containerd runs is ambiguous: " + unreadableProcesses.get(0)

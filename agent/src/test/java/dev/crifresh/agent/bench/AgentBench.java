@@ -4,6 +4,7 @@ import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
+import dev.crifresh.agent.testing.InCluster;
 import dev.crifresh.agent.testing.MockApi;
 import dev.crifresh.mockapi.Poll;
 import dev.crifresh.agent.testing.TalosFiles;
@@ -217,11 +218,22 @@ public final class AgentBench {
         return List.copyOf(words.subList(1, jarAt));
     }
 
+    /**
+     * The runtime that runs the agent: {@code -Dbench.java=<java.home or its bin/java>} (another JDK, a
+     * jlink'd image), else the JVM running the benchmark.
+     */
+    static String javaCommand() {
+        String home = System.getProperty("bench.java", System.getProperty("java.home"));
+        Path java = Path.of(home);
+        return (Files.isDirectory(java) ? java.resolve("bin").resolve("java") : java).toString();
+    }
+
     static void idle(Vertx vertx, Path jar, int idleSeconds, List<String> jvmFlags) throws Exception {
         Path dir = Files.createTempDirectory("crifresh-bench-idle");
         String marker = "/tmp/crifresh-bench-" + UUID.randomUUID();
         List<String> argv = new ArrayList<>(FakeContainerd.TALOS_CRI);
         argv.addAll(List.of("--root", marker));
+        InCluster inCluster = null;
         try (MockApi api = new MockApi(vertx); FakeContainerd containerd = FakeContainerd.start(argv)) {
             api.createNode(NODE, Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim());
             TalosFiles files = new TalosFiles(dir.resolve("host"));
@@ -231,7 +243,7 @@ public final class AgentBench {
             files.writeAll("token-0", boot.plusMillis(containerd.startTicks() * 10).minusSeconds(1));
             Path signing = Files.writeString(dir.resolve("signing.key"), Ed25519Keys.signingKeyPem(Ed25519Keys.generate()));
             Path fingerprint = Files.write(dir.resolve("fingerprint.key"), FINGERPRINT_KEY);
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            List<String> command = new ArrayList<>(List.of(javaCommand()));
             command.addAll(jvmFlags);
             command.addAll(List.of("-jar", jar.toString(), "run", "--node-name", NODE, "--proc-root", "/proc",
                     "--host-root", files.hostRoot().toString(), "--containerd-match",
@@ -239,14 +251,21 @@ public final class AgentBench {
                     "--fingerprint-key", fingerprint.toString(), "--metrics-port", "0"));
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(dir.resolve("agent.log").toFile());
-            // fabric8's standard configuration from environment variables, as in a pod (where the service
-            // account replaces a kubeconfig file): no kubeconfig to parse.
-            pb.environment().put("KUBERNETES_MASTER", api.client().getConfiguration().getMasterUrl());
-            pb.environment().put("KUBERNETES_AUTH_TOKEN", "bench");
-            pb.environment().put("KUBERNETES_AUTH_TRYKUBECONFIG", "false");
-            pb.environment().put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
             pb.environment().remove("KUBECONFIG");
             pb.environment().remove("KUBERNETES_SERVICE_HOST");
+            pb.environment().remove("KUBERNETES_SERVICE_PORT");
+            String client = System.getProperty("bench.client", "in-cluster");
+            if (client.equals("fabric8")) {
+                // the former path: fabric8's standard configuration from environment variables (no kubeconfig)
+                pb.environment().put("KUBERNETES_MASTER", api.client().getConfiguration().getMasterUrl());
+                pb.environment().put("KUBERNETES_AUTH_TOKEN", "bench");
+                pb.environment().put("KUBERNETES_AUTH_TRYKUBECONFIG", "false");
+                pb.environment().put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
+            } else {
+                // as in a pod: the service's address, the service account's CA and token, HTTPS
+                inCluster = new InCluster(vertx, api, dir, "bench-service-account-token");
+                pb.environment().putAll(inCluster.env());
+            }
             // The image sets this too: glibc's per-thread malloc arenas cost RSS and buy a small agent nothing.
             pb.environment().put("MALLOC_ARENA_MAX", "2");
             Process agent = pb.start();
@@ -275,11 +294,11 @@ public final class AgentBench {
                 System.out.printf("BENCH idle: verdict %s; startup CPU %.2f s; after %.0f s idle: RSS %.1f MiB"
                                 + " (%.1f MiB anonymous + %.1f MiB file-backed; %.1f MiB right after the first publish,"
                                 + " peak %.1f MiB), CPU %.2f ms per second over the first %.0f s (%d ticks of 10 ms) and"
-                                + " %.2f ms per second over the next %.0f s (%d ticks); RSS then %.1f MiB; JVM flags: %s%n",
+                                + " %.2f ms per second over the next %.0f s (%d ticks); RSS then %.1f MiB; runtime %s; JVM flags: %s%n",
                         c.getStatus(), startupTicks / 100.0, seconds, rss / 1024.0, anon / 1024.0, file / 1024.0,
                         rssAfterStart / 1024.0, hwm / 1024.0, idleTicks * 10.0 / seconds, seconds, idleTicks,
                         steadyTicks * 10.0 / steadySeconds, steadySeconds, steadyTicks,
-                        statusKb(agent.pid(), "VmRSS") / 1024.0, String.join(" ", jvmFlags));
+                        statusKb(agent.pid(), "VmRSS") / 1024.0, javaCommand(), String.join(" ", jvmFlags));
                 if (Boolean.getBoolean("bench.diagnose")) {
                     Map<String, Long> threadsAfter = threadTicks(agent.pid());
                     threadsAfter.forEach((t, ticks) -> {
@@ -298,17 +317,23 @@ public final class AgentBench {
                 }
             } finally {
                 agent.destroy();
-                if (!agent.waitFor(20, TimeUnit.SECONDS)) {
+                // generous: a JVM that writes an AOT/CDS archive at exit (a training run) needs the time
+                if (!agent.waitFor(120, TimeUnit.SECONDS)) {
                     agent.destroyForcibly();
                 }
                 System.out.println("BENCH idle: agent exit code after SIGTERM: " + agent.exitValue()
-                        + "; log: " + dir.resolve("agent.log"));
+                        + "; Kubernetes client " + client + "; log: " + dir.resolve("agent.log"));
+                if (inCluster != null) {
+                    inCluster.close();
+                }
             }
         }
     }
 
     private static String jcmd(long pid, String... command) throws Exception {
-        List<String> args = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+        Path own = Path.of(javaCommand()).resolveSibling("jcmd");
+        Path jcmd = Files.isExecutable(own) ? own : Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        List<String> args = new ArrayList<>(List.of(jcmd.toString(),
                 Long.toString(pid)));
         args.addAll(List.of(command));
         Process p = new ProcessBuilder(args).redirectErrorStream(true).start();

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,10 +33,14 @@ class ObserveCommandTest {
     void node() throws Exception {
         proc = dir.resolve("proc");
         host = dir.resolve("host");
-        // Booted 1000 s ago; containerd started 500 s after boot; config written 100 s before that.
-        new FakeProc(proc).bootId("6f1e0c0a-0000-4000-8000-000000000001").uptime(Duration.ofSeconds(1000))
-                .process(4242, FakeContainerd.TALOS_CRI, 50_000);
+        // Config rendered now (its mtime says 600 s ago, its real ctime is now); then, as /proc tells it,
+        // booted 1000 s ago and containerd started 999.8 s after boot: after the config's last change.
         new TalosFiles(host).writeAll(PASSWORD, Instant.now().minusSeconds(600));
+        Instant rendered = Instant.now();
+        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(5), "time passes",
+                () -> Instant.now().isAfter(rendered.plusMillis(400)));
+        new FakeProc(proc).bootId("6f1e0c0a-0000-4000-8000-000000000001").uptime(Duration.ofSeconds(1000))
+                .process(4242, FakeContainerd.TALOS_CRI, 99_980);
         key = Files.write(dir.resolve("fingerprint.key"), "0123456789abcdef0123456789abcdef".getBytes());
     }
 
@@ -52,11 +57,16 @@ class ObserveCommandTest {
         assertEquals("ordering", json.get("proof").asString());
         assertEquals("6f1e0c0a-0000-4000-8000-000000000001", json.get("bootId").asString());
         assertEquals(4242, json.get("containerd").get("pid").asLong());
-        assertEquals(50_000, json.get("containerd").get("startTicks").asLong());
+        assertEquals(99_980, json.get("containerd").get("startTicks").asLong());
         assertEquals("/bin/containerd", json.get("containerd").get("cmdline").get(0).asString());
         assertTrue(json.get("config").get("digest").asString().startsWith("sha256:"));
         assertEquals(3, json.get("config").get("files").size());
         assertEquals(TalosFiles.REGISTRIES_PART, json.get("config").get("files").get(0).get("path").asString());
+        // The change stamps the ordering used: the real ctime is newer than the mtime set 600 s back.
+        assertEquals("ctime", json.get("config").get("files").get(0).get("changedBy").asString());
+        assertEquals(List.of("/etc/cri", "/etc/cri/conf.d"), json.get("config").get("directories").valueStream()
+                .map(d -> d.get("path").asString()).toList());
+        assertEquals(0, json.get("config").get("unwatchedImports").size());
         assertEquals(CredentialFingerprint.of(Files.readAllBytes(key),
                         new RegistryAuth("ghcr.io", "deploy-bot", PASSWORD, "")),
                 json.get("registries").get("ghcr.io").asString());
@@ -64,7 +74,9 @@ class ObserveCommandTest {
 
     @Test
     void withoutAKeyThereAreNoRegistriesAndStaleIsReportedWithItsReason() throws Exception {
-        new TalosFiles(host).rotate("another-secret"); // written now: after containerd started
+        new TalosFiles(host).rotate("another-secret"); // written now
+        // containerd started 10 s before the uptime was read: before this write, however slow the run.
+        new FakeProc(proc).process(4242, FakeContainerd.TALOS_CRI, 99_000);
         CliHarness r = CliHarness.run("observe", "--proc-root", proc.toString(), "--host-root", host.toString());
         assertEquals(0, r.exit(), r.err());
         JsonNode json = JsonMapper.builder().build().readTree(r.out());

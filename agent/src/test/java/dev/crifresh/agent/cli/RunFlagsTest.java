@@ -109,6 +109,12 @@ class RunFlagsTest {
         assertUsageError(CliHarness.run(valid("--containerd-match", "--address").toArray(String[]::new)),
                 "--containerd-match");
         assertUsageError(CliHarness.run(valid("--no-such-flag").toArray(String[]::new)), "--no-such-flag");
+        // The coordinator's policy limits, refused up front (issue 14).
+        assertUsageError(CliHarness.run(valid("--margin", "19ms").toArray(String[]::new)), "20ms");
+        assertUsageError(CliHarness.run(valid("--margin", "0ms").toArray(String[]::new)), "--margin");
+        assertUsageError(CliHarness.run(valid("--validity", "61m").toArray(String[]::new)), "--validity");
+        assertUsageError(CliHarness.run(valid("--containerd-match", "--label cri").toArray(String[]::new)),
+                "--label");
         assertUsageError(CliHarness.run("run", "--signing-key", signingKey.toString()), "--node-name");
         assertUsageError(CliHarness.run(), "missing command");
     }

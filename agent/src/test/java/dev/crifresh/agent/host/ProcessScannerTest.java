@@ -116,4 +116,22 @@ class ProcessScannerTest {
     private static List<Long> pids(List<ProcessSample> samples) {
         return samples.stream().map(ProcessSample::pid).toList();
     }
+
+    @Test
+    void ambiguousCommandLinesAndImpostorsAreReportedNotDropped() throws Exception {
+        String marker = "/tmp/crifresh-test-" + UUID.randomUUID();
+        ContainerdMatcher matcher = ContainerdMatcher.parse(ContainerdMatcher.TALOS_CRI_SPEC + " --root " + marker);
+        List<FakeContainerd> started = new ArrayList<>();
+        try {
+            started.add(FakeContainerd.start(with(FakeContainerd.TALOS_CRI, "--root", marker, "-c", "/tmp/other.toml")));
+            started.add(FakeContainerd.start(with(FakeContainerd.TALOS_CRI, "--root", marker), "sh"));
+            ProcessScan scan = scanner.scan(matcher);
+            assertEquals(List.of(), scan.matched());
+            assertEquals(2, scan.unreadable().size(), scan.unreadable().toString());
+            assertTrue(scan.unreadable().stream().anyMatch(u -> u.contains("--config is given")), scan.unreadable().toString());
+            assertTrue(scan.unreadable().stream().anyMatch(u -> u.contains("comm is 'sh'")), scan.unreadable().toString());
+        } finally {
+            started.forEach(FakeContainerd::close);
+        }
+    }
 }

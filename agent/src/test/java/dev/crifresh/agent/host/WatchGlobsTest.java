@@ -27,8 +27,10 @@ class WatchGlobsTest {
         Files.createDirectory(confd.resolve("dir.part"));
         WatchGlobs globs = new WatchGlobs(host, WatchGlobs.TALOS_DEFAULT);
         WatchGlobs.Expansion e = globs.expand();
+        // A matching directory is part of the set (and reads as unreadable), as a literal path would be.
         assertEquals(List.of("/etc/cri/containerd.toml", "/etc/cri/conf.d/cri.toml",
-                "/etc/cri/conf.d/01-registries.part", "/etc/cri/conf.d/20-other.part"), e.paths());
+                "/etc/cri/conf.d/01-registries.part", "/etc/cri/conf.d/20-other.part", "/etc/cri/conf.d/dir.part"),
+                e.paths());
         assertTrue(e.unlistable().isEmpty());
         assertEquals(host.resolve("etc/cri/conf.d/cri.toml"), globs.onHost("/etc/cri/conf.d/cri.toml"));
         assertEquals(Set.of("/etc/cri", "/etc/cri/conf.d"), globs.directories());

@@ -58,6 +58,16 @@ class AgentHttpServerTest {
         assertEquals("{\"sub\":\"n1\"}", a.body());
         assertEquals("application/json", a.headers().firstValue("content-type").orElseThrow());
         assertEquals(404, get("/nothing", null).statusCode());
+        assertEquals(404, get("/healthz/x", null).statusCode());
+        assertEquals(200, get("/readyz?verbose=1", null).statusCode(), "a query string does not change the path");
+    }
+
+    @Test
+    void onlyGetIsAllowed() throws Exception {
+        HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/metrics")).POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, post.statusCode());
+        assertEquals("GET", post.headers().firstValue("allow").orElseThrow());
     }
 
     @Test

@@ -30,7 +30,7 @@ class ConfigWatcherTest {
             if (e == null) {
                 continue;
             }
-            assertTrue(WATCHED.contains(e), "unexpected event " + e);
+            assertTrue(WATCHED.contains(e) || e.endsWith(" (directory replaced)"), "unexpected event " + e);
             if (e.equals(path)) {
                 return;
             }
@@ -73,6 +73,29 @@ class ConfigWatcherTest {
             assertEquals(0, watcher.registerMissing());
             Files.writeString(confd.resolve("20-x.part"), "y");
             expect("/etc/cri/conf.d/20-x.part");
+        }
+    }
+
+    @Test
+    void aReplacedDirectoryIsWatchedAgain() throws Exception {
+        Path confd = Files.createDirectories(host.resolve("etc/cri/conf.d"));
+        Files.writeString(confd.resolve("cri.toml"), "v1");
+        try (ConfigWatcher watcher = new ConfigWatcher(new WatchGlobs(host, WatchGlobs.TALOS_DEFAULT), events::add,
+                "test-watch")) {
+            watcher.start();
+            assertEquals(2, watcher.watchedDirectories());
+            // A new conf.d is prepared aside and swapped in by rename: the old watch follows the old inode.
+            Path next = Files.createDirectories(host.resolve("etc/cri/conf.d.next"));
+            Files.writeString(next.resolve("cri.toml"), "v2");
+            Files.move(confd, host.resolve("etc/cri/conf.d.old"), StandardCopyOption.ATOMIC_MOVE);
+            Files.move(next, confd, StandardCopyOption.ATOMIC_MOVE);
+
+            assertEquals(1, watcher.registerMissing(), "the replaced directory is registered again");
+            expect("/etc/cri/conf.d (directory replaced)");
+            assertEquals(0, watcher.registerMissing());
+            assertEquals(2, watcher.watchedDirectories());
+            Files.writeString(confd.resolve("cri.toml"), "v3");
+            expect("/etc/cri/conf.d/cri.toml");
         }
     }
 }

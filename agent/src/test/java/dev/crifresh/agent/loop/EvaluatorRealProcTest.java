@@ -73,6 +73,14 @@ class EvaluatorRealProcTest {
     }
 
     /** The process's real start on the wall clock: boot time (from the real uptime) + its start ticks. */
+    /** The honest order: some time after the config was rendered, containerd starts. */
+    private FakeContainerd startAfterTheFiles() throws Exception {
+        waitPast(Instant.now().plusMillis(300));
+        FakeContainerd cri = start(FakeContainerd.TALOS_CRI);
+        waitPast(realStart(cri).plusMillis(300));
+        return cri;
+    }
+
     private static Instant realStart(FakeContainerd p) throws Exception {
         Instant boot = new BootClockSampler(HostClock.system(PROC), 5).sample().bootWallTime();
         return boot.plusMillis(p.startTicks() * 10);
@@ -93,8 +101,8 @@ class EvaluatorRealProcTest {
     @Test
     void freshStaleFreshAgainAndRule4OnRealProcesses() throws Exception {
         start(FakeContainerd.TALOS_SYSTEM); // always running, never matched
-        FakeContainerd cri = start(FakeContainerd.TALOS_CRI);
-        files.writeAll("token-v1", realStart(cri).minusSeconds(2));
+        files.writeAll("token-v1", null); // rendered first (real mtime and ctime), then containerd starts
+        FakeContainerd cri = startAfterTheFiles();
 
         Assessment first = evaluator.evaluate();
         Evaluation fresh = first.evaluation();
@@ -134,11 +142,12 @@ class EvaluatorRealProcTest {
 
     @Test
     void aChangeSeenLiveStaysStaleEvenIfTheClocksWouldSayFresh() throws Exception {
-        FakeContainerd cri = start(FakeContainerd.TALOS_CRI);
+        files.writeAll("token-v1", null);
+        FakeContainerd cri = startAfterTheFiles();
         Instant before = realStart(cri).minusSeconds(5);
-        files.writeAll("token-v1", before);
         assertEquals(Verdict.FRESH, evaluate().verdict());
-        // A write whose mtime claims to predate containerd (as after a forward clock step): rule 6 wins.
+        // A write whose mtime claims to predate containerd (as after a forward clock step, or touch -d):
+        // rule 6 and the ctime both say stale.
         files.writeAll("token-v2", before.plusSeconds(1));
         Evaluation e = evaluate();
         assertEquals(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, e.reason(), e.message());
@@ -166,10 +175,9 @@ class EvaluatorRealProcTest {
 
     @Test
     void unparsableTomlIsUnknownEvenWhenTheOrderingIsFine() throws Exception {
-        FakeContainerd cri = start(FakeContainerd.TALOS_CRI);
-        Instant before = realStart(cri).minusSeconds(2);
-        files.writeAll("token-v1", before);
-        files.write(TalosFiles.CRI_TOML, "[plugins\npassword = 'token-v1'", before);
+        files.writeAll("token-v1", null);
+        files.write(TalosFiles.CRI_TOML, "[plugins\npassword = 'token-v1'", null);
+        startAfterTheFiles();
         Assessment a = evaluator.evaluate();
         assertEquals(Reason.CONFIG_UNREADABLE, a.evaluation().reason(), a.evaluation().message());
         assertTrue(a.evaluation().message().contains(TalosFiles.CRI_TOML), a.evaluation().message());

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -14,9 +15,11 @@ import io.fabric8.mockwebserver.ServerResponse;
 import io.vertx.core.Vertx;
 import java.net.InetAddress;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 
 /**
  * fabric8's mock API server in CRUD mode (real HTTP, real watches; the project's watch-safe dispatcher,
@@ -30,13 +33,36 @@ public final class MockApi implements AutoCloseable {
     private final int port;
     private final KubernetesClient client;
 
+    /** The bearer token of {@link #client()}, always accepted by {@link #acceptOnly(Set)}. */
+    public static final String ADMIN_TOKEN = "mock-admin-token";
+
     public MockApi(Vertx vertx) {
         server = newServer();
         server.init();
         port = server.getPort();
         try (NamespacedKubernetesClient bootstrap = server.createClient()) {
-            client = KubernetesClients.create(vertx, bootstrap.getConfiguration());
+            client = KubernetesClients.create(vertx,
+                    new ConfigBuilder(bootstrap.getConfiguration()).withOauthToken(ADMIN_TOKEN).build());
         }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /**
+     * Authenticates from now on, as kube-apiserver does: a request without one of {@code tokens} (or
+     * {@link #ADMIN_TOKEN}) is answered 401.
+     */
+    public void acceptOnly(Set<String> tokens) {
+        Set<String> valid = new HashSet<>(tokens);
+        valid.add(ADMIN_TOKEN);
+        dispatcher.acceptOnly(valid);
+    }
+
+    /** Every request so far: method, path, bearer token. */
+    public List<RestartableDispatcher.Seen> requests() {
+        return dispatcher.seen();
     }
 
     public KubernetesClient client() {

@@ -22,10 +22,17 @@ public final class AttestationVerifier {
 
     private final TrustBundle trust;
     private final Duration skew;
+    private final Duration maxValidity;
 
     public AttestationVerifier(TrustBundle trust, Duration skew) {
+        this(trust, skew, AttestationPolicy.DEFAULT_MAX_VALIDITY);
+    }
+
+    /** @param maxValidity the longest {@code exp − iat} accepted ({@link AttestationPolicy#maxValidity()}) */
+    public AttestationVerifier(TrustBundle trust, Duration skew, Duration maxValidity) {
         this.trust = Objects.requireNonNull(trust, "trust");
         this.skew = Objects.requireNonNull(skew, "skew");
+        this.maxValidity = Objects.requireNonNull(maxValidity, "maxValidity");
         if (skew.isNegative()) {
             throw new IllegalArgumentException("clock skew must not be negative: " + skew);
         }
@@ -117,6 +124,15 @@ public final class AttestationVerifier {
         if (!matches(expected.bootId(), claims.bootId())) {
             return invalid(VerificationFailure.WRONG_BOOT, "the attestation is about boot "
                     + Sentences.quote(claims.bootId()) + ", but the node now runs boot " + Sentences.quote(expected.bootId()));
+        }
+        if (claims.exp().isBefore(claims.iat())) {
+            return invalid(VerificationFailure.INVALID_LIFETIME, "the attestation expires at " + claims.exp()
+                    + ", before it was issued (" + claims.iat() + ")");
+        }
+        if (Duration.between(claims.iat(), claims.exp()).compareTo(maxValidity) > 0) {
+            return invalid(VerificationFailure.INVALID_LIFETIME, "the attestation is valid for "
+                    + Duration.between(claims.iat(), claims.exp()).toSeconds() + " s, longer than the "
+                    + maxValidity.toSeconds() + " s accepted");
         }
         if (claims.iat().isAfter(now.plus(skew))) {
             return invalid(VerificationFailure.ISSUED_IN_FUTURE, "the attestation was issued at " + claims.iat()

@@ -13,5 +13,7 @@ public enum VerificationFailure {
     WRONG_BOOT,
     ISSUED_IN_FUTURE,
     EXPIRED,
+    /** {@code exp} before {@code iat}, or {@code exp − iat} above {@link AttestationPolicy#maxValidity()}. */
+    INVALID_LIFETIME,
     STATUS_MISMATCH
 }

@@ -100,33 +100,54 @@ public final class EvidenceRules {
             }
         }
 
+        for (WatchedDirectory d : o.directories()) {
+            if (!d.isReadable()) {
+                return Outcome.notFresh(Reason.CONFIG_UNREADABLE, "config directory " + oneLine(d.path())
+                        + " is unreadable" + (d.readError() == null ? "" : " (" + oneLine(d.readError()) + ")"));
+            }
+        }
+        if (!o.unwatchedImports().isEmpty()) {
+            return Outcome.notFresh(Reason.CONFIG_UNWATCHED_IMPORT, "containerd loads "
+                    + oneLine(o.unwatchedImports().get(0)) + (o.unwatchedImports().size() > 1
+                            ? " (and " + (o.unwatchedImports().size() - 1) + " more)" : "")
+                    + ", which the agent does not watch");
+        }
+
         Duration margin = settings.margin().plus(o.clock().error().abs());
         String beyondMargin = ", beyond the " + Durations.text(margin) + " margin";
+        String who = "containerd (pid " + containerd.pid() + ")";
 
-        // Rule 2: rendered this boot (Talos mode), and in every mode no write from the future.
+        // The process cannot have started after the moment its start was read.
+        Duration uptime = o.clock().sinceBoot(o.observedAt());
+        if (start.compareTo(uptime.plus(margin)) > 0) {
+            return Outcome.notFresh(Reason.CONTAINERD_START_IN_FUTURE, who + " reports a start "
+                    + Durations.text(start) + " after boot, later than the uptime " + Durations.text(uptime)
+                    + " when it was read" + beyondMargin + ", so the process or clock data is wrong");
+        }
+
+        // Rule 2: rendered this boot (Talos mode), and in every mode no change from the future.
         WatchedFile oldest = extreme(o.files(), false);
-        WatchedFile newest = extreme(o.files(), true);
+        Stamp newest = newestChange(o);
         Duration oldestSinceBoot = o.clock().sinceBoot(oldest.mtime());
         if (settings.talosMode() && oldestSinceBoot.compareTo(margin.negated()) < 0) {
             return Outcome.notFresh(Reason.CLOCK_ANOMALY, "config " + oneLine(oldest.path()) + " was written "
                     + Durations.text(oldestSinceBoot.negated()) + " before this boot" + beyondMargin
                     + ", so the wall clock moved");
         }
-        if (newest.mtime().isAfter(o.observedAt().plus(margin))) {
-            return Outcome.notFresh(Reason.CLOCK_ANOMALY, "config " + oneLine(newest.path()) + " has an mtime "
-                    + Durations.text(Duration.between(o.observedAt(), newest.mtime()))
+        if (newest.at().isAfter(o.observedAt().plus(margin))) {
+            return Outcome.notFresh(Reason.CLOCK_ANOMALY, "config " + oneLine(newest.path()) + " has its "
+                    + oneLine(newest.by()) + " "
+                    + Durations.text(Duration.between(o.observedAt(), newest.at()))
                     + " after it was read" + beyondMargin + ", so the wall clock moved");
         }
 
-        Duration newestSinceBoot = o.clock().sinceBoot(newest.mtime());
+        Duration newestSinceBoot = o.clock().sinceBoot(newest.at());
         Duration gap = start.minus(newestSinceBoot);
-        String who = "containerd (pid " + containerd.pid() + ")";
 
         // Rule 3: ordering, unless a live change was seen (rule 6).
         if (!memory.changedWhileRunning() && newestSinceBoot.plus(margin).compareTo(start) < 0) {
             return new Outcome(Reason.CONTAINERD_STARTED_AFTER_CONFIG, Proof.ORDERING, who + " started "
-                    + Durations.text(gap) + " after the newest config write (" + oneLine(newest.path()) + ")"
-                    + beyondMargin);
+                    + Durations.text(gap) + " after the newest config change (" + newest.describe() + ")" + beyondMargin);
         }
         // Rule 4: content equals what this containerd was proven to have loaded.
         if (memory.loadedDigest() != null && memory.loadedDigest().equals(digest)) {
@@ -142,11 +163,11 @@ public final class EvidenceRules {
         }
         if (gap.abs().compareTo(margin) <= 0) {
             return Outcome.notFresh(Reason.ORDERING_WITHIN_MARGIN, who + " started " + Durations.text(gap.abs())
-                    + (gap.isNegative() ? " before" : " after") + " the newest config write ("
-                    + oneLine(newest.path()) + "), within the " + Durations.text(margin) + " margin");
+                    + (gap.isNegative() ? " before" : " after") + " the newest config change ("
+                    + newest.describe() + "), within the " + Durations.text(margin) + " margin");
         }
-        return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config " + oneLine(newest.path())
-                + " was written " + Durations.text(gap.negated()) + " after " + who + " started");
+        return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config " + newest.describe()
+                + " changed " + Durations.text(gap.negated()) + " after " + who + " started");
     }
 
     private static boolean hostReadable(Observation o) {
@@ -176,6 +197,32 @@ public final class EvidenceRules {
         return f.isReadable() && f.mtime() != null && f.sha256() != null;
     }
 
+    /** One time stamp that bounds the last change: which path, when, and which stamp it is. */
+    private record Stamp(String path, Instant at, String by) {
+        String describe() {
+            return oneLine(path) + ", " + oneLine(by);
+        }
+    }
+
+    /**
+     * The newest change stamp of all files ({@link WatchedFile#changedAt()}) and directories; among equal
+     * times the smallest path, so the order of the input never changes the result or the message.
+     */
+    private static Stamp newestChange(Observation o) {
+        List<Stamp> stamps = new java.util.ArrayList<>();
+        o.files().forEach(f -> stamps.add(new Stamp(f.path(), f.changedAt() == null ? f.mtime() : f.changedAt(),
+                f.changedBy() == null ? "mtime" : f.changedBy())));
+        o.directories().forEach(d -> stamps.add(new Stamp(d.path(), d.changedAt(), "directory " + d.changedBy())));
+        Stamp best = null;
+        for (Stamp s : stamps) {
+            int byTime = best == null ? 0 : s.at().compareTo(best.at());
+            if (best == null || byTime > 0 || (byTime == 0 && s.path().compareTo(best.path()) < 0)) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
     /**
      * The file with the latest (or earliest) mtime; among equal mtimes the smallest path, so the order of
      * the input never changes the result or the message.
@@ -193,7 +240,7 @@ public final class EvidenceRules {
     }
 
     /** Text from the host (paths, error messages) as one short line, so the message stays one sentence. */
-    static String oneLine(String text) {
+    public static String oneLine(String text) {
         String flat = text.replaceAll("\\p{Cntrl}+", " ").strip();
         return flat.length() <= 200 ? flat : flat.substring(0, 199) + "…";
     }

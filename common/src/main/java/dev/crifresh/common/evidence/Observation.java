@@ -7,13 +7,16 @@ import java.util.List;
  * Everything the agent read on the node for one evaluation. Read errors are values, not exceptions:
  * {@code bootId} and {@code clock} are null when unreadable, with the cause in {@code hostError}.
  *
- * @param bootId     {@code /proc/sys/kernel/random/boot_id}, trimmed; null when unreadable
- * @param clock      the boot wall time estimate; null when {@code /proc/uptime} was unreadable
- * @param hostError  why bootId or clock is missing; null when both were read
- * @param clkTck     clock ticks per second for {@code startTicks} (100 on Linux)
- * @param candidates every process whose command line matched the CRI containerd (see {@link ContainerdMatcher})
- * @param files      every watched config file, sorted by path
- * @param observedAt the wall time of the read
+ * @param bootId           {@code /proc/sys/kernel/random/boot_id}, trimmed; null when unreadable
+ * @param clock            the boot wall time estimate; null when {@code /proc/uptime} was unreadable
+ * @param hostError        why bootId or clock is missing; null when both were read
+ * @param clkTck           clock ticks per second for {@code startTicks} (100 on Linux)
+ * @param candidates       every process whose command line matched the CRI containerd (see {@link ContainerdMatcher})
+ * @param files            every watched config file, sorted by path
+ * @param directories      every directory holding watched or imported files, sorted by path
+ * @param unwatchedImports the files containerd loads (its config and, recursively, the config's
+ *                         {@code imports}) that are not among {@code files}, each with why; empty when all are
+ * @param observedAt       the wall time of the read
  */
 public record Observation(
         String bootId,
@@ -22,10 +25,20 @@ public record Observation(
         long clkTck,
         List<ProcessSample> candidates,
         List<WatchedFile> files,
+        List<WatchedDirectory> directories,
+        List<String> unwatchedImports,
         Instant observedAt) {
 
     public Observation {
         candidates = List.copyOf(candidates);
         files = List.copyOf(files);
+        directories = List.copyOf(directories);
+        unwatchedImports = List.copyOf(unwatchedImports);
+    }
+
+    /** An observation without directory stamps or import check (simulations and rule tests). */
+    public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
+                       List<WatchedFile> files, Instant observedAt) {
+        this(bootId, clock, hostError, clkTck, candidates, files, List.of(), List.of(), observedAt);
     }
 }

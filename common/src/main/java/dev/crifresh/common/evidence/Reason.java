@@ -10,6 +10,10 @@ public enum Reason {
     CONTAINERD_NOT_FOUND("ContainerdNotFound", Verdict.UNKNOWN),
     CONTAINERD_AMBIGUOUS("ContainerdAmbiguous", Verdict.UNKNOWN),
     CONFIG_UNREADABLE("ConfigUnreadable", Verdict.UNKNOWN),
+    /** containerd loads a file (its config or an import of it) that the agent does not watch. */
+    CONFIG_UNWATCHED_IMPORT("ConfigUnwatchedImport", Verdict.UNKNOWN),
+    /** containerd's start (boot-relative) is later than the uptime when it was read: the numbers are wrong. */
+    CONTAINERD_START_IN_FUTURE("ContainerdStartInFuture", Verdict.UNKNOWN),
     /** Not in DESIGN §4's list: the boot id or the clock source could not be read. */
     HOST_UNREADABLE("HostUnreadable", Verdict.UNKNOWN);
 

@@ -29,7 +29,7 @@ public final class CriRegistryConfig {
             "Unknown escape sequence", "Premature end of file", "Illegal control character",
             "Comment not permitted here", "Number out of bounds");
 
-    private static final TomlMapper TOML = new TomlMapper();
+    static final TomlMapper TOML = new TomlMapper();
 
     private CriRegistryConfig() {
     }
@@ -55,7 +55,7 @@ public final class CriRegistryConfig {
         }
     }
 
-    private static void collect(JsonNode root, String plugin, CredentialSet found) throws InvalidRegistryConfig {
+    static void collect(JsonNode root, String plugin, CredentialSet found) throws InvalidRegistryConfig {
         KeyPath path = KeyPath.root("plugins");
         JsonNode node = table(root.get("plugins"), path);
         for (String key : List.of(plugin, "registry", "configs")) {
@@ -80,7 +80,7 @@ public final class CriRegistryConfig {
     }
 
     /** The node as a table, null when absent; anything else where a table belongs is an error. */
-    private static JsonNode table(JsonNode node, KeyPath path) throws InvalidRegistryConfig {
+    static JsonNode table(JsonNode node, KeyPath path) throws InvalidRegistryConfig {
         if (node == null || node.isMissingNode()) {
             return null;
         }
@@ -90,7 +90,7 @@ public final class CriRegistryConfig {
         return node;
     }
 
-    private static String describe(JacksonException e) {
+    static String describe(JacksonException e) {
         StringBuilder message = new StringBuilder("malformed TOML");
         TokenStreamLocation location = e.getLocation();
         if (location != null && location.getLineNr() > 0) {

@@ -206,6 +206,13 @@ class AttestationVerifierTest {
                 row("issued in the future within skew", sign(TRUSTED, Claims.times(FRESH, NOW.plus(SKEW), NOW.plus(SKEW).plusSeconds(900))),
                         NODE, NOW, null),
 
+                row("exp before iat", sign(TRUSTED, Claims.times(FRESH, NOW.minusSeconds(10), NOW.minusSeconds(20))),
+                        NODE, NOW.minusSeconds(15), VerificationFailure.INVALID_LIFETIME),
+                row("valid for longer than an hour", sign(TRUSTED, Claims.times(FRESH, NOW, NOW.plusSeconds(3601))),
+                        NODE, NOW, VerificationFailure.INVALID_LIFETIME),
+                row("valid for exactly an hour", sign(TRUSTED, Claims.times(FRESH, NOW, NOW.plusSeconds(3600))),
+                        NODE, NOW, null),
+
                 row("condition False contradicts verdict fresh", good, status("False"), NOW, VerificationFailure.STATUS_MISMATCH),
                 row("condition Unknown contradicts verdict fresh", good, status("Unknown"), NOW, VerificationFailure.STATUS_MISMATCH),
                 row("condition status missing", good, status(null), NOW, VerificationFailure.STATUS_MISMATCH),

@@ -90,7 +90,7 @@ class ConfigDigestTest {
                 Arguments.of("one file oversized", List.of(file(A, "version = 3\n"),
                         WatchedFile.unreadable(B, "larger than the 1 MiB limit"))),
                 Arguments.of("a readable entry without a hash", List.of(file(A, "version = 3\n"),
-                        new WatchedFile(B, T, 3, null, null))));
+                        new WatchedFile(B, T, T, "mtime", 3, null, null))));
     }
 
     @ParameterizedTest(name = "{0}")

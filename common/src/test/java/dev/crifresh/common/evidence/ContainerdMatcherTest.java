@@ -30,13 +30,20 @@ class ContainerdMatcherTest {
             "/bin/containerd|--log-level|debug|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml; true",
             "containerd|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml; true",
             "/usr/local/bin/containerd|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml; true",
-            "/bin/containerd|--address|/system/run/containerd/containerd.sock|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml; true",
+            "-c|-a|/run/containerd/containerd.sock|-c|/etc/cri/containerd.toml; false",
+            "/bin/containerd|-a|/run/containerd/containerd.sock|-c|/etc/cri/containerd.toml; true",
+            "/bin/containerd|-address=/run/containerd/containerd.sock|-config|/etc/cri/containerd.toml; true",
+            "/bin/containerd|-a=/run/containerd/containerd.sock|--c=/etc/cri/containerd.toml; true",
+            "/bin/containerd|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml|--; true",
             // Talos' system containerd.
             "/bin/containerd|--address|/system/run/containerd/containerd.sock|--state|/system/run/containerd|--root|/system/var/lib/containerd; false",
             "/bin/containerd|--address=/system/run/containerd/containerd.sock|--state=/system/run/containerd|--root=/system/var/lib/containerd; false",
             "/bin/containerd|--address|/system/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml; false",
-            // The last value of a repeated flag is the one containerd uses.
+            // A repeated flag with different values is a doubt, not a match (see doubts()).
             "/bin/containerd|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml|--address|/system/run/containerd/containerd.sock; false",
+            "/bin/containerd|--address|/system/run/containerd/containerd.sock|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml; false",
+            // After the terminator nothing is a flag.
+            "/bin/containerd|--address|/run/containerd/containerd.sock|--|--config|/etc/cri/containerd.toml; false",
             // Other programs with the very same arguments.
             "/bin/containerd-shim-runc-v2|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml; false",
             "/bin/sh|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml; false",
@@ -85,16 +92,18 @@ class ContainerdMatcherTest {
     void customSpecForAnotherDistribution() {
         ContainerdMatcher m = ContainerdMatcher.parse("--config /etc/containerd/config.toml");
         assertEquals(true, m.matches(cmdline("/usr/bin/containerd|--config|/etc/containerd/config.toml")));
-        assertEquals(true, m.matches(cmdline("/usr/bin/containerd|-c|x|--config=/etc/containerd/config.toml")));
-        assertEquals(false, m.matches(cmdline("/usr/bin/containerd")));
+        assertEquals(false, m.matches(cmdline("/usr/bin/containerd|-c|x|--config=/etc/containerd/config.toml")));
+        // containerd's default config path counts when no --config is given.
+        assertEquals(true, m.matches(cmdline("/usr/bin/containerd")));
+        assertEquals(new ContainerdMatcher.Yes("/etc/containerd/config.toml"), m.match(cmdline("/usr/bin/containerd")));
     }
 
     @Test
     void valueMayContainAnEqualsSign() {
-        ContainerdMatcher m = ContainerdMatcher.parse("--label=role=cri");
-        assertEquals(true, m.matches(cmdline("containerd|--label|role=cri")));
-        assertEquals(true, m.matches(cmdline("containerd|--label=role=cri")));
-        assertEquals(false, m.matches(cmdline("containerd|--label=role")));
+        ContainerdMatcher m = ContainerdMatcher.parse("--root=/var/lib/role=cri");
+        assertEquals(true, m.matches(cmdline("containerd|--root|/var/lib/role=cri")));
+        assertEquals(true, m.matches(cmdline("containerd|--root=/var/lib/role=cri")));
+        assertEquals(false, m.matches(cmdline("containerd|--root=/var/lib/role")));
     }
 
     @ParameterizedTest(name = "bad spec: [{0}]")
@@ -120,6 +129,48 @@ class ContainerdMatcherTest {
         if (spec != null && !spec.isBlank()) {
             assertTrue(e.getMessage().contains(spec), e.getMessage());
         }
+    }
+
+    @ParameterizedTest(name = "doubt: {0}")
+    @ValueSource(strings = {
+            // Given twice with different values: which one counts is not for the agent to guess.
+            "/bin/containerd|--address|/run/containerd/containerd.sock|--address|/system/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml",
+            "/bin/containerd|-a|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml|-config=/etc/cri/other.toml",
+            "/bin/containerd|--address|/run/containerd/containerd.sock|-c|/etc/cri/containerd.toml|--config|/etc/cri/containerd.toml|-c|/tmp/x.toml",
+            // A subcommand after the flags: not the daemon.
+            "/bin/containerd|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml|config|dump",
+            "/bin/containerd|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml|--|publish",
+            // Flags containerd would refuse, or that this agent does not know.
+            "/bin/containerd|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml|--future-flag",
+            "/bin/containerd|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml|--root",
+            "/bin/containerd|--address|/run/containerd/containerd.sock|---config|/etc/cri/containerd.toml"})
+    void doubts(String nulSeparated) {
+        assertTrue(TALOS.match(cmdline(nulSeparated)) instanceof ContainerdMatcher.Doubt,
+                () -> TALOS.match(cmdline(nulSeparated)).toString());
+    }
+
+    @Test
+    void theEffectiveConfigIsReported() {
+        ContainerdMatcher byAddress = ContainerdMatcher.parse("--address /run/containerd/containerd.sock");
+        assertEquals(new ContainerdMatcher.Yes("/etc/cri/containerd.toml"), byAddress.match(
+                cmdline("/bin/containerd|-a|/run/containerd/containerd.sock|-c=/etc/cri/containerd.toml")));
+        assertEquals(new ContainerdMatcher.Yes("/etc/containerd/config.toml"), byAddress.match(
+                cmdline("/bin/containerd|-a|/run/containerd/containerd.sock")));
+        assertTrue(byAddress.match(cmdline("/bin/containerd|-a|/run/containerd/containerd.sock|-c|relative.toml"))
+                instanceof ContainerdMatcher.Doubt);
+        // Stray positional words are ignored by containerd's root action: still the daemon.
+        assertEquals(new ContainerdMatcher.Yes("/etc/cri/containerd.toml"), TALOS.match(cmdline(
+                "/bin/containerd|--address|/run/containerd/containerd.sock|--config|/etc/cri/containerd.toml|--|x")));
+        assertEquals(new ContainerdMatcher.No(), TALOS.match(cmdline(
+                "/bin/containerd|--address|/system/run/containerd/containerd.sock|--future-flag")));
+    }
+
+    @Test
+    void specFlagsMustBeContainerdFlags() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ContainerdMatcher.parse("--label role"));
+        assertTrue(e.getMessage().contains("--label"), e.getMessage());
+        assertEquals("--config /c --address /a", ContainerdMatcher.parse("-c /c -a=/a").toString());
     }
 
     @Test

@@ -15,6 +15,8 @@ import static dev.crifresh.common.evidence.Reason.CLOCK_ANOMALY;
 import static dev.crifresh.common.evidence.Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START;
 import static dev.crifresh.common.evidence.Reason.CONFIG_UNCHANGED_SINCE_LOAD;
 import static dev.crifresh.common.evidence.Reason.CONFIG_UNREADABLE;
+import static dev.crifresh.common.evidence.Reason.CONFIG_UNWATCHED_IMPORT;
+import static dev.crifresh.common.evidence.Reason.CONTAINERD_START_IN_FUTURE;
 import static dev.crifresh.common.evidence.Reason.CONTAINERD_AMBIGUOUS;
 import static dev.crifresh.common.evidence.Reason.CONTAINERD_NOT_FOUND;
 import static dev.crifresh.common.evidence.Reason.CONTAINERD_STARTED_AFTER_CONFIG;
@@ -71,6 +73,34 @@ class EvidenceRulesTest {
         return List.of(
                 row("ordinary Talos boot: containerd 2.95 s after the config", given(), CONTAINERD_STARTED_AFTER_CONFIG),
                 row("ordinary boot, generic mode", given(), GENERIC, CONTAINERD_STARTED_AFTER_CONFIG),
+                row("ordinary boot with its directories rendered before containerd",
+                        given().directory("/etc/cri", ms(1000)).directory("/etc/cri/conf.d", ms(2050))
+                                .changed(CRI_TOML, ms(2060), "ctime"), CONTAINERD_STARTED_AFTER_CONFIG),
+
+                // Issue 14: stamps other than the mtime, which user space cannot set back.
+                row("touch -d: mtime set back, ctime after containerd started",
+                        given().changed(CRI_TOML, ms(30_000), "ctime"), CONFIG_CHANGED_AFTER_CONTAINERD_START),
+                row("touch -d in generic mode", given().changed(CRI_TOML, ms(30_000), "ctime"), GENERIC,
+                        CONFIG_CHANGED_AFTER_CONTAINERD_START),
+                row("ctime within the margin of containerd's start",
+                        given().changed(CRI_TOML, ms(4990), "ctime"), ORDERING_WITHIN_MARGIN),
+                row("symlink re-pointed to an older file after containerd started",
+                        given().changed(CRI_TOML, ms(20_000), "ctime of symlink /etc/cri/conf.d/cri.toml"),
+                        CONFIG_CHANGED_AFTER_CONTAINERD_START),
+                row("override deleted after containerd started: only the directory shows it",
+                        given().directory("/etc/cri/conf.d", ms(40_000)), CONFIG_CHANGED_AFTER_CONTAINERD_START),
+                row("a ctime from the future", given().changed(CRI_TOML, ms(90_000), "ctime"), CLOCK_ANOMALY),
+                row("directory unreadable", given().unreadableDirectory("/etc/cri/conf.d", "EACCES"),
+                        CONFIG_UNREADABLE),
+                row("containerd loads a file nobody watches",
+                        given().unwatchedImport("/etc/cri/conf.d/zz-override.toml"), CONFIG_UNWATCHED_IMPORT),
+                row("unwatched import outranks an ordering that looks fresh",
+                        given().unwatchedImport("/etc/cri/conf.d/zz-override.toml").unwatchedImport("/x.toml"),
+                        GENERIC, CONFIG_UNWATCHED_IMPORT),
+                row("containerd started after the uptime it was read at",
+                        given().startTicks(7000), CONTAINERD_START_IN_FUTURE),
+                row("containerd start just inside the uptime stays comparable",
+                        given().startTicks(5999), CONTAINERD_STARTED_AFTER_CONFIG),
 
                 // Rule 1, in its order.
                 row("boot id unreadable", given().noBootId(), HOST_UNREADABLE),
@@ -100,9 +130,9 @@ class EvidenceRulesTest {
                 row("unreadable config outranks a clock anomaly",
                         given().touch(CONTAINERD_TOML, ms(-5000)).unreadable(CRI_TOML, "EIO"), CONFIG_UNREADABLE),
                 row("readable entry without an mtime",
-                        given().raw(new WatchedFile(CRI_TOML, null, 3, Given.sha("x"), null)), CONFIG_UNREADABLE),
+                        given().raw(new WatchedFile(CRI_TOML, null, null, null, 3, Given.sha("x"), null)), CONFIG_UNREADABLE),
                 row("readable entry without a hash",
-                        given().raw(new WatchedFile(CRI_TOML, BOOT.plusSeconds(2), 3, null, null)), CONFIG_UNREADABLE),
+                        given().raw(new WatchedFile(CRI_TOML, BOOT.plusSeconds(2), BOOT.plusSeconds(2), "mtime", 3, null, null)), CONFIG_UNREADABLE),
 
                 // Rule 2: rendered this boot (Talos mode), no writes from the future (both modes).
                 row("talos: a config 1 s older than the boot",
@@ -373,8 +403,8 @@ class EvidenceRulesTest {
         String digest = ConfigDigest.of(o.files()).orElseThrow();
 
         assertEquals(Verdict.FRESH, e.verdict());
-        assertEquals("containerd (pid 1234) started 2.950 s after the newest config write "
-                + "(/etc/cri/conf.d/cri.toml), beyond the 50 ms margin", e.message());
+        assertEquals("containerd (pid 1234) started 2.950 s after the newest config change "
+                + "(/etc/cri/conf.d/cri.toml, mtime), beyond the 50 ms margin", e.message());
         assertEquals(cri(PID, 500), e.containerd());
         assertEquals(BOOT.plusSeconds(5), e.containerdStartedAt());
         assertEquals(digest, e.configDigest());
@@ -388,8 +418,8 @@ class EvidenceRulesTest {
         Evaluation e = EvidenceRules.evaluate(o, TALOS, null);
         String digest = ConfigDigest.of(o.files()).orElseThrow();
 
-        assertEquals("containerd (pid 1234) started 40 ms after the newest config write "
-                + "(/etc/cri/conf.d/cri.toml), within the 50 ms margin", e.message());
+        assertEquals("containerd (pid 1234) started 40 ms after the newest config change "
+                + "(/etc/cri/conf.d/cri.toml, mtime), within the 50 ms margin", e.message());
         assertEquals(new EvaluationMemory(new ContainerdIdentity(BOOT_ID, PID, 500), digest, null, false),
                 e.memory());
     }
@@ -502,15 +532,15 @@ class EvidenceRulesTest {
 
     @Test
     void staleMessagesNameTheFileAndTheGap() {
-        assertEquals("config /etc/cri/conf.d/cri.toml was written 3.000 s after containerd (pid 1234) started",
+        assertEquals("config /etc/cri/conf.d/cri.toml, mtime changed 3.000 s after containerd (pid 1234) started",
                 EvidenceRules.evaluate(given().newest(ms(8000)).build(), TALOS, null).message());
         assertEquals("config /etc/cri/containerd.toml was written 1.000 s before this boot, beyond the 50 ms margin,"
                         + " so the wall clock moved",
                 EvidenceRules.evaluate(given().touch(CONTAINERD_TOML, ms(-1000)).build(), TALOS, null).message());
-        assertEquals("config /etc/cri/conf.d/cri.toml has an mtime 1.000 s after it was read, beyond the 70 ms margin,"
+        assertEquals("config /etc/cri/conf.d/cri.toml has its mtime 1.000 s after it was read, beyond the 70 ms margin,"
                         + " so the wall clock moved",
                 EvidenceRules.evaluate(given().clockError(ms(20)).newest(ms(61_000)).build(), TALOS, null).message());
-        assertEquals("containerd (pid 1234) started 30 ms before the newest config write (/etc/cri/conf.d/cri.toml),"
+        assertEquals("containerd (pid 1234) started 30 ms before the newest config change (/etc/cri/conf.d/cri.toml, mtime),"
                         + " within the 50 ms margin",
                 EvidenceRules.evaluate(given().newest(ms(5030)).build(), TALOS, null).message());
     }

@@ -35,6 +35,9 @@ final class Given {
     /** Each file as a function of the boot wall time, so {@link #bootAt} moves everything together. */
     private final Map<String, Function<Instant, WatchedFile>> files = new TreeMap<>();
     private Duration observedAt = Duration.ofSeconds(60);
+    /** Directory change stamps, as a function of the boot wall time. */
+    private final Map<String, Function<Instant, WatchedDirectory>> directories = new TreeMap<>();
+    private final List<String> unwatchedImports = new ArrayList<>();
 
     private Given() {
         file(CONTAINERD_TOML, ms(1000), "version = 3\nimports = ['/etc/cri/conf.d/cri.toml']\n");
@@ -93,6 +96,36 @@ final class Given {
     /** Rewrites cri.toml with other content, at a given time since boot. */
     Given criToml(Duration sinceBoot, String content) {
         return file(CRI_TOML, sinceBoot, content);
+    }
+
+    /**
+     * A file whose newest change stamp is later than its mtime: its ctime (after {@code touch -d}, a
+     * rename, a rewrite whose mtime was set back) or the ctime of a symlink on its path.
+     */
+    Given changed(String path, Duration sinceBoot, String by) {
+        Function<Instant, WatchedFile> old = files.get(path);
+        files.put(path, b -> {
+            WatchedFile f = old.apply(b);
+            return WatchedFile.readable(path, f.mtime(), b.plus(sinceBoot), by, f.size(), f.sha256());
+        });
+        return this;
+    }
+
+    /** A watched directory whose newest change (an entry created, deleted or renamed) was at this time. */
+    Given directory(String path, Duration sinceBoot) {
+        directories.put(path, b -> WatchedDirectory.readable(path, b.plus(sinceBoot), "mtime"));
+        return this;
+    }
+
+    Given unreadableDirectory(String path, String error) {
+        directories.put(path, b -> WatchedDirectory.unreadable(path, error));
+        return this;
+    }
+
+    /** containerd loads this file, but the agent does not watch it. */
+    Given unwatchedImport(String path) {
+        unwatchedImports.add(path);
+        return this;
     }
 
     Given unreadable(String path, String error) {
@@ -163,7 +196,10 @@ final class Given {
         BootClock clock = clockReadable ? new BootClock(boot, error) : null;
         List<WatchedFile> built = new ArrayList<>();
         files.values().forEach(f -> built.add(f.apply(boot)));
-        return new Observation(bootId, clock, hostError, clkTck, candidates, built, boot.plus(observedAt));
+        List<WatchedDirectory> dirs = new ArrayList<>();
+        directories.values().forEach(d -> dirs.add(d.apply(boot)));
+        return new Observation(bootId, clock, hostError, clkTck, candidates, built, dirs, unwatchedImports,
+                boot.plus(observedAt));
     }
 
     /** The same observation with its file list reversed (the rules must not care about order). */
@@ -171,7 +207,9 @@ final class Given {
         Observation o = build();
         List<WatchedFile> reversed = new ArrayList<>(o.files());
         java.util.Collections.reverse(reversed);
-        return new Observation(o.bootId(), o.clock(), o.hostError(), o.clkTck(), o.candidates(), reversed,
-                o.observedAt());
+        List<WatchedDirectory> dirs = new ArrayList<>(o.directories());
+        java.util.Collections.reverse(dirs);
+        return new Observation(o.bootId(), o.clock(), o.hostError(), o.clkTck(), o.candidates(), reversed, dirs,
+                o.unwatchedImports(), o.observedAt());
     }
 }

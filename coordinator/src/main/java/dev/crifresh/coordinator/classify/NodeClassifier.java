@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.classify;
 
 import dev.crifresh.common.attest.AttestationClaims;
+import dev.crifresh.common.attest.AttestationPolicy;
 import dev.crifresh.common.attest.AttestationVerifier;
 import dev.crifresh.common.attest.ExpectedNode;
 import dev.crifresh.common.attest.VerificationResult;
@@ -21,7 +22,10 @@ import java.util.Map;
  *   <li>the attestation must verify against the Node (name, UID, boot id, condition status) with a
  *       trusted key — otherwise {@code unknown} with the verifier's failure as the reason;</li>
  *   <li>an agent that says {@code unknown} → {@code unknown}; a {@code fresh} that names neither proof
- *       (ordering, content) → {@code unknown} ({@code FreshWithoutProof});</li>
+ *       (ordering, content) → {@code unknown} ({@code FreshWithoutProof}); a {@code fresh} without the
+ *       {@code containerd} and {@code config} claims it was decided on → {@code unknown}
+ *       ({@code FreshWithoutEvidence}); a {@code fresh} decided with a margin below the policy's floor →
+ *       {@code unknown} ({@code MarginBelowFloor});</li>
  *   <li>the attested config must hold the desired credential for the registry — otherwise
  *       {@code config-pending}, whether containerd is fresh or stale: a reboot cannot help until the
  *       config holds it;</li>
@@ -35,17 +39,29 @@ public final class NodeClassifier {
     public static final String DUPLICATE_CONDITION_REASON = "DuplicateCondition";
     /** A signed fresh verdict that names neither rule that can prove freshness. */
     public static final String FRESH_WITHOUT_PROOF_REASON = "FreshWithoutProof";
+    /** A signed fresh verdict without the containerd and config claims it must have been decided on. */
+    public static final String FRESH_WITHOUT_EVIDENCE_REASON = "FreshWithoutEvidence";
+    /** A signed fresh verdict decided with a margin below {@link AttestationPolicy#marginFloor()}. */
+    public static final String MARGIN_BELOW_FLOOR_REASON = "MarginBelowFloor";
 
     private final AttestationVerifier verifier;
     private final String registry;
     private final String desiredFingerprint;
     private final MarkerRule marker;
+    private final AttestationPolicy policy;
 
     /**
      * @param registry           the registry host; normalised here
      * @param desiredFingerprint {@code CredentialFingerprint.of(fingerprintKey, desired)}
      */
     public NodeClassifier(AttestationVerifier verifier, String registry, String desiredFingerprint, MarkerRule marker) {
+        this(verifier, registry, desiredFingerprint, marker, AttestationPolicy.defaults());
+    }
+
+    /** @param policy the margin floor a fresh verdict must meet (the verifier enforces the validity limit) */
+    public NodeClassifier(AttestationVerifier verifier, String registry, String desiredFingerprint, MarkerRule marker,
+                          AttestationPolicy policy) {
+        this.policy = policy;
         this.verifier = verifier;
         this.registry = RegistryHosts.normalise(registry);
         this.desiredFingerprint = desiredFingerprint;
@@ -81,6 +97,16 @@ public final class NodeClassifier {
         if (claims.verdict() == Verdict.FRESH && claims.proof() != Proof.ORDERING && claims.proof() != Proof.CONTENT) {
             return new Classification(node, NodeVerdict.UNKNOWN, FRESH_WITHOUT_PROOF_REASON,
                     "the attestation says fresh but names no proof (ordering or content)", markerSaysCurrent, claims);
+        }
+        if (claims.verdict() == Verdict.FRESH && (claims.containerd() == null || claims.config() == null)) {
+            return new Classification(node, NodeVerdict.UNKNOWN, FRESH_WITHOUT_EVIDENCE_REASON,
+                    "the attestation says fresh but carries no " + (claims.containerd() == null ? "containerd" : "config")
+                            + " claim to have decided it on", markerSaysCurrent, claims);
+        }
+        if (claims.verdict() == Verdict.FRESH && claims.marginMs() < policy.marginFloor().toMillis()) {
+            return new Classification(node, NodeVerdict.UNKNOWN, MARGIN_BELOW_FLOOR_REASON,
+                    "the attestation says fresh with a margin of " + claims.marginMs() + " ms, below the "
+                            + policy.marginFloor().toMillis() + " ms floor", markerSaysCurrent, claims);
         }
         String held = fingerprintFor(claims.registries());
         if (held == null || !held.equals(desiredFingerprint)) {

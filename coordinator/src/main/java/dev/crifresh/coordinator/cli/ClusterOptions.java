@@ -43,10 +43,12 @@ public final class ClusterOptions {
     /**
      * Like the agent's client: an explicit request timeout, and a serialization that does not scan the
      * class path for every Kubernetes kind (the coordinator only reads typed Nodes, Pods, Leases and
-     * Secrets). fabric8's request retries stay on: the coordinator has no retry loop of its own.
+     * Secrets). fabric8's own request retries are off: a retry it sends on its own could reach the API after
+     * the run's hold on the Lease ended. The rollout retries transient errors itself, checking the Lease
+     * before every attempt (see docs/design.md, "Fencing").
      */
     static KubernetesClient client(Vertx vertx, Config config) {
-        Config tuned = new ConfigBuilder(config).withRequestTimeout(REQUEST_TIMEOUT_MS).build();
+        Config tuned = new ConfigBuilder(config).withRequestTimeout(REQUEST_TIMEOUT_MS).withRequestRetryBackoffLimit(0).build();
         return new KubernetesClientBuilder()
                 .withConfig(tuned)
                 .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))

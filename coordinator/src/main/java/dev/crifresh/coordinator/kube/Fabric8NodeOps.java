@@ -37,6 +37,11 @@ public final class Fabric8NodeOps implements NodeOps {
     }
 
     @Override
+    public Future<List<Node>> listAll() {
+        return context.executeBlocking(() -> client.nodes().list().getItems(), false);
+    }
+
+    @Override
     public Future<Node> get(String name) {
         return context.executeBlocking(() -> client.nodes().withName(name).get(), false);
     }

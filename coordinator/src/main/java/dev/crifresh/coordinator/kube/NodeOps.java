@@ -10,6 +10,9 @@ public interface NodeOps {
     /** The selected nodes. */
     Future<List<Node>> list();
 
+    /** Every node of the cluster, selected or not (the last-moment safety checks read them fresh). */
+    Future<List<Node>> listAll();
+
     /** The node, or null when it does not exist. */
     Future<Node> get(String name);
 

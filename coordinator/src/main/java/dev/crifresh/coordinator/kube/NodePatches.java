@@ -33,10 +33,13 @@ public final class NodePatches {
         return JSON.writeValueAsString(root);
     }
 
-    /** The ownership phase, plus the boot id before a reboot when given. */
-    public static String phase(String ownership, String bootIdBefore) {
+    /**
+     * The ownership phase, plus the boot id before a reboot when given; guarded by the resource version of
+     * the read that found the node still owned by this run (null: unguarded).
+     */
+    public static String phase(String ownership, String bootIdBefore, String resourceVersion) {
         ObjectNode root = JSON.createObjectNode();
-        ObjectNode ann = root.putObject("metadata").putObject("annotations");
+        ObjectNode ann = guarded(root, resourceVersion).putObject("annotations");
         ann.put(CrifreshAnnotations.ROLLOUT, ownership);
         if (bootIdBefore != null) {
             ann.put(CrifreshAnnotations.BOOT_ID, bootIdBefore);
@@ -44,10 +47,13 @@ public final class NodePatches {
         return JSON.writeValueAsString(root);
     }
 
-    /** Drops every crifresh annotation; uncordons only when crifresh cordoned the node. */
-    public static String release(boolean uncordon) {
+    /**
+     * Drops every crifresh annotation; uncordons only when crifresh cordoned the node. Guarded by the
+     * resource version of the read that found the ownership it releases (null: unguarded).
+     */
+    public static String release(boolean uncordon, String resourceVersion) {
         ObjectNode root = JSON.createObjectNode();
-        ObjectNode ann = root.putObject("metadata").putObject("annotations");
+        ObjectNode ann = guarded(root, resourceVersion).putObject("annotations");
         ann.putNull(CrifreshAnnotations.ROLLOUT);
         ann.putNull(CrifreshAnnotations.CORDONED);
         ann.putNull(CrifreshAnnotations.BOOT_ID);
@@ -55,5 +61,13 @@ public final class NodePatches {
             root.putObject("spec").putNull("unschedulable");
         }
         return JSON.writeValueAsString(root);
+    }
+
+    private static ObjectNode guarded(ObjectNode root, String resourceVersion) {
+        ObjectNode meta = root.putObject("metadata");
+        if (resourceVersion != null) {
+            meta.put("resourceVersion", resourceVersion);
+        }
+        return meta;
     }
 }

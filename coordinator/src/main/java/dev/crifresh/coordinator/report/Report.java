@@ -11,14 +11,14 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The run's report, the JSON of SCENARIOS.md:
  * <pre>
- * {"result": "succeeded|failed|planned",
+ * {"result": "succeeded|failed|planned|lease-lost",
  *  "nodes": [{"name", "role", "verdict", "reason", "decision", "outcome", "markerSaysCurrent",
  *             "markerContradicts", "detail"}],
  *  "summary": {"nodes", "fresh", "stale", "configPending", "unknown", "rebooted", "skipped", "failed"},
  *  "rebootOrder": ["node", ...],
  *  "staleTaint": {"key", "effect", "tainted": [...], "freshSchedulable": [...], "seed"},   (when nodes are rolled)
  *  "joinedDuringRun": ["node", ...],       (only when nodes joined)
- *  "error": "why the run failed"}          (only when result is failed)
+ *  "error": "why the run failed"}          (only when result is failed or lease-lost)
  * </pre>
  * {@code markerContradicts}, {@code detail}, {@code staleTaint}, {@code joinedDuringRun} and {@code error} are
  * additions to the scenario schema.

@@ -23,7 +23,7 @@ public final class RolloutMetrics {
             sample(sb, "crifresh_rollout_outcome_nodes{outcome=\"" + o.wire() + "\"}", n);
         }
         gauge(sb, "crifresh_rollout_success", "1 when the run succeeded (or planned), 0 when it failed.");
-        sample(sb, "crifresh_rollout_success", report.result() == Result.FAILED ? 0 : 1);
+        sample(sb, "crifresh_rollout_success", report.result() == Result.SUCCEEDED || report.result() == Result.PLANNED ? 1 : 0);
         gauge(sb, "crifresh_rollout_exit_code", "The run's exit code: 0 ok, 1 a node failed, 3 timed out, 4 lock.");
         sample(sb, "crifresh_rollout_exit_code", report.exitCode());
         gauge(sb, "crifresh_rollout_duration_seconds", "How long the run took.");

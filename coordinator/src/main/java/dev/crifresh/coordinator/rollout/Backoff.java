@@ -2,7 +2,7 @@ package dev.crifresh.coordinator.rollout;
 
 import java.time.Duration;
 
-/** Doubling delays between two bounds, for retrying PDB-blocked evictions. */
+/** Doubling delays between two bounds, for retrying PDB-blocked evictions and transient API errors. */
 final class Backoff {
     private final long maxMillis;
     private long nextMillis;

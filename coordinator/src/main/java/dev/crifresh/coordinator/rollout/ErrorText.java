@@ -13,6 +13,9 @@ final class ErrorText {
             return k.getCode() + " " + k.getStatus().getMessage();
         }
         String m = t.getMessage();
+        if (m == null && t.getCause() != null && t.getCause() != t) {
+            return message(t.getCause()); // fabric8 wraps a failed request's cause without a message of its own
+        }
         return m == null ? t.getClass().getSimpleName() : m;
     }
 }

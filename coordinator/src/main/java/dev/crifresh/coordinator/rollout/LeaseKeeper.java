@@ -5,11 +5,18 @@ import dev.crifresh.coordinator.ProgressListener;
 import dev.crifresh.coordinator.kube.LeaseLock;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 
 /**
- * The run's hold on the Lease {@code crifresh-rollout}: takes it (retrying until {@code --lock-timeout}),
- * renews it every third of its duration, notices when it is lost and releases it at the end. Every call
- * and callback happens on the run's context.
+ * The run's hold on the Lease {@code crifresh-rollout}, as a fence for every side effect: takes it
+ * (retrying until {@code --lock-timeout}), renews it every third of its duration, and knows until when the
+ * hold is certainly valid:
+ * <pre>validUntil = (when the last successful acquire/renew request was sent) + leaseDuration − margin</pre>
+ * Another run can take the Lease only once {@code renewTime + leaseDuration} has passed, and the renewTime
+ * we wrote is later than our send time, so until {@code validUntil} no other run holds it (clocks agreeing
+ * within the margin). {@link #held()} is checked before every side effect; a timer fires at
+ * {@code validUntil} and stops the run even while a call hangs. A failed renewal is retried until then. See
+ * docs/design.md, "Fencing". Every call and callback happens on the run's context.
  */
 final class LeaseKeeper {
     /** What the keeper tells the run it belongs to. */
@@ -27,6 +34,7 @@ final class LeaseKeeper {
 
         void lockNotAcquired(String why);
 
+        /** The hold ended (another run holds the Lease, or it could not be renewed in time): no more side effects. */
         void lockLost(String why);
     }
 
@@ -35,11 +43,16 @@ final class LeaseKeeper {
     private final CoordinatorSettings settings;
     private final ProgressListener progress;
     private final Run run;
+    private final long durationNanos;
+    private final long marginNanos;
 
     private boolean locked;
+    private boolean lost;
     private long lockDeadline;
+    private long validUntilNanos;
     private long renewTimer = -1;
-    private long lastRenewNanos;
+    private long expiryTimer = -1;
+    private String lastRenewError;
 
     LeaseKeeper(Vertx vertx, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
         this.vertx = vertx;
@@ -47,6 +60,13 @@ final class LeaseKeeper {
         this.settings = settings;
         this.progress = progress;
         this.run = run;
+        this.durationNanos = settings.leaseDuration().toNanos();
+        this.marginNanos = margin(settings.leaseDuration()).toNanos();
+    }
+
+    /** The safety margin subtracted from the Lease duration: a fifth of it (clock skew, a request in flight). */
+    static Duration margin(Duration leaseDuration) {
+        return leaseDuration.dividedBy(5);
     }
 
     /** Starts taking the Lease; the run hears of the result. */
@@ -55,19 +75,31 @@ final class LeaseKeeper {
         tryLock(true);
     }
 
-    /** Stops renewing (the run is ending). */
-    void stopRenewing() {
-        if (renewTimer >= 0) {
-            vertx.cancelTimer(renewTimer);
-        }
+    /** Whether this run may act now: it holds the Lease and its hold is certainly still valid. */
+    boolean held() {
+        return locked && !lost && System.nanoTime() - validUntilNanos < 0;
     }
 
-    /** Gives the Lease back if this run holds it. */
+    /** Whether the hold was lost during the run. */
+    boolean lost() {
+        return lost;
+    }
+
+    /** Stops renewing (the run is ending). */
+    void stopRenewing() {
+        cancel(renewTimer);
+        cancel(expiryTimer);
+        renewTimer = -1;
+        expiryTimer = -1;
+    }
+
+    /** Gives the Lease back if this run still holds it (never after a loss: it may be someone else's now). */
     Future<Void> release() {
-        return locked ? lease.release() : Future.succeededFuture();
+        return locked && !lost ? lease.release() : Future.succeededFuture();
     }
 
     private void tryLock(boolean first) {
+        long sent = System.nanoTime();
         lease.tryAcquire().onComplete(ar -> {
             if (run.done()) {
                 return;
@@ -80,44 +112,103 @@ final class LeaseKeeper {
                 return;
             }
             if (ar.succeeded() && ar.result().acquired()) {
-                locked = true;
-                lastRenewNanos = System.nanoTime();
+                locked = true; // ours on the server: released at the end whatever happens next
+                if (System.nanoTime() - (sent + durationNanos - marginNanos) >= 0) {
+                    // The answer came later than the hold it bought: not certainly valid here. Try again (the
+                    // Lease is ours, so the next attempt renews it).
+                    retryLock(first, "the Lease answer came too late to act on");
+                    return;
+                }
+                extend(sent);
                 progress.line("rollout lock acquired (Lease " + settings.leaseNamespace() + "/crifresh-rollout, run " + settings.runId() + ")");
-                long every = Math.max(10, settings.leaseDuration().toMillis() / 3);
-                renewTimer = vertx.setPeriodic(every, id -> renew());
+                scheduleRenew(renewDelay(sent));
                 run.lockAcquired();
                 return;
             }
-            String why = ar.succeeded() ? "held by " + ar.result().holder() : ErrorText.message(ar.cause());
-            long left = (lockDeadline - System.nanoTime()) / 1_000_000;
-            if (left <= 0) {
-                run.lockNotAcquired("rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) not acquired within "
-                        + NodeRoll.seconds(settings.lockTimeout()) + ": " + why);
-                return;
+            retryLock(first, ar.succeeded() ? "held by " + ar.result().holder() : ErrorText.message(ar.cause()));
+        });
+    }
+
+    private void retryLock(boolean first, String why) {
+        long left = (lockDeadline - System.nanoTime()) / 1_000_000;
+        if (left <= 0) {
+            run.lockNotAcquired("rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) not acquired within "
+                    + NodeRoll.seconds(settings.lockTimeout()) + ": " + why);
+            return;
+        }
+        if (first) {
+            progress.line("waiting up to " + NodeRoll.seconds(settings.lockTimeout()) + " for the rollout lock: " + why);
+        }
+        long retry = Math.min(left, Math.max(20, Math.min(1000, settings.lockTimeout().toMillis() / 10)));
+        vertx.setTimer(retry, id -> tryLock(false));
+    }
+
+    /** The next renewal is due a third of the Lease duration after the last one was sent (a slow answer does not push it back). */
+    private long renewDelay(long sentNanos) {
+        long due = sentNanos + durationNanos / 3;
+        return Math.max(1, (due - System.nanoTime()) / 1_000_000);
+    }
+
+    private void scheduleRenew(long delayMillis) {
+        cancel(renewTimer);
+        renewTimer = vertx.setTimer(Math.max(1, delayMillis), id -> {
+            renewTimer = -1;
+            renew();
+        });
+    }
+
+    /** A successful request sent at {@code sent} holds the Lease until {@code sent + duration − margin}. */
+    private void extend(long sentNanos) {
+        long until = sentNanos + durationNanos - marginNanos;
+        if (validUntilNanos == 0 || until - validUntilNanos > 0) {
+            validUntilNanos = until;
+        }
+        cancel(expiryTimer);
+        long left = Math.max(1, (validUntilNanos - System.nanoTime()) / 1_000_000 + 1);
+        expiryTimer = vertx.setTimer(left, id -> {
+            expiryTimer = -1;
+            if (!lost && !run.done() && !held()) {
+                lose("not renewed within its validity" + (lastRenewError == null ? "" : " (last renewal: " + lastRenewError + ")"));
             }
-            if (first) {
-                progress.line("waiting up to " + NodeRoll.seconds(settings.lockTimeout()) + " for the rollout lock: " + why);
-            }
-            long retry = Math.min(left, Math.max(20, Math.min(1000, settings.lockTimeout().toMillis() / 10)));
-            vertx.setTimer(retry, id -> tryLock(false));
         });
     }
 
     private void renew() {
+        if (lost || run.done()) {
+            return;
+        }
+        long sent = System.nanoTime();
         lease.renew().onComplete(ar -> {
-            if (run.done()) {
+            if (lost || run.done()) {
                 return;
             }
             if (ar.succeeded() && ar.result()) {
-                lastRenewNanos = System.nanoTime();
+                lastRenewError = null;
+                extend(sent);
+                scheduleRenew(renewDelay(sent));
                 return;
             }
-            boolean notOurs = ar.succeeded();
-            boolean expired = System.nanoTime() - lastRenewNanos > settings.leaseDuration().toNanos();
-            if (notOurs || expired) {
-                run.lockLost("lost the rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout)"
-                        + (notOurs ? ": another run holds it" : ": renewal failed: " + ErrorText.message(ar.cause())));
+            if (ar.succeeded()) {
+                lose("another run holds it");
+                return;
             }
+            lastRenewError = ErrorText.message(ar.cause());
+            if (held()) {
+                scheduleRenew(Math.max(10, settings.leaseDuration().toMillis() / 10));
+            }
+            // else: the expiry timer ends the hold
         });
+    }
+
+    private void lose(String why) {
+        lost = true;
+        stopRenewing();
+        run.lockLost("lost the rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout): " + why);
+    }
+
+    private void cancel(long timer) {
+        if (timer >= 0) {
+            vertx.cancelTimer(timer);
+        }
     }
 }

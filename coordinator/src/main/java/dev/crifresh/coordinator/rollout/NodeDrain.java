@@ -177,6 +177,9 @@ final class NodeDrain {
     }
 
     private void evictAll(List<Pod> toEvict) {
+        if (!host.leaseHeld()) {
+            return; // fenced: no eviction once the Lease is not certainly held; the lost Lease ends the run
+        }
         int started = generation;
         Map<Pod, Future<Eviction>> attempts = new LinkedHashMap<>();
         for (Pod pod : toEvict) {

@@ -9,7 +9,6 @@ import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.NodePatches;
 import dev.crifresh.coordinator.report.Outcome;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Future;
 import java.time.Duration;
 
@@ -23,7 +22,10 @@ import java.time.Duration;
  *   <li>{@code DRAINING} ({@link NodeDrain}): evict every pod but DaemonSet, mirror and already-terminating pods through the
  *       Eviction API; a PDB answer (429) is retried with backoff; wait until the evicted pods are gone;
  *       all within {@code --drain-timeout};</li>
- *   <li>{@code REBOOTING}: record the boot id and phase {@code rebooting}, call the reboot driver;</li>
+ *   <li>{@code REBOOTING}: re-check at the last moment on a fresh read ({@link LastMomentCheck}: same machine,
+ *       still ours and cordoned, budget, other control planes Ready — else wait bounded, release or hands off);
+ *       record phase {@code rebooting} with the fresh read's boot id and resource version; check the Lease
+ *       once more and call the reboot driver;</li>
  *   <li>{@code RETURNING}: wait for a new boot id and Ready within {@code --reboot-timeout}, then phase
  *       {@code verifying};</li>
  *   <li>{@code ATTESTING}: wait within {@code --attest-timeout} for a valid fresh attestation from the new
@@ -31,14 +33,14 @@ import java.time.Duration;
  *       once more (drain, reboot), never a third time;</li>
  *   <li>{@code RELEASING}: uncordon only when crifresh cordoned, drop the crifresh annotations.</li>
  * </ol>
- * A failure before the reboot driver is invoked rolls the node back (uncordon if we cordoned, annotations
+ * Every side effect is sent only while the run holds the Lease ({@link RollHost#leaseHeld()}); every
+ * ownership, phase and release patch goes through {@link GuardedPatch}. A failure before the reboot driver is
+ * invoked rolls the node back (uncordon if we cordoned, annotations
  * dropped). A failure after that — a failing driver call included, as the request may have got through —
  * leaves the node cordoned and owned, so a rerun resumes waiting for it.
  */
 final class NodeRoll {
     enum State { QUEUED, OWNING, DRAINING, REBOOTING, RETURNING, ATTESTING, RELEASING, DONE, ABANDONED }
-
-    private static final int PATCH_ATTEMPTS = 5;
 
     private final RollHost host;
     private final String name;
@@ -57,6 +59,18 @@ final class NodeRoll {
     private String lastWaitDetail;
     private Outcome outcome;
     private String detail;
+    /** The node when its roll started: the last-moment check requires the same machine (UID, InternalIPs). */
+    private NodeFacts startedAs;
+    /** The attestations seen up to this run's driver call: none of them can prove the new boot fresh. */
+    private final java.util.Set<String> attestationsBefore = new java.util.HashSet<>();
+    /** When the last-moment check first said "wait" (nanoTime), or -1. */
+    private long waitingSince = -1;
+    private int rebootConflicts;
+    /** While releasing: the outcome the release completes. */
+    private Outcome releasing;
+    private String releasingWhy;
+    /** Rebooted and fresh, but the release (uncordon) could not be done. */
+    private boolean leftCordoned;
 
     /**
      * @param resumeFrom the ownership an earlier run left on the node in a phase where its reboot may have
@@ -101,6 +115,11 @@ final class NodeRoll {
         return state == State.DONE || state == State.ABANDONED;
     }
 
+    /** Rebooted and fresh, but left cordoned: the release could not be done. */
+    boolean leftCordoned() {
+        return leftCordoned;
+    }
+
     // ---- start -----------------------------------------------------------------------------------
 
     void start() {
@@ -110,6 +129,10 @@ final class NodeRoll {
             return;
         }
         cordonedByUs = "true".equals(facts.annotation(CrifreshAnnotations.CORDONED));
+        startedAs = facts;
+        if (!host.leaseHeld()) {
+            return; // fenced: the lost Lease ends the run, which abandons this node untouched
+        }
         if (resumeFrom == null) {
             own();
             return;
@@ -154,33 +177,37 @@ final class NodeRoll {
 
     private void own() {
         state = State.OWNING;
-        ownAttempt(1);
-    }
-
-    private void ownAttempt(int attempt) {
         busy = true;
-        host.nodes().get(name).compose(node -> {
+        String runId = host.settings().runId();
+        String ours = new Ownership(runId, Phase.DRAINING).toString();
+        GuardedPatch.apply(host, name, node -> {
             if (node == null) {
-                return Future.failedFuture(new IllegalStateException("the node was deleted"));
+                return new GuardedPatch.Refuse("the node was deleted");
             }
-            NodeFacts facts = NodeFacts.of(node);
-            boolean cordon = !facts.unschedulable();
-            String ownership = new Ownership(host.settings().runId(), Phase.DRAINING).toString();
-            return host.nodes().mergePatch(name, NodePatches.ownAndCordon(ownership, cordon, facts.resourceVersion()))
-                    .map(patched -> cordon);
+            NodeFacts f = NodeFacts.of(node);
+            Ownership owner = Decisions.leftover(f);
+            if (owner != null && owner.runId().equals(runId) && owner.phase() == Phase.DRAINING) {
+                return new GuardedPatch.Skip(); // an earlier attempt landed although its answer was lost
+            }
+            if (owner != null) {
+                return new GuardedPatch.Refuse("it is now owned by '" + owner + "'");
+            }
+            return new GuardedPatch.Patch(NodePatches.ownAndCordon(ours, !f.unschedulable(), f.resourceVersion()));
         }).onComplete(ar -> {
             busy = false;
             if (state != State.OWNING) {
                 return;
             }
             if (ar.succeeded()) {
-                cordonedByUs |= ar.result();
-                say(ar.result() ? "cordoned" : "already cordoned by someone else; it stays cordoned");
-                event(EventReason.CORDONED, ar.result() ? "cordoned for the containerd config rollout"
+                cordonedByUs = "true".equals(NodeFacts.of(ar.result()).annotation(CrifreshAnnotations.CORDONED));
+                say(cordonedByUs ? "cordoned" : "already cordoned by someone else; it stays cordoned");
+                event(EventReason.CORDONED, cordonedByUs ? "cordoned for the containerd config rollout"
                         : "already cordoned by someone else; it stays cordoned");
                 drain();
-            } else if (conflict(ar.cause()) && attempt < PATCH_ATTEMPTS) {
-                ownAttempt(attempt + 1);
+            } else if (ar.cause() instanceof GuardedPatch.Fenced) {
+                // the lost Lease ends the run
+            } else if (ar.cause() instanceof GuardedPatch.Refused refused) {
+                finish(Outcome.FAILED, "not cordoned: " + refused.getMessage() + "; the node was not touched");
             } else {
                 failRollingBack("could not cordon: " + ErrorText.message(ar.cause()));
             }
@@ -201,47 +228,123 @@ final class NodeRoll {
             }
             return;
         }
+        if (!host.leaseHeld()) {
+            return; // fenced: the lost Lease ends the run
+        }
         state = State.REBOOTING;
-        NodeFacts facts = host.facts(name);
-        Node node = host.node(name);
-        if (facts == null || node == null) {
-            failRollingBack("the node was deleted");
+        busy = true;
+        Future<Node> node = host.retry().call(() -> host.nodes().get(name));
+        Future<java.util.List<Node>> all = host.retry().call(() -> host.nodes().listAll());
+        Future.all(node, all).onComplete(ar -> {
+            busy = false;
+            if (state != State.REBOOTING) {
+                return;
+            }
+            if (ar.failed()) {
+                failRollingBack("not rebooted: could not read the nodes again right before its reboot: " + ErrorText.message(ar.cause()));
+                return;
+            }
+            NodeFacts fresh = node.result() == null ? null : NodeFacts.of(node.result());
+            LastMomentCheck.Verdict verdict = LastMomentCheck.check(host.settings().runId(), startedAs, fresh,
+                    all.result().stream().map(NodeFacts::of).toList(), host.inFlight(), host.budget());
+            if (verdict instanceof LastMomentCheck.Go go) {
+                recordRebooting(go, node.result());
+            } else if (verdict instanceof LastMomentCheck.Wait wait) {
+                waitBeforeReboot(wait.why());
+            } else if (verdict instanceof LastMomentCheck.RollBack back) {
+                failRollingBack("not rebooted: " + back.why());
+            } else if (verdict instanceof LastMomentCheck.HandsOff off) {
+                finish(Outcome.FAILED, "not rebooted: " + off.why() + "; the node was not touched");
+            }
+        });
+    }
+
+    /** The last-moment check said "not now": check again shortly, for at most {@code --reboot-timeout}. */
+    private void waitBeforeReboot(String why) {
+        long now = System.nanoTime();
+        Duration limit = host.settings().rebootTimeout();
+        if (waitingSince < 0) {
+            waitingSince = now;
+            say("drained, but not rebooted yet: " + why);
+        } else if (now - waitingSince > limit.toNanos()) {
+            failRollingBack("not rebooted: " + why + " for " + seconds(limit));
             return;
         }
-        bootBefore = facts.bootId();
+        long every = Math.max(20, Math.min(1000, limit.toMillis() / 20));
+        timer = host.vertx().setTimer(every, id -> {
+            timer = -1;
+            if (state == State.REBOOTING && !busy()) {
+                reboot();
+            }
+        });
+    }
+
+    /**
+     * Records phase rebooting and the boot id of the fresh read, guarded by that read's resource version (a
+     * 409 re-reads and re-checks everything), then calls the reboot driver if the Lease is still held.
+     */
+    private void recordRebooting(LastMomentCheck.Go go, Node fresh) {
+        waitingSince = -1;
+        if (!host.leaseHeld()) {
+            return;
+        }
         String ownership = new Ownership(host.settings().runId(), Phase.REBOOTING).toString();
         busy = true;
-        boolean[] driverInvoked = {false};
-        host.nodes().mergePatch(name, NodePatches.phase(ownership, bootBefore))
-                .compose(patched -> {
-                    driverInvoked[0] = true;
-                    return host.vertx().<Void>executeBlocking(() -> {
-                        host.driver().reboot(node);
-                        return null;
-                    }, false);
-                })
+        host.retry().call(() -> host.nodes().mergePatch(name, NodePatches.phase(ownership, go.bootId(), go.resourceVersion())))
                 .onComplete(ar -> {
                     busy = false;
                     if (state != State.REBOOTING) {
                         return;
                     }
-                    if (ar.failed() && !driverInvoked[0]) {
+                    if (ar.failed() && ApiFailure.of(ar.cause()) == ApiFailure.CONFLICT && ++rebootConflicts < GuardedPatch.CONFLICTS) {
+                        reboot();
+                    } else if (ar.failed()) {
                         failRollingBack("could not record phase rebooting: " + ErrorText.message(ar.cause()));
-                        return;
+                    } else {
+                        bootBefore = go.bootId();
+                        callDriver(ar.result() == null ? fresh : ar.result());
                     }
-                    if (ar.failed()) {
-                        failMayHaveRebooted(ErrorText.message(ar.cause()));
-                        return;
-                    }
-                    reboots++;
-                    if (reboots == 1) {
-                        host.rebootRequested(this);
-                    }
-                    say(reboots == 1 ? "reboot requested" : "reboot requested again (" + reboots + ")");
-                    event(EventReason.REBOOT_REQUESTED, "reboot requested so that containerd loads the current CRI config"
-                            + (reboots > 1 ? " (reboot " + reboots + ")" : "") + "; boot id before: " + bootBefore);
-                    awaitReturn();
                 });
+    }
+
+    private void callDriver(Node node) {
+        if (!host.leaseHeld()) {
+            return; // fenced: phase rebooting stays with the boot id; the next run waits for a new boot or fails it
+        }
+        if (host.stopping()) {
+            release(Outcome.NOT_ATTEMPTED, "not rebooted: the rollout stopped before its reboot; released");
+            return;
+        }
+        NodeFacts cached = host.facts(name);
+        if (cached != null && cached.attestation() != null) {
+            attestationsBefore.add(cached.attestation().message());
+        }
+        NodeFacts sent = NodeFacts.of(node);
+        if (sent.attestation() != null) {
+            attestationsBefore.add(sent.attestation().message());
+        }
+        busy = true;
+        host.vertx().<Void>executeBlocking(() -> {
+            host.driver().reboot(node);
+            return null;
+        }, false).onComplete(ar -> {
+            busy = false;
+            if (state != State.REBOOTING) {
+                return;
+            }
+            if (ar.failed()) {
+                failMayHaveRebooted(ErrorText.message(ar.cause()));
+                return;
+            }
+            reboots++;
+            if (reboots == 1) {
+                host.rebootRequested(this);
+            }
+            say(reboots == 1 ? "reboot requested" : "reboot requested again (" + reboots + ")");
+            event(EventReason.REBOOT_REQUESTED, "reboot requested so that containerd loads the current CRI config"
+                    + (reboots > 1 ? " (reboot " + reboots + ")" : "") + "; boot id before: " + bootBefore);
+            awaitReturn();
+        });
     }
 
     /**
@@ -287,12 +390,20 @@ final class NodeRoll {
         String ownership = new Ownership(host.settings().runId(), Phase.VERIFYING).toString();
         busy = true;
         state = State.ATTESTING;
-        host.nodes().mergePatch(name, NodePatches.phase(ownership, null)).onComplete(ar -> {
-            busy = false;
-            if (state == State.ATTESTING) {
-                awaitAttestation();
-            }
-        });
+        GuardedPatch.apply(host, name, node -> ownedHere(node) == null
+                ? new GuardedPatch.Refuse(notOursAnyMore(node))
+                : new GuardedPatch.Patch(NodePatches.phase(ownership, null, node.getMetadata().getResourceVersion())))
+                .onComplete(ar -> {
+                    busy = false;
+                    if (state != State.ATTESTING) {
+                        return;
+                    }
+                    if (ar.failed() && ar.cause() instanceof GuardedPatch.Refused refused) {
+                        finish(Outcome.FAILED, "rebooted, but " + refused.getMessage() + "; the node was not touched further");
+                    } else if (!(ar.failed() && ar.cause() instanceof GuardedPatch.Fenced)) {
+                        awaitAttestation(); // phase verifying is a hint for a rerun; without it the rerun waits for the boot id
+                    }
+                });
     }
 
     // ---- wait for a fresh attestation from the new boot ---------------------------------------------
@@ -312,6 +423,11 @@ final class NodeRoll {
             return;
         }
         Classification c = host.classifyNow(name);
+        String notNew = notFromThisReboot(host.facts(name));
+        if (c.verdict() == dev.crifresh.coordinator.classify.NodeVerdict.FRESH && notNew != null) {
+            lastWaitDetail = notNew;
+            return;
+        }
         switch (c.verdict()) {
             case FRESH -> {
                 cancelTimer();
@@ -336,6 +452,46 @@ final class NodeRoll {
     }
 
     /**
+     * Why the node's attestation cannot prove this run's reboot, or null when it can: it must come from a boot
+     * other than the one recorded before the reboot, and must not have been seen before this run's driver call
+     * (another run's attestation, or one from the cache, proves nothing about this reboot).
+     */
+    private String notFromThisReboot(NodeFacts facts) {
+        if (facts == null) {
+            return "the node is gone";
+        }
+        if (bootBefore != null && bootBefore.equals(facts.bootId())) {
+            return "the node still reports the boot id from before the reboot";
+        }
+        if (facts.attestation() != null && attestationsBefore.contains(facts.attestation().message())) {
+            return "the attestation is one seen before this run's reboot request";
+        }
+        return null;
+    }
+
+    /** The node's ownership when it is this run's (or the earlier run's this one resumed), else null. */
+    private Ownership ownedHere(Node node) {
+        if (node == null) {
+            return null;
+        }
+        Ownership owner = Decisions.leftover(NodeFacts.of(node));
+        if (owner == null) {
+            return null;
+        }
+        boolean ours = owner.runId().equals(host.settings().runId())
+                || (resumeFrom != null && owner.runId().equals(resumeFrom.runId()));
+        return ours ? owner : null;
+    }
+
+    private String notOursAnyMore(Node node) {
+        if (node == null) {
+            return "the node was deleted";
+        }
+        String value = NodeFacts.of(node).annotation(CrifreshAnnotations.ROLLOUT);
+        return "its " + CrifreshAnnotations.ROLLOUT + " is now " + (value == null ? "gone" : "'" + value + "'");
+    }
+
+    /**
      * A resumed node proved stale after the earlier run's reboot. It was started outside the budget and
      * the control-plane rule, so it is not rebooted again here: it fails, stays cordoned, and its phase
      * goes back to draining — a rerun then releases it and reboots it within the budget and the rule.
@@ -346,9 +502,12 @@ final class NodeRoll {
                 + "; not rebooted again by this run (a resumed node skipped the budget and control-plane checks)";
         String ownership = new Ownership(host.settings().runId(), Phase.DRAINING).toString();
         busy = true;
-        host.nodes().mergePatch(name, NodePatches.phase(ownership, null)).onComplete(ar -> {
+        GuardedPatch.apply(host, name, node -> ownedHere(node) == null
+                ? new GuardedPatch.Refuse(notOursAnyMore(node))
+                : new GuardedPatch.Patch(NodePatches.phase(ownership, null, node.getMetadata().getResourceVersion())))
+                .onComplete(ar -> {
             busy = false;
-            if (state != State.RELEASING) {
+            if (state != State.RELEASING || (ar.failed() && ar.cause() instanceof GuardedPatch.Fenced)) {
                 return;
             }
             finish(Outcome.FAILED, why + (ar.succeeded()
@@ -384,36 +543,51 @@ final class NodeRoll {
     private void release(Outcome result, String why) {
         state = State.RELEASING;
         cancelTimer();
-        boolean uncordon = crifreshCordoned();
-        releaseAttempt(uncordon, result, why, 1);
+        releasing = result;
+        releasingWhy = why;
+        boolean[] uncordoned = {false};
+        busy = true;
+        GuardedPatch.apply(host, name, node -> {
+            if (node == null) {
+                return new GuardedPatch.Refuse("the node was deleted");
+            }
+            NodeFacts f = NodeFacts.of(node);
+            if (f.annotation(CrifreshAnnotations.ROLLOUT) == null) {
+                return new GuardedPatch.Skip(); // an earlier attempt landed although its answer was lost
+            }
+            if (ownedHere(node) == null) {
+                return new GuardedPatch.Refuse(notOursAnyMore(node));
+            }
+            uncordoned[0] = cordonedByUs || "true".equals(f.annotation(CrifreshAnnotations.CORDONED));
+            return new GuardedPatch.Patch(NodePatches.release(uncordoned[0], f.resourceVersion()));
+        }).onComplete(ar -> {
+            busy = false;
+            if (state != State.RELEASING || (ar.failed() && ar.cause() instanceof GuardedPatch.Fenced)) {
+                return;
+            }
+            if (ar.succeeded()) {
+                if (uncordoned[0]) {
+                    say("uncordoned");
+                    event(EventReason.UNCORDONED, "uncordoned: crifresh had cordoned it");
+                }
+                finish(result, why);
+                return;
+            }
+            String error = ar.cause() instanceof GuardedPatch.Refused refused ? refused.getMessage() : ErrorText.message(ar.cause());
+            if (result == Outcome.REBOOTED) {
+                leftCordoned = true;
+                finish(Outcome.REBOOTED, why + "; but NOT uncordoned: could not release it (" + error + "): uncordon it and remove "
+                        + CrifreshAnnotations.ROLLOUT + " by hand, or rerun");
+            } else {
+                finish(Outcome.FAILED, why + "; then could not release it (uncordon, drop the crifresh annotations): " + error);
+            }
+        });
     }
 
     /** Whether crifresh cordoned the node: this run did, or the node carries {@code crifresh.dev/cordoned=true}. */
     private boolean crifreshCordoned() {
         NodeFacts facts = host.facts(name);
         return cordonedByUs || (facts != null && "true".equals(facts.annotation(CrifreshAnnotations.CORDONED)));
-    }
-
-    private void releaseAttempt(boolean uncordon, Outcome result, String why, int attempt) {
-        busy = true;
-        host.nodes().mergePatch(name, NodePatches.release(uncordon)).onComplete(ar -> {
-            busy = false;
-            if (state != State.RELEASING) {
-                return;
-            }
-            if (ar.succeeded()) {
-                if (uncordon) {
-                    say("uncordoned");
-                    event(EventReason.UNCORDONED, "uncordoned: crifresh had cordoned it");
-                }
-                finish(result, why);
-            } else if (attempt < PATCH_ATTEMPTS) {
-                releaseAttempt(uncordon, result, why, attempt + 1);
-            } else {
-                finish(Outcome.FAILED, why + "; then could not " + (uncordon ? "uncordon it" : "drop the crifresh annotations")
-                        + ": " + ErrorText.message(ar.cause()));
-            }
-        });
     }
 
     /** A failure before the reboot request: undo the cordon and ownership, then fail. */
@@ -425,8 +599,7 @@ final class NodeRoll {
         host.progress(this, ProgressListener.Level.ERROR, "failed: " + why);
         state = State.RELEASING;
         cancelTimer();
-        boolean uncordon = crifreshCordoned();
-        releaseAttempt(uncordon, Outcome.FAILED, why + (uncordon ? " (uncordoned again)" : ""), 1);
+        release(Outcome.FAILED, why + (crifreshCordoned() ? " (uncordoned again)" : ""));
     }
 
     /** The run is interrupted: stop here and leave the node as it is, for a rerun to resume. */
@@ -437,6 +610,12 @@ final class NodeRoll {
         cancelTimer();
         State was = state;
         state = State.ABANDONED;
+        if (was == State.RELEASING && releasing == Outcome.REBOOTED) {
+            outcome = Outcome.REBOOTED;
+            leftCordoned = true;
+            detail = releasingWhy + "; but NOT uncordoned: " + why + "; a rerun releases it";
+            return;
+        }
         outcome = was == State.QUEUED ? Outcome.NOT_ATTEMPTED : Outcome.FAILED;
         detail = was == State.QUEUED ? why : why + " while " + was.name().toLowerCase() + "; a rerun resumes from "
                 + CrifreshAnnotations.ROLLOUT;
@@ -488,10 +667,6 @@ final class NodeRoll {
 
     private void event(EventReason reason, String message) {
         host.event(name, reason, message);
-    }
-
-    private static boolean conflict(Throwable t) {
-        return t instanceof KubernetesClientException k && k.getCode() == 409;
     }
 
     static String seconds(Duration d) {

@@ -25,6 +25,11 @@ final class PatchEchoNodeOps implements NodeOps {
     }
 
     @Override
+    public Future<List<Node>> listAll() {
+        return delegate.listAll();
+    }
+
+    @Override
     public Future<Node> get(String name) {
         return delegate.get(name);
     }

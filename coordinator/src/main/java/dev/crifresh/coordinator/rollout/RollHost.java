@@ -35,6 +35,18 @@ interface RollHost {
     /** True once the run stops taking on new work (a failure, a lost Lease, an interruption). */
     boolean stopping();
 
+    /** Whether the run may cause a side effect now: it holds the Lease and the hold is certainly valid. */
+    boolean leaseHeld();
+
+    /** Retries a Kubernetes call on transient errors while the Lease is held. */
+    ApiRetry retry();
+
+    /** How many nodes may be unavailable at once. */
+    int budget();
+
+    /** The nodes of this run in progress now. */
+    java.util.Set<String> inFlight();
+
     void progress(NodeRoll roll, String text);
 
     /** A progress line with its level; a host without levels logs it as a plain line. */

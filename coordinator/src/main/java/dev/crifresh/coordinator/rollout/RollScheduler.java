@@ -61,6 +61,11 @@ final class RollScheduler {
         return queue.isEmpty();
     }
 
+    /** The names of the rolls in flight (a copy). */
+    Set<String> inFlightNames() {
+        return Set.copyOf(inFlight);
+    }
+
     boolean noneInFlight() {
         return inFlight.isEmpty();
     }

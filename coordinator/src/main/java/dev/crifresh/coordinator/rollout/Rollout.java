@@ -43,7 +43,8 @@ import java.util.TreeMap;
  * events and timers; blocking Kubernetes calls and the reboot driver run on worker threads.
  * <ol>
  *   <li><b>Lock</b> ({@link LeaseKeeper}): take the Lease {@code crifresh-rollout} (retrying until {@code --lock-timeout}, else
- *       exit 4) and renew it every third of its duration. A lost Lease stops new work.</li>
+ *       exit 4) and renew it every third of its duration. The hold fences every side effect; when it ends,
+ *       the run ends at once (result lease-lost, exit 4), leaving its nodes for the next run.</li>
  *   <li><b>Observe</b>: start a Node informer on the selected nodes (with a node selector, a second one
  *       on every node, for the safety checks).</li>
  *   <li><b>Classify</b> every node (signature checks on worker threads).</li>
@@ -93,6 +94,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final RolloutEvents events;
     private final StaleNodeTaints taints;
     private final Promise<Report> promise = Promise.promise();
+    private final ApiRetry retry;
 
     private Stage stage = Stage.LOCKING;
     private NodeOps.NodeWatch watch;
@@ -137,6 +139,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.nodeOps = new PatchEchoNodeOps(nodeOps, this::patched);
         this.podOps = podOps;
         this.lease = new LeaseKeeper(vertx, lease, settings, progress, new LeaseEvents());
+        this.retry = new ApiRetry(vertx, this::leaseHeld);
         this.classifier = classifier;
         this.cache = new ClassificationCache(classifier);
         this.settings = settings;
@@ -144,7 +147,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.progress = progress;
         this.clock = clock;
         this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock);
-        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress);
+        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, () -> this.lease.held());
         this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
                 this::configSettled, this::decide, this::configTimedOut);
         this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
@@ -199,10 +202,15 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             lockFailed(why);
         }
 
+        /**
+         * No side effect at all from here on: nodes in progress are abandoned as they are (owned, cordoned) for
+         * the next run to resume, and the run ends now — even while a call hangs.
+         */
         @Override
         public void lockLost(String why) {
             stopWith(StopReason.LOCK_LOST, why);
-            pump();
+            rolls.abandonInFlight("the rollout lock was lost");
+            finish();
         }
     }
 
@@ -600,13 +608,32 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         }
     }
 
-    /** Drops an earlier run's annotations from nodes it had not rebooted; uncordons those crifresh cordoned. */
+    /**
+     * Drops an earlier run's annotations from nodes it had not rebooted; uncordons those crifresh cordoned. Only
+     * while this run holds the Lease (the earlier run then cannot: see docs/design.md, "Fencing"), and each
+     * guarded by a fresh read that still shows the ownership this run decided on.
+     */
     private Future<Void> releaseLeftovers(List<NodeFacts> leftovers) {
         List<Future<Node>> patches = new ArrayList<>();
         for (NodeFacts f : leftovers) {
+            String seen = f.annotation(CrifreshAnnotations.ROLLOUT);
             boolean uncordon = "true".equals(f.annotation(CrifreshAnnotations.CORDONED));
             progress.line(f.name() + ": dropping an earlier run's crifresh annotations" + (uncordon ? " and uncordoning it" : ""));
-            patches.add(nodeOps.mergePatch(f.name(), NodePatches.release(uncordon)));
+            patches.add(GuardedPatch.apply(this, f.name(), node -> {
+                if (node == null) {
+                    return new GuardedPatch.Skip();
+                }
+                NodeFacts now = NodeFacts.of(node);
+                String owner = now.annotation(CrifreshAnnotations.ROLLOUT);
+                if (owner == null) {
+                    return new GuardedPatch.Skip();
+                }
+                if (!owner.equals(seen)) {
+                    return new GuardedPatch.Refuse(f.name() + " is now owned by '" + owner + "'");
+                }
+                return new GuardedPatch.Patch(NodePatches.release("true".equals(now.annotation(CrifreshAnnotations.CORDONED)),
+                        now.resourceVersion()));
+            }));
         }
         return Future.join(patches).mapEmpty();
     }
@@ -919,6 +946,26 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     @Override
+    public boolean leaseHeld() {
+        return stage != Stage.DONE && lease.held();
+    }
+
+    @Override
+    public ApiRetry retry() {
+        return retry;
+    }
+
+    @Override
+    public int budget() {
+        return budget;
+    }
+
+    @Override
+    public java.util.Set<String> inFlight() {
+        return rolls.inFlightNames();
+    }
+
+    @Override
     public void progress(NodeRoll roll, String text) {
         progress.line(roll.prefix() + " " + text);
     }
@@ -935,9 +982,16 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     /** A patch we sent returned this node (see {@link PatchEchoNodeOps}). */
     private void patched(Node node) {
-        if (stage != Stage.DONE && node != null) {
-            remember(node);
+        if (stage == Stage.DONE || node == null) {
+            return;
         }
+        // A patch's answer can arrive after the informer delivered a newer state (the agent's attestation from
+        // the new boot, say); taking it would roll the view back, and no later event would bring it forward.
+        Node known = raw.get(node.getMetadata().getName());
+        if (known != null && ResourceVersions.older(node.getMetadata().getResourceVersion(), known.getMetadata().getResourceVersion())) {
+            return;
+        }
+        remember(node);
     }
 
 
@@ -951,7 +1005,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     @Override
     public void finished(NodeRoll roll) {
         rolls.finished(roll);
-        if (roll.outcome() == Outcome.FAILED) {
+        if (roll.outcome() == Outcome.FAILED || roll.leftCordoned()) {
             stopWith(StopReason.NODE_FAILED, roll.name() + ": " + roll.detail());
         }
         if (roll.outcome() == Outcome.REBOOTED) {
@@ -1008,10 +1062,11 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     /**
      * Every exit path: crifresh's taint comes off every selected node — also an earlier run's leftovers —
-     * unless the Lease was never held (another run is working) or was lost (then only this run's own).
+     * unless the Lease was never held (another run is working) or was lost: then no side effect at all (see
+     * docs/design.md, "Fencing"), and the next run removes this run's taints as leftovers.
      */
     private Future<Void> removeTaints() {
-        if (!lockHeld) {
+        if (!lockHeld || stop == StopReason.LOCK_LOST) {
             return Future.succeededFuture();
         }
         return taints.untaintAll(new ArrayList<>(raw.values()), stop == StopReason.LOCK_LOST)
@@ -1033,7 +1088,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             NodeResult recorded = results.getOrDefault(c.name(), NodeResult.NONE);
             nodes.add(recorded.report(c, settings.action(), rolls.roll(c.name()), stop != null));
         }
-        Result result = stop == null ? Result.SUCCEEDED : Result.FAILED;
+        Result result = stop == null ? Result.SUCCEEDED : stop == StopReason.LOCK_LOST ? Result.LEASE_LOST : Result.FAILED;
         Report report = Report.of(result, nodes, rebootOrder, stop == null ? StopReason.COMPLETED : stop, error);
         report = report.withJoinedDuringRun(joinedNodes.all());
         return placement == null ? report : report.withPlacement(placement);

@@ -35,7 +35,12 @@ final class StaleNodeTaints {
     /** Nodes this run tainted and has not untainted yet. */
     private final java.util.Set<String> tainted = new java.util.TreeSet<>();
 
-    StaleNodeTaints(NodeOps nodes, String runId, StaleTaint effect, RolloutEvents events, ProgressListener log) {
+    /** Whether the run may still change nodes (it holds the Lease): no taint change is sent otherwise. */
+    private final java.util.function.BooleanSupplier mayAct;
+
+    StaleNodeTaints(NodeOps nodes, String runId, StaleTaint effect, RolloutEvents events, ProgressListener log,
+                    java.util.function.BooleanSupplier mayAct) {
+        this.mayAct = mayAct;
         this.nodes = nodes;
         this.runId = runId;
         this.effect = effect;
@@ -117,6 +122,9 @@ final class StaleNodeTaints {
             String patch = patchFor.apply(node);
             if (patch == null) {
                 return Future.succeededFuture(false);
+            }
+            if (!mayAct.getAsBoolean()) {
+                return Future.failedFuture(new GuardedPatch.Fenced()); // a lost Lease: the next run removes our taints
             }
             return nodes.jsonPatch(name, patch).map(n -> true);
         }).recover(e -> attempt < ATTEMPTS && retryable(e) ? change(name, patchFor, attempt + 1) : Future.failedFuture(e));

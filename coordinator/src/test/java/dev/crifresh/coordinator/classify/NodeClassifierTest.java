@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -75,6 +76,55 @@ class NodeClassifierTest {
         Classification c = classify(withCondition(n, "True", AttestationMessage.format("sentence", agent.sign(claims))));
         assertEquals(NodeVerdict.UNKNOWN, c.verdict());
         assertEquals(NodeClassifier.FRESH_WITHOUT_PROOF_REASON, c.reason());
+    }
+
+    @Test
+    void aFreshWithoutTheEvidenceItWasDecidedOnIsUnknown() {
+        Node n = node("a");
+        AttestationClaims full = TestAgent.claims(n, Verdict.FRESH, Reason.CONTAINERD_STARTED_AFTER_CONFIG,
+                agent.holds(TestAgent.DESIRED));
+        AttestationClaims noContainerd = new AttestationClaims(full.v(), full.iss(), full.sub(), full.nodeUid(),
+                full.bootId(), full.iat(), full.exp(), full.verdict(), full.reason(), full.proof(), null, full.config(),
+                full.registries(), full.marginMs(), full.agent());
+        AttestationClaims noConfig = new AttestationClaims(full.v(), full.iss(), full.sub(), full.nodeUid(),
+                full.bootId(), full.iat(), full.exp(), full.verdict(), full.reason(), full.proof(), full.containerd(),
+                null, full.registries(), full.marginMs(), full.agent());
+        for (AttestationClaims claims : List.of(noContainerd, noConfig)) {
+            Classification c = classify(withCondition(n, "True", AttestationMessage.format("s", agent.sign(claims))));
+            assertEquals(NodeVerdict.UNKNOWN, c.verdict());
+            assertEquals(NodeClassifier.FRESH_WITHOUT_EVIDENCE_REASON, c.reason());
+        }
+    }
+
+    @Test
+    void aFreshDecidedWithAMarginBelowTheFloorIsUnknown() {
+        Node n = node("a");
+        AttestationClaims full = TestAgent.claims(n, Verdict.FRESH, Reason.CONTAINERD_STARTED_AFTER_CONFIG,
+                agent.holds(TestAgent.DESIRED));
+        for (long margin : new long[] {0, 19}) {
+            AttestationClaims thin = new AttestationClaims(full.v(), full.iss(), full.sub(), full.nodeUid(),
+                    full.bootId(), full.iat(), full.exp(), full.verdict(), full.reason(), full.proof(),
+                    full.containerd(), full.config(), full.registries(), margin, full.agent());
+            Classification c = classify(withCondition(n, "True", AttestationMessage.format("s", agent.sign(thin))));
+            assertEquals(NodeVerdict.UNKNOWN, c.verdict(), "margin " + margin);
+            assertEquals(NodeClassifier.MARGIN_BELOW_FLOOR_REASON, c.reason());
+        }
+        AttestationClaims atFloor = new AttestationClaims(full.v(), full.iss(), full.sub(), full.nodeUid(),
+                full.bootId(), full.iat(), full.exp(), full.verdict(), full.reason(), full.proof(),
+                full.containerd(), full.config(), full.registries(), 20, full.agent());
+        assertEquals(NodeVerdict.FRESH,
+                classify(withCondition(n, "True", AttestationMessage.format("s", agent.sign(atFloor)))).verdict());
+    }
+
+    @Test
+    void aTokenValidForMoreThanAnHourIsUnknown() {
+        Node n = node("a");
+        Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        AttestationClaims longLived = TestAgent.claims(n, n.getStatus().getNodeInfo().getBootID(), Verdict.FRESH,
+                Reason.CONTAINERD_STARTED_AFTER_CONFIG, agent.holds(TestAgent.DESIRED), now, now.plus(Duration.ofDays(365)));
+        Classification c = classify(withCondition(n, "True", AttestationMessage.format("s", agent.sign(longLived))));
+        assertEquals(NodeVerdict.UNKNOWN, c.verdict());
+        assertEquals("AttestationInvalidLifetime", c.reason());
     }
 
     @Test

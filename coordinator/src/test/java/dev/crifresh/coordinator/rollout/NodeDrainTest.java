@@ -238,6 +238,26 @@ class NodeDrainTest {
         }
 
         @Override
+        public boolean leaseHeld() {
+            return true;
+        }
+
+        @Override
+        public ApiRetry retry() {
+            return new ApiRetry(vertx, () -> true);
+        }
+
+        @Override
+        public int budget() {
+            return 1;
+        }
+
+        @Override
+        public java.util.Set<String> inFlight() {
+            return java.util.Set.of();
+        }
+
+        @Override
         public void progress(NodeRoll roll, String text) {
         }
 

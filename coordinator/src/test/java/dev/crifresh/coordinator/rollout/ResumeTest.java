@@ -36,7 +36,7 @@ class ResumeTest {
     }
 
     private static CoordinatorSettings rerun() {
-        return Harness.fastSettings().withLockTimeout(Duration.ofSeconds(5));
+        return Harness.fastSettings().withLockTimeout(Duration.ofSeconds(15));
     }
 
     private boolean inPhase(String node, String phase) {

@@ -378,7 +378,7 @@ class RolloutTest {
         assertFalse(cordoned(h, "w2"));
 
         // The reboot did happen after all: a rerun waits for it and does not call the driver again.
-        Harness.Run rerun = h.run(Harness.fastSettings().withLockTimeout(Duration.ofSeconds(5))).rollout();
+        Harness.Run rerun = h.run(Harness.fastSettings().withLockTimeout(Duration.ofSeconds(15))).rollout();
         Poll.until(Duration.ofSeconds(15), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
         h.driver.bringBack("w1");
         Report second = rerun.report();
@@ -498,7 +498,20 @@ class RolloutTest {
     }
 
     @Test
-    void aLostLeaseStopsNewWorkButFinishesTheNodeInProgress() throws Exception {
+    void aSecondProcessWithTheSameRunIdDoesNotShareTheLease() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.driver.behave("w1", Behaviour.HOLD);
+        Harness.Run first = h.run(Harness.fastSettings().withRunId("ci-run-7")).rollout();
+        Poll.until(Duration.ofSeconds(15), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
+        Report second = h.run(Harness.fastSettings().withRunId("ci-run-7").withLockTimeout(Duration.ofMillis(300))).rollout().report();
+        assertEquals(StopReason.LOCK_NOT_ACQUIRED, second.stop(), second.toJson());
+        assertEquals(1, h.driver.rebootsOf("w1"));
+        h.driver.bringBack("w1");
+        assertEquals(0, first.report().exitCode());
+    }
+
+    @Test
+    void aLostLeaseEndsTheRunAtOnceAndLeavesTheNodeInProgressForTheNextRun() throws Exception {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
         h.driver.behave("w1", Behaviour.HOLD);
@@ -519,14 +532,22 @@ class RolloutTest {
             }
         });
         Poll.until(Duration.ofSeconds(15), "the coordinator to notice", () -> h.progress.stream().anyMatch(l -> l.contains("lost the rollout lock")));
+        Report r = run.report(); // at once: w1 is still down
         h.driver.bringBack("w1");
-        Report r = run.report();
         assertEquals(4, r.exitCode(), r.toJson());
         assertEquals(StopReason.LOCK_LOST, r.stop());
-        assertEquals(Outcome.REBOOTED, line(r, "w1").outcome());
+        assertTrue(r.toJson().contains("\"result\" : \"lease-lost\""), r.toJson());
+        assertEquals(Outcome.FAILED, line(r, "w1").outcome());
+        assertTrue(line(r, "w1").detail().contains("the rollout lock was lost while returning"), line(r, "w1").detail());
         assertEquals(Outcome.NOT_ATTEMPTED, line(r, "w2").outcome());
         assertEquals(0, h.driver.rebootsOf("w2"));
         assertFalse(cordoned(h, "w2"));
+        // No side effect after the loss: w1 keeps its cordon and ownership for the next run to resume.
+        Poll.until(Duration.ofSeconds(15), "w1 back", () -> h.cluster.node("w1").getStatus().getConditions().stream()
+                .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())));
+        assertTrue(cordoned(h, "w1"), "uncordoned after the Lease was lost");
+        assertEquals(run.coordinator.settings().runId() + "/rebooting",
+                h.cluster.node("w1").getMetadata().getAnnotations().get("crifresh.dev/rollout"));
         assertEquals("intruder", leases.withName("crifresh-rollout").get().getSpec().getHolderIdentity(), "released someone else's lease");
     }
 }

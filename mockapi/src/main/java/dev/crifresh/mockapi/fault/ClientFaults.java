@@ -4,6 +4,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
@@ -17,8 +18,14 @@ public final class ClientFaults {
         Predicate<RecordedRequest> which();
     }
 
-    /** Answered with {@code code} and a Kubernetes Status body; the store is not touched. */
-    record Fail(Predicate<RecordedRequest> which, int code) implements Rule {
+    /**
+     * Answered with {@code code} and a Kubernetes Status body; the store is not touched. {@code left} counts
+     * the answers still to give (negative: no limit).
+     */
+    record Fail(Predicate<RecordedRequest> which, int code, AtomicInteger left) implements Rule {
+        boolean take() {
+            return left.get() < 0 || left.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+        }
     }
 
     /** Served by the store, the answer's body held back for {@code delay} (the server does not block). */
@@ -29,7 +36,13 @@ public final class ClientFaults {
 
     /** Answers matching requests with {@code code} (e.g. 500, 503, 429) without reaching the store. */
     public ClientFaults fail(Predicate<RecordedRequest> which, int code) {
-        rules.add(new Fail(which, code));
+        rules.add(new Fail(which, code, new AtomicInteger(-1)));
+        return this;
+    }
+
+    /** Answers the next {@code times} matching requests with {@code code}; later ones pass. */
+    public ClientFaults fail(Predicate<RecordedRequest> which, int code, int times) {
+        rules.add(new Fail(which, code, new AtomicInteger(Math.max(0, times))));
         return this;
     }
 
@@ -46,7 +59,7 @@ public final class ClientFaults {
 
     Rule match(RecordedRequest request) {
         for (Rule r : rules) {
-            if (r.which().test(request)) {
+            if (r.which().test(request) && (!(r instanceof Fail f) || f.take())) {
                 return r;
             }
         }

@@ -9,7 +9,8 @@ import picocli.CommandLine.Spec;
 /** {@code crifresh-sim scenario FILE | demo}: a simulated Talos cluster with real agents and the real coordinator. */
 @Command(name = "crifresh-sim", mixinStandardHelpOptions = true,
         versionProvider = SimMain.Version.class,
-        subcommands = {ScenarioCommand.class, DemoCommand.class},
+        subcommands = {ScenarioCommand.class, DemoCommand.class, ServeCommand.class, RebootCommand.class,
+            RotateCommand.class},
         description = "Runs the real crifresh agents and coordinator against a simulated Talos cluster.")
 public final class SimMain implements Runnable {
     /** Bad flags or a bad scenario file. */
@@ -39,7 +40,7 @@ public final class SimMain implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: scenario or demo (see --help)");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: scenario, demo, serve, reboot or rotate (see --help)");
     }
 
     private static int usageError(CommandLine.ParameterException e, String[] args) {

@@ -1,5 +1,8 @@
 package dev.crifresh.sim.cluster;
 
+import dev.crifresh.agent.AgentRuntime;
+import java.util.Optional;
+
 /** Starts the node agent for one boot of a simulated node, pointed at that node's host root and clock. */
 public interface AgentLauncher {
 
@@ -9,5 +12,10 @@ public interface AgentLauncher {
     /** A started agent; {@link #stop} leaves its last condition in place, as a dying pod would. */
     interface RunningAgent {
         void stop() throws Exception;
+
+        /** The agent itself, where it is a real {@link AgentRuntime} (its metrics and last attestation). */
+        default Optional<AgentRuntime> runtime() {
+            return Optional.empty();
+        }
     }
 }

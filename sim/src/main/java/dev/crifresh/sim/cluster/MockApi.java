@@ -1,6 +1,13 @@
 package dev.crifresh.sim.cluster;
 
+import dev.crifresh.mockapi.MockApiDispatcher;
 import dev.crifresh.mockapi.MockApiServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import java.net.InetAddress;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Queue;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
@@ -26,10 +33,18 @@ public final class MockApi implements AutoCloseable {
     }
 
     public static MockApi start(Vertx vertx) {
+        return start(vertx, ApiOptions.DEFAULT);
+    }
+
+    /** A server on a free loopback port with {@code options.routes()} answered first. */
+    public static MockApi start(Vertx vertx, ApiOptions options) {
         // The mock server logs every request at INFO through java.util.logging; the simulation's output is
         // the coordinator's progress and report, so keep only its warnings.
         QUIET.setLevel(Level.WARNING);
-        KubernetesMockServer server = MockApiServer.crud();
+        Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
+        KubernetesMockServer server = MockApiServer.crud(expectations,
+                options.routes().apply(new MockApiDispatcher(expectations)));
+        server.init(InetAddress.getLoopbackAddress(), 0);
         KubernetesClient client = server.createClient(new Vertx5HttpClientFactory(vertx));
         return new MockApi(server, client);
     }

@@ -56,6 +56,9 @@ public final class NodeObjects {
                 .addNewAddress().withType("InternalIP").withAddress(internalIp(index)).endAddress()
                 .addNewAddress().withType("Hostname").withAddress(spec.name()).endAddress()
                 .withConditions(kubeletConditions(spec.ready(), now))
+                // what the kubelet reports; kubectl describe node computes its allocation percentages from it
+                .withCapacity(resources("4", "8Gi"))
+                .withAllocatable(resources("3900m", "7680Mi"))
                 .withNewNodeInfo()
                 .withBootID(bootId)
                 .withMachineID(Long.toHexString(spec.name().hashCode() & 0xffffffffL) + "0c8f4e3d9b2a1f7e6d5c4b3a2918")
@@ -171,5 +174,12 @@ public final class NodeObjects {
 
     public static String appPodName(String node, int index) {
         return "web-7d9f8b6c5d-" + node + "-" + index;
+    }
+
+    private static java.util.Map<String, io.fabric8.kubernetes.api.model.Quantity> resources(String cpu, String memory) {
+        return java.util.Map.of("cpu", new io.fabric8.kubernetes.api.model.Quantity(cpu),
+                "memory", new io.fabric8.kubernetes.api.model.Quantity(memory),
+                "ephemeral-storage", new io.fabric8.kubernetes.api.model.Quantity("50Gi"),
+                "pods", new io.fabric8.kubernetes.api.model.Quantity("110"));
     }
 }

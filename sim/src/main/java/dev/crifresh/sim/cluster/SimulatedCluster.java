@@ -70,12 +70,14 @@ public final class SimulatedCluster implements AutoCloseable {
     private final List<Consumer<SimEvent>> listeners = new CopyOnWriteArrayList<>();
     private final List<RebootRequest> rebootRequests = new CopyOnWriteArrayList<>();
     private volatile Instant runStartedAt;
+    private volatile Credential desired;
 
     private SimulatedCluster(Scenario scenario, Vertx vertx,
-            BiFunction<KubernetesClient, SimKeys, AgentLauncher> launchers) throws IOException {
+            BiFunction<KubernetesClient, SimKeys, AgentLauncher> launchers, ApiOptions apiOptions) throws IOException {
         this.scenario = scenario;
+        this.desired = scenario.desiredCredential();
         this.workDir = Files.createTempDirectory("crifresh-sim-");
-        this.api = MockApi.start(vertx);
+        this.api = MockApi.start(vertx, apiOptions);
         this.keys = SimKeys.generate();
         this.platform = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "crifresh-sim-platform");
@@ -99,9 +101,15 @@ public final class SimulatedCluster implements AutoCloseable {
      */
     public static SimulatedCluster create(Scenario scenario, Vertx vertx,
             BiFunction<KubernetesClient, SimKeys, AgentLauncher> launchers) {
+        return create(scenario, vertx, launchers, ApiOptions.DEFAULT);
+    }
+
+    /** As {@link #create(Scenario, Vertx, BiFunction)}, with the API server listening as {@code apiOptions} says. */
+    public static SimulatedCluster create(Scenario scenario, Vertx vertx,
+            BiFunction<KubernetesClient, SimKeys, AgentLauncher> launchers, ApiOptions apiOptions) {
         SimulatedCluster cluster;
         try {
-            cluster = new SimulatedCluster(scenario, vertx, launchers);
+            cluster = new SimulatedCluster(scenario, vertx, launchers, apiOptions);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the simulation's work folder", e);
         }
@@ -313,28 +321,57 @@ public final class SimulatedCluster implements AutoCloseable {
      * was taken, as {@code talosctl reboot --wait=false} does.
      */
     public void requestReboot(String nodeName) {
-        SimulatedNode node = nodes.get(nodeName);
-        if (node == null) {
-            throw new IllegalArgumentException("no simulated node " + nodeName);
-        }
+        SimulatedNode node = node(nodeName);
         onPlatform(() -> {
-            if (node.state() != SimulatedNode.State.UP) {
-                return null;
-            }
-            rebootRequests.add(new RebootRequest(nodeName, Instant.now(),
-                    node.credential().equals(scenario.desiredCredential()), node.boots()));
-            record(new SimEvent(Instant.now(), nodeName, SimEvent.Kind.REBOOT_REQUESTED,
-                    node.credential().equals(scenario.desiredCredential())
-                            ? "config holds the desired credential" : "config does NOT hold the desired credential"));
-            if (node.rebootRequested(kubelet)) {
-                platform.schedule(() -> platformAction(node, () -> {
-                    node.rebootCompleted(kubelet, launcher);
-                    pods.nodeUp(node.name());
-                }),
-                        scenario.simulation().reboot().toMillis(), TimeUnit.MILLISECONDS);
-            }
+            reboot(node);
             return null;
         });
+    }
+
+    /**
+     * As {@link #requestReboot}, without waiting for the platform thread: for callers that must not block
+     * (the {@code serve} command's control endpoint answers on the API server's event loop, which the
+     * platform thread's own API calls need).
+     *
+     * @throws IllegalArgumentException for an unknown node
+     */
+    public void requestRebootLater(String nodeName) {
+        SimulatedNode node = node(nodeName);
+        platform.execute(() -> platformAction(node, () -> reboot(node)));
+    }
+
+    private void reboot(SimulatedNode node) {
+        if (node.state() != SimulatedNode.State.UP) {
+            return;
+        }
+        boolean holdsDesired = node.credential().equals(desired);
+        rebootRequests.add(new RebootRequest(node.name(), Instant.now(), holdsDesired, node.boots()));
+        record(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.REBOOT_REQUESTED,
+                holdsDesired ? "config holds the desired credential" : "config does NOT hold the desired credential"));
+        if (node.rebootRequested(kubelet)) {
+            platform.schedule(() -> platformAction(node, () -> {
+                node.rebootCompleted(kubelet, launcher);
+                pods.nodeUp(node.name());
+            }), scenario.simulation().reboot().toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * A credential rotation, as a machine-config patch applied to every node would be: from now on
+     * {@code next} is the desired credential, and the platform renders it into every node's CRI config
+     * (in place; a node that is down renders it when it boots). Returns at once; the renders happen on
+     * the platform thread, in node order.
+     */
+    public void rotateLater(Credential next) {
+        desired = next;
+        for (SimulatedNode node : nodes.values()) {
+            platform.execute(() -> platformAction(node, () -> render(node, next)));
+        }
+    }
+
+    /** The credential the platform last rendered for every node (the scenario's until a rotation). */
+    public Credential desiredCredential() {
+        return desired;
     }
 
     private void heartbeats() {

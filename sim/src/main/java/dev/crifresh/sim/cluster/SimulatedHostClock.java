@@ -1,5 +1,6 @@
 package dev.crifresh.sim.cluster;
 
+import dev.crifresh.agent.host.ChangeTimes;
 import dev.crifresh.agent.host.HostClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +22,16 @@ public final class SimulatedHostClock implements HostClock {
 
     public Duration uptime() {
         return Duration.between(bootWallTime, Instant.now());
+    }
+
+    /**
+     * A simulated node booted in a simulated past, but its files are written now: their real ctime would
+     * be after the simulated containerd start. The simulation sets mtimes to the simulated instants, so
+     * the mtime stands in for the ctime here (the real-ctime attacks are tested in the agent module).
+     */
+    @Override
+    public ChangeTimes changeTimes() {
+        return ChangeTimes.MTIME;
     }
 
     public Instant bootWallTime() {

@@ -1,11 +1,14 @@
 package dev.crifresh.sim.cluster;
 
+import dev.crifresh.agent.AgentRuntime;
+
 import dev.crifresh.sim.scenario.AgentMode;
 import dev.crifresh.sim.scenario.Credential;
 import dev.crifresh.sim.scenario.NodeSpec;
 import dev.crifresh.sim.scenario.RebootBehaviour;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Consumer;
 
@@ -37,7 +40,7 @@ public final class SimulatedNode {
     private volatile State state = State.UP;
     private volatile AgentMode agentMode;
     private volatile int boots;
-    private AgentLauncher.RunningAgent agent;
+    private volatile AgentLauncher.RunningAgent agent;
     private long nextPid;
 
     SimulatedNode(NodeSpec spec, int index, String registry, Credential desired, HostRoot host,
@@ -105,6 +108,12 @@ public final class SimulatedNode {
     /** How many times this node booted during the simulation (the initial boot counts as 1). */
     public int boots() {
         return boots;
+    }
+
+    /** The real agent running on this node now, if any (none while the node reboots). */
+    public Optional<AgentRuntime> agentRuntime() {
+        AgentLauncher.RunningAgent running = agent;
+        return running == null ? Optional.empty() : running.runtime();
     }
 
     public HostRoot host() {

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,7 +43,17 @@ public final class RealAgentLauncher implements AgentLauncher {
     public RunningAgent start(String nodeName, HostRoot host, SimulatedHostClock clock) throws Exception {
         AgentRuntime runtime = await(AgentRuntime.start(vertx, client, settings(nodeName, host), keys.agentKey(),
                 keys.fingerprintKey(), clock));
-        return () -> await(runtime.stop());
+        return new RunningAgent() {
+            @Override
+            public void stop() throws Exception {
+                await(runtime.stop());
+            }
+
+            @Override
+            public Optional<AgentRuntime> runtime() {
+                return Optional.of(runtime);
+            }
+        };
     }
 
     private static <T> T await(Future<T> future) throws Exception {

@@ -1,0 +1,51 @@
+package dev.crifresh.coordinator.rollout;
+
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * How bad a failed Kubernetes call is (pure), after Strimzi's roller: a retryable failure is retried with
+ * backoff while the Lease is held; a conflict means "read again and decide again"; a node-fatal one fails
+ * the node; a run-fatal one stops the whole run.
+ */
+enum ApiFailure {
+    /** 5xx, 429, 408, timeouts, connection refused or reset: the call may succeed when tried again. */
+    RETRYABLE,
+    /** 409: the object changed since it was read; read it again and decide again. */
+    CONFLICT,
+    /** A fact about the node: it is gone (404, 410), the request was invalid for it (400, 422), or an unexpected error. */
+    NODE_FATAL,
+    /** Not allowed at all (401, 403): no node can succeed, so the run stops. */
+    RUN_FATAL;
+
+    static ApiFailure of(Throwable t) {
+        if (t instanceof KubernetesClientException k && k.getCode() > 0) {
+            return ofCode(k.getCode());
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof IOException || c instanceof TimeoutException
+                    || c.getClass().getSimpleName().contains("Timeout")) {
+                return RETRYABLE;
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        // A client exception without an HTTP code is a request that got no answer (fabric8 wraps the cause).
+        return t instanceof KubernetesClientException ? RETRYABLE : NODE_FATAL;
+    }
+
+    static ApiFailure ofCode(int code) {
+        if (code == 409) {
+            return CONFLICT;
+        }
+        if (code == 401 || code == 403) {
+            return RUN_FATAL;
+        }
+        if (code == 408 || code == 429 || code >= 500) {
+            return RETRYABLE;
+        }
+        return NODE_FATAL;
+    }
+}

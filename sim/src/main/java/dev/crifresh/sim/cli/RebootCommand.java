@@ -1,0 +1,56 @@
+package dev.crifresh.sim.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code reboot NODE}: asks a running {@code serve} to reboot one simulated node and returns once the request
+ * was taken, as {@code talosctl reboot --wait=false} does: the coordinator's {@code command} reboot driver.
+ */
+@Command(name = "reboot", mixinStandardHelpOptions = true,
+        description = {"Asks a running 'crifresh-sim serve' to reboot one simulated node; returns once the request"
+                + " was taken (like talosctl reboot --wait=false). For the coordinator's command reboot driver:",
+            "  --reboot-driver command --reboot-command 'java -jar sim/target/crifresh-sim.jar reboot {node}'",
+            "Exit code: 0 taken, 1 serve not reachable, 2 unknown node or bad kubeconfig."})
+final class RebootCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "NODE", description = "the simulated node's name")
+    String node;
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE",
+            description = "the kubeconfig serve wrote (default: the first file of $KUBECONFIG)")
+    Path kubeconfig;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ControlClient control;
+        try {
+            control = ControlClient.of(kubeconfig);
+        } catch (ControlClient.UsageError e) {
+            err.println("crifresh-sim: " + e.getMessage());
+            return SimMain.USAGE;
+        }
+        if (node.isBlank() || node.contains("/")) {
+            err.println("crifresh-sim: not a node name: '" + node + "'");
+            return SimMain.USAGE;
+        }
+        ControlClient.Answer answer = control.post("/crifresh-sim/v1/nodes/" + node + "/reboot", "{}");
+        if (answer.status() == 202) {
+            out.println("reboot of " + node + " requested");
+            out.flush();
+            return 0;
+        }
+        err.println("crifresh-sim: " + answer.error());
+        return answer.status() == 404 ? SimMain.USAGE : SimMain.SIMULATION_FAILED;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.crifresh.sim.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** User mistakes with serve, reboot and rotate: one line naming the bad input, exit 2; no serve: exit 1. */
+class ServeCliTest {
+    @TempDir
+    Path dir;
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cl = SimMain.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int exit = cl.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void aRotationNeedsUserAndPassword() {
+        Run r = run("rotate", "--kubeconfig", "whatever", "--credential", "deploy-bot");
+        assertEquals(2, r.exit());
+        assertEquals("crifresh-sim: --credential must be USER:PASSWORD, both non-empty\n", r.err());
+    }
+
+    @Test
+    void anUnreadableKubeconfigIsNamed() {
+        Run r = run("reboot", "--kubeconfig", dir.resolve("missing").toString(), "worker-a");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().startsWith("crifresh-sim: cannot read the kubeconfig " + dir.resolve("missing")), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+    }
+
+    @Test
+    void aKubeconfigWithoutServerIsNamed() throws Exception {
+        Path config = Files.writeString(dir.resolve("config"), "apiVersion: v1\nkind: Config\ncurrent-context: x\n");
+        Run r = run("reboot", "--kubeconfig", config.toString(), "worker-a");
+        assertEquals(2, r.exit());
+        assertEquals("crifresh-sim: the kubeconfig " + config + " names no server for its current context 'x'\n", r.err());
+    }
+
+    @Test
+    void noServeAnsweringIsASimulationFailureNotAStackTrace() throws Exception {
+        // a port nobody listens on: bind one, learn it, close it
+        int port;
+        try (var socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        Path config = Files.writeString(dir.resolve("config"), """
+                apiVersion: v1
+                kind: Config
+                clusters: [{name: c, cluster: {server: "http://127.0.0.1:%d"}}]
+                contexts: [{name: x, context: {cluster: c, user: u}}]
+                current-context: x
+                users: [{name: u, user: {}}]
+                """.formatted(port));
+        Run r = run("reboot", "--kubeconfig", config.toString(), "worker-a");
+        assertEquals(1, r.exit());
+        assertTrue(r.err().startsWith("crifresh-sim: the simulation failed: no simulated cluster answers at http://127.0.0.1:"
+                + port), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+    }
+
+    @Test
+    void serveRejectsAPortOutOfRange() {
+        Run r = run("serve", "--port", "70000", "--kubeconfig", dir.resolve("k").toString());
+        assertEquals(2, r.exit());
+        assertEquals("crifresh-sim: --port and --metrics-port must be 0..65535\n", r.err());
+    }
+}
