@@ -57,6 +57,11 @@ class FinalInventoryTest {
             }
 
             @Override
+            public Future<List<Node>> listAll() {
+                return delegate.listAll();
+            }
+
+            @Override
             public Future<Node> get(String name) {
                 return delegate.get(name);
             }
