@@ -230,6 +230,11 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     // ---- 2. observe + 3. classify ---------------------------------------------------------------------------
 
     private void observe() {
+        observe(1, new Backoff(Duration.ofMillis(500), Duration.ofSeconds(5)));
+    }
+
+    /** Starts the informers; a transient failure (the API unreachable for a while) is retried while the Lease is held. */
+    private void observe(int attempt, Backoff backoff) {
         stage = Stage.OBSERVING;
         watchCluster().compose(v -> nodeOps.watch(this)).compose(w -> {
             watch = w;
@@ -244,6 +249,18 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                     .onSuccess(map -> map.values().forEach(c -> cache.remember(c, now)));
         }).onComplete(ar -> {
             if (stage == Stage.DONE) {
+                return;
+            }
+            if (ar.failed() && attempt < ApiRetry.ATTEMPTS && ApiFailure.of(ar.cause()) == ApiFailure.RETRYABLE && lease.held()) {
+                closeWatch();
+                watch = null;
+                clusterWatch = null;
+                progress.line("cannot watch nodes yet (" + ErrorText.message(ar.cause()) + "); trying again");
+                vertx.setTimer(backoff.next(), id -> {
+                    if (stage == Stage.OBSERVING) {
+                        observe(attempt + 1, backoff);
+                    }
+                });
                 return;
             }
             if (ar.failed()) {

@@ -29,9 +29,7 @@ public final class CoordinatorFlags {
                 .withStaleTaint(dev.crifresh.coordinator.StaleTaint.fromWire(c.staleTaint().wire()))
                 .withDrainTimeout(DRAIN_TIMEOUT)
                 .withLockTimeout(LOCK_TIMEOUT)
-                .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT)
-                // fabric8's mock server cannot filter pods on spec.nodeName.
-                .withPodFieldSelector(false);
+                .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT);
     }
 
     public static RegistryAuth desired(Scenario scenario) {

@@ -34,7 +34,8 @@ public final class ScenarioReader {
             List.of("registry", "desiredCredential", "revokedCredentials", "coordinator", "simulation", "alerts", "nodes");
     private static final List<String> COORDINATOR_FIELDS = List.of("maxUnavailable", "action",
             "configTimeoutSeconds", "rebootTimeoutSeconds", "attestTimeoutSeconds", "staleTaint");
-    private static final List<String> SIMULATION_FIELDS = List.of("rebootMillis", "containerdRestartsOnConfigChange");
+    private static final List<String> SIMULATION_FIELDS = List.of("rebootMillis", "containerdRestartsOnConfigChange",
+            "podTerminationMillis");
     private static final List<String> NODE_FIELDS = List.of("name", "role", "bootedSecondsAgo",
             "containerdStartedSecondsAfterBoot", "configWrittenSecondsAfterBoot", "credential", "configUpdate",
             "marker", "agent", "ready", "cordoned", "reboot", "pods", "etcd", "batchJob",
@@ -210,8 +211,11 @@ public final class ScenarioReader {
         }
         YamlObject s = YamlObject.of(top.raw("simulation"), "simulation", SIMULATION_FIELDS);
         int rebootMillis = s.wholeNumber("rebootMillis", (int) d.reboot().toMillis(), 0, MAX_REBOOT_MILLIS);
+        int podTerminationMillis = s.wholeNumber("podTerminationMillis", (int) d.podTermination().toMillis(), 0,
+                MAX_REBOOT_MILLIS);
         return new SimulationSpec(Duration.ofMillis(rebootMillis),
-                s.bool("containerdRestartsOnConfigChange", d.containerdRestartsOnConfigChange()));
+                s.bool("containerdRestartsOnConfigChange", d.containerdRestartsOnConfigChange()),
+                Duration.ofMillis(podTerminationMillis));
     }
 
     private static List<NodeSpec> nodes(YamlObject top) throws ScenarioException {
