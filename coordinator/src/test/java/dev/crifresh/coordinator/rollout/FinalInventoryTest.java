@@ -128,7 +128,7 @@ class FinalInventoryTest {
     }
 
     private static CoordinatorSettings settings() {
-        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(5));
+        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
     }
 
     @Test

@@ -46,7 +46,7 @@ class StaleTaintTest {
 
     /** The harness's settings with a Lease that a loaded 2-core machine cannot let expire by a late renewal. */
     private static dev.crifresh.coordinator.CoordinatorSettings settings() {
-        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(5));
+        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
     }
 
     /** Node changes as one watch delivers them: "w2 +taint PreferNoSchedule", "w2 cordon", "w2 -taint", "w2 uncordon". */
