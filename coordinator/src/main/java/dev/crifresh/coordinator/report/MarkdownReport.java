@@ -35,6 +35,16 @@ public final class MarkdownReport {
         if (!report.joinedDuringRun().isEmpty()) {
             sb.append("Joined during the run: ").append(String.join(", ", report.joinedDuringRun())).append("\n\n");
         }
+        if (!report.gates().isEmpty()) {
+            sb.append("| Gate | Node | Result | Detail |\n|---|---|---|---|\n");
+            for (var g : report.gates()) {
+                sb.append("| ").append(g.gate()).append(" | ").append(g.node() == null ? "(cluster)" : cell(g.node()))
+                        .append(" | ").append("failed".equals(g.result()) || "timed-out".equals(g.result())
+                                ? "**" + g.result() + "**" : g.result())
+                        .append(" | ").append(cell(g.detail())).append(" |\n");
+            }
+            sb.append('\n');
+        }
         return sb.toString();
     }
 

@@ -162,7 +162,7 @@ class ScenarioReaderTest {
     @CsvSource(delimiterString = " => ", textBlock = """
             'foo: 1\nnodes: [{name: a}]' => 'foo: unknown field, expected one of: registry, desiredCredential, revokedCredentials, coordinator, simulation, alerts, nodes'
             'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks, joinsAfterSeconds'
-            'coordinator: {maxUnavailble: 1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailble: unknown field, expected one of: maxUnavailable, action, configTimeoutSeconds, rebootTimeoutSeconds, attestTimeoutSeconds, staleTaint'
+            'coordinator: {maxUnavailble: 1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailble: unknown field, expected one of: maxUnavailable, action, configTimeoutSeconds, rebootTimeoutSeconds, attestTimeoutSeconds, staleTaint, pullProof, pullProofImage, pullProofTimeoutSeconds, etcdCheck, blockOnAlert, blockOnPodSelector, blockTimeoutSeconds'
             'simulation: {rebootSeconds: 1}\nnodes: [{name: a}]' => 'simulation.rebootSeconds: unknown field, expected one of: rebootMillis, containerdRestartsOnConfigChange, podTerminationMillis'
             'nodes: [{name: a, role: master}]' => 'nodes[0] (a).role: unknown value ''master'', expected worker | control-plane'
             'nodes: [{name: a, marker: maybe}]' => 'nodes[0] (a).marker: unknown value ''maybe'', expected current | stale | absent'
