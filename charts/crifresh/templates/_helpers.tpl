@@ -115,3 +115,8 @@ true
 {{- end -}}
 {{- toJson $parts -}}
 {{- end -}}
+
+{{/* The pull proof's probe namespace: coordinator.gates.pullProof.namespace, or the release namespace. */}}
+{{- define "crifresh.coordinator.probeNamespace" -}}
+{{- default .Release.Namespace .Values.coordinator.gates.pullProof.namespace -}}
+{{- end }}

@@ -50,13 +50,26 @@ class CoordinatorCliFlagsTest {
         timeouts.put("coordinator.logFormat", "json");
         timeouts.put("coordinator.staleTaint", "NoSchedule");
 
+        Map<String, Object> gates = CoordinatorJobTest.hookJob();
+        gates.put("coordinator.gates.pullProof.mode", "all");
+        gates.put("coordinator.gates.pullProof.image", "ghcr.io/example/probe:1");
+        gates.put("coordinator.gates.pullProof.timeout", "90s");
+        gates.put("coordinator.gates.etcdCheck", "command");
+        gates.put("coordinator.gates.etcdCommand", "check-etcd --nodes {ips}");
+        gates.put("coordinator.gates.etcdTimeout", "3m");
+        gates.put("coordinator.gates.blockOnAlert", "Node.*|KubePersistentVolumeFillingUp");
+        gates.put("coordinator.gates.prometheusUrl", "http://prometheus.monitoring:9090");
+        gates.put("coordinator.gates.blockOnPodSelector", "app in (batch,backup)");
+        gates.put("coordinator.gates.blockTimeout", "1h");
+
         List<JsonNode> jobs = List.of(
                 Chart.render(CoordinatorJobTest.hookJob()).one("Job", "crifresh-coordinator-rollout"),
                 Chart.render("non-default.yaml").one("Job", "crifresh-coordinator-rollout-r1"),
                 Chart.render(command).one("Job", "crifresh-coordinator-rollout"),
                 Chart.render(none).one("Job", "crifresh-coordinator-rollout"),
                 Chart.render(timeouts).one("Job", "crifresh-coordinator-rollout"),
-                Chart.render(plan).one("Job", "crifresh-coordinator-plan"));
+                Chart.render(plan).one("Job", "crifresh-coordinator-plan"),
+                Chart.render(gates).one("Job", "crifresh-coordinator-rollout"));
         for (JsonNode job : jobs) {
             List<String> args = containerArgs(job);
             ParseResult result = parse(CoordinatorMain::commandLine, args);
@@ -64,6 +77,15 @@ class CoordinatorCliFlagsTest {
         }
         assertTrue(containerArgs(jobs.get(4)).contains("--marker-current-value=rev-42"),
                 "the marker's current value reaches the CLI unquoted");
+        List<String> gateArgs = containerArgs(jobs.get(6));
+        for (String arg : List.of("--pull-proof=all", "--pull-proof-image=ghcr.io/example/probe:1", "--pull-proof-namespace=crifresh",
+                "--pull-proof-timeout=90s", "--etcd-check=command", "--etcd-command=check-etcd --nodes {ips}", "--etcd-timeout=3m",
+                "--block-on-alert=Node.*|KubePersistentVolumeFillingUp", "--prometheus-url=http://prometheus.monitoring:9090",
+                "--block-on-pod-selector=app in (batch,backup)", "--block-timeout=1h")) {
+            assertTrue(gateArgs.contains(arg), arg + " in " + gateArgs);
+        }
+        assertTrue(containerArgs(jobs.get(0)).stream().noneMatch(a -> a.startsWith("--pull-proof")
+                || a.startsWith("--block") || a.startsWith("--etcd")), "gates off by default");
         assertTrue(containerArgs(jobs.get(4)).containsAll(List.of("--stale-taint=NoSchedule", "--log-format=json")),
                 containerArgs(jobs.get(4)).toString());
     }

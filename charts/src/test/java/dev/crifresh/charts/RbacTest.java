@@ -100,6 +100,21 @@ class RbacTest {
     }
 
     @Test
+    void thePullProofMayManagePodsInItsProbeNamespaceOnlyAndOnlyWhenOn() {
+        assertTrue(Chart.render().all("Role").stream()
+                .noneMatch(r -> r.path("metadata").path("name").asString().endsWith("-pull-proof")), "off by default");
+        Rendered render = Chart.render(Map.of("coordinator.gates.pullProof.mode", "rebooted",
+                "coordinator.gates.pullProof.image", "ghcr.io/example/probe:1", "coordinator.gates.pullProof.namespace", "probes"));
+        JsonNode role = render.one("Role", "crifresh-coordinator-pull-proof");
+        assertEquals("probes", role.path("metadata").path("namespace").asString());
+        assertEquals(List.of(rule(List.of(""), List.of("pods"), List.of("create", "delete", "get", "watch"))), rules(role));
+        JsonNode binding = render.one("RoleBinding", "crifresh-coordinator-pull-proof");
+        assertEquals("probes", binding.path("metadata").path("namespace").asString());
+        assertEquals("crifresh-coordinator", binding.path("subjects").get(0).path("name").asString());
+        assertEquals("crifresh", binding.path("subjects").get(0).path("namespace").asString());
+    }
+
+    @Test
     void rbacCanBeLeftToTheOperator() {
         Rendered render = Chart.render(Map.of("rbac.create", false));
         assertEquals(List.of(), render.all("ClusterRole"));

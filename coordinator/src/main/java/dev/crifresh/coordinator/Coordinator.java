@@ -10,6 +10,9 @@ import dev.crifresh.coordinator.classify.MarkerRule;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.gate.GateNote;
+import dev.crifresh.coordinator.gate.GateWiring;
+import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.kube.Fabric8EventOps;
 import dev.crifresh.coordinator.kube.Fabric8LeaseLock;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
@@ -61,6 +64,7 @@ public final class Coordinator {
     private final NodeClassifier classifier;
     private final Clock clock = Clock.systemUTC();
     private volatile Rollout running;
+    private volatile GateWiring gates = GateWiring.none();
 
     /**
      * @param trust   the trusted attestation keys and the fingerprint HMAC key
@@ -86,6 +90,12 @@ public final class Coordinator {
         return settings;
     }
 
+    /** The rollout gates (pull proof, etcd, blockers) for {@link #plan()} and {@link #rollout()}; none by default. */
+    public Coordinator withGates(GateWiring wiring) {
+        this.gates = wiring == null ? GateWiring.none() : wiring;
+        return this;
+    }
+
     /** Classifies every selected node and reports what {@link #rollout()} would do. Never writes anything. */
     public Future<Report> plan() {
         Promise<Report> promise = Promise.promise();
@@ -93,7 +103,8 @@ public final class Coordinator {
             NodeOps nodes = new Fabric8NodeOps(context, client, settings.nodeSelector());
             nodes.list()
                     .compose(list -> BulkClassify.classifyAll(context, classifier, list.stream().map(NodeFacts::of).toList(), clock.instant())
-                            .compose(classified -> placement(list, classified).map(p -> planReport(classified, p))))
+                            .compose(classified -> placement(list, classified).map(p -> planReport(classified, p)))
+                            .compose(report -> planGates(list, report)))
                     .onComplete(promise);
         });
         return promise.future();
@@ -139,6 +150,32 @@ public final class Coordinator {
         });
     }
 
+    /** What the gates say now about the nodes the plan would reboot (blockers, etcd); waits for nothing. */
+    private Future<Report> planGates(List<Node> list, Report report) {
+        Gates planGates = gates.build(vertx, context, client, settings.runId(), ProgressListener.NONE);
+        List<NodeFacts> all = list.stream().map(NodeFacts::of).toList();
+        java.util.Set<String> toReboot = report.nodes().stream().filter(n -> n.decision() == Decision.REBOOT)
+                .map(NodeReport::name).collect(java.util.stream.Collectors.toSet());
+        List<NodeFacts> rolled = settings.action() != Action.REBOOT ? List.of()
+                : all.stream().filter(f -> toReboot.contains(f.name())).toList();
+        return context.executeBlocking(() -> planCluster(all), false)
+                .compose(cluster -> planGates.plan(rolled, cluster))
+                .eventually(planGates::close)
+                .map(report::withGates);
+    }
+
+    /** The etcd gate needs every control plane, also those a node selector leaves out. Blocking. */
+    private List<NodeFacts> planCluster(List<NodeFacts> selected) {
+        if (settings.nodeSelector() == null) {
+            return selected;
+        }
+        try {
+            return client.nodes().list().getItems().stream().map(NodeFacts::of).toList();
+        } catch (RuntimeException e) {
+            return selected;
+        }
+    }
+
     Report planReport(Map<String, Classification> classified, EvictionPlacement placement) {
         List<NodeReport> nodes = new ArrayList<>();
         classified.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(c ->
@@ -161,7 +198,8 @@ public final class Coordinator {
                     new Fabric8PodOps(context, client, settings.podFieldSelector()),
                     new Fabric8LeaseLock(context, leaseClient, settings.leaseNamespace(), LEASE_NAME, leaseHolder(settings.runId()),
                             settings.leaseDuration(), clock),
-                    new Fabric8EventOps(context, client), classifier, settings, driver, progress, clock);
+                    new Fabric8EventOps(context, client), classifier, settings, driver, progress, clock)
+                    .withGates(gates.build(vertx, context, client, settings.runId(), progress));
             running = rollout;
             rollout.run().onComplete(ar -> context.<Void>executeBlocking(() -> {
                 leaseClient.close();

@@ -34,7 +34,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 
 /**
- * fabric8's mixed dispatcher (expectations first, then the CRUD store) with two gaps of fabric8 8.0.0's
+ * fabric8's mixed dispatcher (expectations first, then the CRUD store) with three gaps of fabric8 8.0.0's
  * mock closed, so it answers like kube-apiserver where crifresh depends on it:
  *
  * <ul>
@@ -46,6 +46,10 @@ import java.util.concurrent.locks.ReadWriteLock;
  *   no request can route an event to a sender that is shutting down. Both are private fields of
  *   {@link KubernetesCrudDispatcher}, reached by reflection; if a fabric8 upgrade renames them,
  *   construction fails loudly.</li>
+ *   <li><b>Pod watches are selected by {@code spec.nodeName}</b> ({@link PodNodeSelector}; lists by
+ *   {@link FieldSelector}): the mock evaluates only {@code metadata.name} and {@code metadata.namespace}
+ *   field selectors and answers any other with nothing at all, which would make a drain believe a node
+ *   has no pods.</li>
  *   <li><b>A failed JSON Patch {@code test} operation is answered 422</b> with a Status, as kube-apiserver
  *   does; the mock throws inside its handler and never answers, so the client would time out.</li>
  * </ul>
@@ -70,9 +74,15 @@ public final class MockApiDispatcher extends Dispatcher {
         this.crud = new KubernetesCrudDispatcher() {
             @Override
             public MockResponse handleWatch(String path) {
-                MockResponse response = super.handleWatch(path);
+                PodNodeSelector selector = PodNodeSelector.of(path);
+                MockResponse response = super.handleWatch(selector == null ? path : selector.stripped());
                 WebSocketListener listener = response.getWebSocketListener();
-                return listener == null ? response : response.withWebSocketUpgrade(new CloseOffLoop(listener));
+                if (listener == null) {
+                    return response;
+                }
+                // CloseOffLoop must wrap the store's own listener: it takes exactly that one out of the store.
+                WebSocketListener closeOffLoop = new CloseOffLoop(listener);
+                return response.withWebSocketUpgrade(selector == null ? closeOffLoop : selector.filterWatch(closeOffLoop));
             }
         };
         this.watchers = field(crud, "watchEventListeners", Set.class);

@@ -19,13 +19,17 @@ public final class PlanCommand implements Callable<Integer> {
     @Mixin
     ReportOptions options;
 
+    @Mixin
+    GateOptions gateOptions;
+
     @Override
     public Integer call() throws Exception {
         CoordinatorSettings settings = Settings.of(options);
+        var gates = gateOptions.wiring();
         try (Session session = Session.open(options, spec)) {
             Coordinator coordinator = session.coordinator(settings, node -> {
                 throw new IllegalStateException("plan never reboots");
-            });
+            }).withGates(gates);
             Report report = Session.await(coordinator.plan());
             options.write("plan", report, spec.commandLine().getOut(), spec.commandLine().getErr());
             return report.exitCode();

@@ -36,6 +36,9 @@ public final class RolloutCommand implements Callable<Integer> {
     @Mixin
     ReportOptions options;
 
+    @Mixin
+    GateOptions gateOptions;
+
     @Option(names = "--namespace", paramLabel = "NS", defaultValue = CoordinatorSettings.DEFAULT_LEASE_NAMESPACE,
             description = "Namespace of the rollout Lease crifresh-rollout (default: ${DEFAULT-VALUE}).")
     String namespace;
@@ -56,11 +59,6 @@ public final class RolloutCommand implements Callable<Integer> {
             description = "With --reboot-driver command: the command, split into words without a shell; {node} and {ip} (the InternalIP) are substituted.")
     String rebootCommand;
 
-    @Option(names = "--talosctl", paramLabel = "PATH", defaultValue = "talosctl", description = "The talosctl executable (default: ${DEFAULT-VALUE}).")
-    String talosctl;
-
-    @Option(names = "--talosconfig", paramLabel = "FILE", description = "talosconfig passed to talosctl (default: talosctl's own).")
-    Path talosconfig;
 
     @Option(names = "--driver-timeout", paramLabel = "DURATION", defaultValue = "2m", converter = DurationConverter.class,
             description = "How long one reboot request may take (default: ${DEFAULT-VALUE}).")
@@ -100,10 +98,11 @@ public final class RolloutCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CoordinatorSettings settings = settings();
         RebootDriver rebootDriver = rebootDriver();
+        var gates = gateOptions.wiring();
         var err = spec.commandLine().getErr();
         Instant started = Instant.now();
         try (Session session = Session.open(options, spec)) {
-            Coordinator coordinator = session.coordinator(settings, rebootDriver);
+            Coordinator coordinator = session.coordinator(settings, rebootDriver).withGates(gates);
             CompletableFuture<Report> result = coordinator.rollout().toCompletionStage().toCompletableFuture();
             CountDownLatch written = new CountDownLatch(1);
             // SIGTERM (a cancelled job): stop starting work, release the Lease, and let the report be written.
@@ -190,7 +189,7 @@ public final class RolloutCommand implements Callable<Integer> {
         if (rebootCommand != null) {
             throw new UsageException("--reboot-command needs --reboot-driver command");
         }
-        return new TalosctlDriver(talosctl, talosconfig, runner);
+        return new TalosctlDriver(gateOptions.talosctl, gateOptions.talosconfig, runner);
     }
 
     /** {@code reboot} or {@code none}. */

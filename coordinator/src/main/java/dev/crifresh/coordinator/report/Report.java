@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.report;
 
+import dev.crifresh.coordinator.gate.GateNote;
 import dev.crifresh.coordinator.placement.EvictionPlacement;
 import java.util.List;
 import tools.jackson.databind.ObjectMapper;
@@ -18,6 +19,7 @@ import tools.jackson.databind.node.ObjectNode;
  *  "rebootOrder": ["node", ...],
  *  "staleTaint": {"key", "effect", "tainted": [...], "freshSchedulable": [...], "seed"},   (when nodes are rolled)
  *  "joinedDuringRun": ["node", ...],       (only when nodes joined)
+ *  "gates": [{"gate", "node", "result", "detail"}],   (only when a gate had something to say)
  *  "error": "why the run failed"}          (only when result is failed or lease-lost)
  * </pre>
  * {@code markerContradicts}, {@code detail}, {@code staleTaint}, {@code joinedDuringRun} and {@code error} are
@@ -27,29 +29,36 @@ import tools.jackson.databind.node.ObjectNode;
  *                    plan, the order a rollout would follow
  * @param stop        why the run ended; decides {@link #exitCode()}
  * @param error       one line naming what stopped the run, null when it did not fail
+ * @param gates       what the rollout gates (pull proof, etcd, blockers) found, in order
  */
 public record Report(Result result, List<NodeReport> nodes, Summary summary, List<String> rebootOrder, StopReason stop, String error,
-                     EvictionPlacement placement, List<String> joinedDuringRun) {
+                     EvictionPlacement placement, List<String> joinedDuringRun, List<GateNote> gates) {
     private static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     public Report {
         nodes = List.copyOf(nodes);
         rebootOrder = List.copyOf(rebootOrder);
         joinedDuringRun = List.copyOf(joinedDuringRun);
+        gates = gates == null ? List.of() : List.copyOf(gates);
     }
 
     public static Report of(Result result, List<NodeReport> nodes, List<String> rebootOrder, StopReason stop, String error) {
-        return new Report(result, nodes, Summary.of(nodes), rebootOrder, stop, error, null, List.of());
+        return new Report(result, nodes, Summary.of(nodes), rebootOrder, stop, error, null, List.of(), List.of());
     }
 
     /** With where evicted pods were steered (the stale taint, fresh capacity, the seed). */
     public Report withPlacement(EvictionPlacement p) {
-        return new Report(result, nodes, summary, rebootOrder, stop, error, p, joinedDuringRun);
+        return new Report(result, nodes, summary, rebootOrder, stop, error, p, joinedDuringRun, gates);
     }
 
     /** With the nodes that joined the cluster while the run was under way. */
     public Report withJoinedDuringRun(List<String> names) {
-        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, names);
+        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, names, gates);
+    }
+
+    /** With what the rollout gates found. */
+    public Report withGates(List<GateNote> notes) {
+        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, joinedDuringRun, notes);
     }
 
     /** 0 succeeded or planned, 1 a node failed, 3 timed out waiting, 4 lock not acquired or lost. */
@@ -98,6 +107,18 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
         }
         if (!joinedDuringRun.isEmpty()) {
             joinedDuringRun.forEach(root.putArray("joinedDuringRun")::add);
+        }
+        if (!gates.isEmpty()) {
+            ArrayNode gateList = root.putArray("gates");
+            for (GateNote g : gates) {
+                ObjectNode o = gateList.addObject();
+                o.put("gate", g.gate());
+                if (g.node() != null) {
+                    o.put("node", g.node());
+                }
+                o.put("result", g.result());
+                o.put("detail", g.detail());
+            }
         }
         if (error != null) {
             root.put("error", error);

@@ -46,6 +46,13 @@ public final class TextReport {
         if (!report.joinedDuringRun().isEmpty()) {
             sb.append("joined during the run: ").append(String.join(", ", report.joinedDuringRun())).append('\n');
         }
+        if (!report.gates().isEmpty()) {
+            sb.append("gates:\n");
+            for (var g : report.gates()) {
+                sb.append("  ").append(g.gate()).append(g.node() == null ? "" : " " + g.node()).append(": ")
+                        .append(g.result()).append(" — ").append(g.detail()).append('\n');
+            }
+        }
         for (NodeReport n : report.nodes()) {
             if (n.markerContradicts()) {
                 sb.append("WARNING: ").append(n.name()).append(": the machine-config marker says current, but containerd is ")

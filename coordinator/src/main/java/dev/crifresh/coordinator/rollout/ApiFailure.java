@@ -20,8 +20,11 @@ enum ApiFailure {
     RUN_FATAL;
 
     static ApiFailure of(Throwable t) {
-        if (t instanceof KubernetesClientException k && k.getCode() > 0) {
-            return ofCode(k.getCode());
+        // The answer's code wherever it is: an informer's start wraps the client exception in its own.
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof KubernetesClientException k && k.getCode() > 0) {
+                return ofCode(k.getCode());
+            }
         }
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof IOException || c instanceof TimeoutException

@@ -16,6 +16,8 @@ import java.time.Duration;
  * One node's way through a rollout. Every method runs on the run's context; asynchronous steps check
  * on return that the node is still in the state that started them.
  * <ol>
+ *   <li>{@code GATED} ({@link dev.crifresh.coordinator.gate.Gates#beforeTakeDown}): wait out its blockers (alert, pod),
+ *       bounded by {@code --block-timeout}; a control plane needs a healthy etcd — else the node is not touched;</li>
  *   <li>{@code OWNING}: one JSON merge patch sets {@code crifresh.dev/rollout=<runId>/draining} and, when
  *       the node was schedulable, {@code spec.unschedulable=true} with {@code crifresh.dev/cordoned=true}
  *       (guarded by the resource version it was decided on);</li>
@@ -31,6 +33,9 @@ import java.time.Duration;
  *   <li>{@code ATTESTING}: wait within {@code --attest-timeout} for a valid fresh attestation from the new
  *       boot that holds the desired credential; config-pending or unknown keep waiting; stale reboots
  *       once more (drain, reboot), never a third time;</li>
+ *   <li>{@code PROVING} ({@link dev.crifresh.coordinator.gate.Gates#afterReturn}): a control plane waits for etcd to be
+ *       healthy again; then the pull proof (when enabled). A failure is reported, and the node is still released:
+ *       it attests fresh, and crifresh never leaves a cordon behind;</li>
  *   <li>{@code RELEASING}: uncordon only when crifresh cordoned, drop the crifresh annotations.</li>
  * </ol>
  * Every side effect is sent only while the run holds the Lease ({@link RollHost#leaseHeld()}); every
@@ -40,7 +45,7 @@ import java.time.Duration;
  * leaves the node cordoned and owned, so a rerun resumes waiting for it.
  */
 final class NodeRoll {
-    enum State { QUEUED, OWNING, DRAINING, REBOOTING, RETURNING, ATTESTING, RELEASING, DONE, ABANDONED }
+    enum State { QUEUED, GATED, OWNING, DRAINING, REBOOTING, RETURNING, ATTESTING, PROVING, RELEASING, DONE, ABANDONED }
 
     private final RollHost host;
     private final String name;
@@ -59,6 +64,7 @@ final class NodeRoll {
     private String lastWaitDetail;
     private Outcome outcome;
     private String detail;
+    private boolean timedOut;
     /** The node when its roll started: the last-moment check requires the same machine (UID, InternalIPs). */
     private NodeFacts startedAs;
     /** The attestations seen up to this run's driver call: none of them can prove the new boot fresh. */
@@ -102,6 +108,11 @@ final class NodeRoll {
         return detail;
     }
 
+    /** It ended because a bounded wait for its gates ran out (exit 3), not because something failed. */
+    boolean timedOut() {
+        return timedOut;
+    }
+
     String prefix() {
         return "[" + index + "/" + total + "] " + name;
     }
@@ -134,7 +145,7 @@ final class NodeRoll {
             return; // fenced: the lost Lease ends the run, which abandons this node untouched
         }
         if (resumeFrom == null) {
-            own();
+            gate(facts);
             return;
         }
         String earlier = "earlier run " + resumeFrom.runId() + " left it in phase " + resumeFrom.phase().wire();
@@ -165,6 +176,28 @@ final class NodeRoll {
         finish(Outcome.FAILED, "earlier run " + resumeFrom.runId() + " left " + what + ", so whether its reboot happened cannot"
                 + " be told; not rebooted, not released: check the node by hand, then remove " + CrifreshAnnotations.ROLLOUT
                 + " (and uncordon it if " + CrifreshAnnotations.CORDONED + " is true) and rerun");
+    }
+
+    // ---- gates before the node is taken down ------------------------------------------------------
+
+    private void gate(NodeFacts facts) {
+        state = State.GATED;
+        host.gates().beforeTakeDown(facts, host.clusterView(), () -> state != State.GATED || host.stopping(), this::say)
+                .onComplete(ar -> {
+                    if (state != State.GATED) {
+                        return;
+                    }
+                    if (host.stopping()) {
+                        finish(Outcome.NOT_ATTEMPTED, "not rebooted: the rollout stopped before its turn; not touched");
+                    } else if (ar.failed()) {
+                        finish(Outcome.FAILED, "not rebooted: its gates could not be checked: " + ErrorText.message(ar.cause()));
+                    } else if (ar.result().pass()) {
+                        own();
+                    } else {
+                        timedOut = ar.result().timedOut();
+                        finish(timedOut ? Outcome.NOT_ATTEMPTED : Outcome.FAILED, ar.result().detail());
+                    }
+                });
     }
 
     // ---- own + cordon ------------------------------------------------------------------------------
@@ -433,7 +466,7 @@ final class NodeRoll {
                 cancelTimer();
                 say("fresh (" + c.reason() + ")");
                 event(EventReason.FRESH, "containerd loaded the current config (" + c.reason() + ")");
-                release(Outcome.REBOOTED, "rebooted" + (reboots > 1 ? " " + reboots + " times" : "") + "; " + c.detail());
+                prove("rebooted" + (reboots > 1 ? " " + reboots + " times" : "") + "; " + c.detail());
             }
             case STALE -> {
                 cancelTimer();
@@ -449,6 +482,27 @@ final class NodeRoll {
             }
             default -> lastWaitDetail = c.verdict().wire() + ", " + c.reason() + ": " + c.detail();
         }
+    }
+
+    /** The gates after its return (etcd back, pull proof); either way the node is released, never left cordoned. */
+    private void prove(String rebooted) {
+        state = State.PROVING;
+        busy = true;
+        NodeFacts facts = host.facts(name);
+        host.gates().afterReturn(facts, host.clusterView(), () -> state != State.PROVING, this::say).onComplete(ar -> {
+            busy = false;
+            if (state != State.PROVING) {
+                return;
+            }
+            if (ar.succeeded() && ar.result().pass()) {
+                String gates = ar.result().detail();
+                release(Outcome.REBOOTED, rebooted + (gates == null || gates.isEmpty() ? "" : "; " + gates));
+            } else {
+                String why = ar.succeeded() ? ar.result().detail() : "its gates could not be checked: " + ErrorText.message(ar.cause());
+                release(Outcome.FAILED, "rebooted and attests fresh, but " + why + "; released (crifresh leaves no cordon"
+                        + " behind), the rollout stops");
+            }
+        });
     }
 
     /**

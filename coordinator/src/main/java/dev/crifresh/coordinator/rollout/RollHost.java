@@ -6,6 +6,7 @@ import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
 import io.fabric8.kubernetes.api.model.Node;
@@ -23,6 +24,16 @@ interface RollHost {
     PodOps pods();
 
     RebootDriver driver();
+
+    /** The rollout gates (blockers, etcd, pull proof); none unless the run has some. */
+    default Gates gates() {
+        return Gates.none(vertx(), vertx().getOrCreateContext());
+    }
+
+    /** Every node of the cluster in its latest state, selected or not (what the safety checks and etcd gate see). */
+    default java.util.List<NodeFacts> clusterView() {
+        return java.util.List.of();
+    }
 
     /** The node's latest state from the informer; null once deleted. */
     NodeFacts facts(String name);
@@ -49,10 +60,14 @@ interface RollHost {
 
     void progress(NodeRoll roll, String text);
 
-    void progress(NodeRoll roll, ProgressListener.Level level, String text);
+    /** A progress line with its level; a host without levels logs it as a plain line. */
+    default void progress(NodeRoll roll, ProgressListener.Level level, String text) {
+        progress(roll, text);
+    }
 
-    /** Records a Kubernetes Event on the node (best effort). */
-    void event(String node, EventReason reason, String message);
+    /** Records a Kubernetes Event on the node (best effort); a host without Events drops it. */
+    default void event(String node, EventReason reason, String message) {
+    }
 
     void rebootRequested(NodeRoll roll);
 

@@ -8,6 +8,8 @@ import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.events.RolloutEvents;
 import dev.crifresh.coordinator.kube.EventOps;
@@ -94,6 +96,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final RolloutEvents events;
     private final StaleNodeTaints taints;
     private final Promise<Report> promise = Promise.promise();
+    private Gates gates;
     private final ApiRetry retry;
 
     private Stage stage = Stage.LOCKING;
@@ -153,6 +156,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
                 this::turnedFresh, this::finishAfterInventory, this::freshTimedOut);
         this.joinedNodes = new JoinedNodes(vertx, settings.attestTimeout(), this::joinedSettled);
+        this.gates = Gates.none(vertx, context);
+    }
+
+    /** The rollout gates (blockers, etcd, pull proof); none unless set before {@link #run()}. */
+    public Rollout withGates(Gates gates) {
+        this.gates = gates;
+        return this;
     }
 
     /** Runs the rollout; call on the rollout's context. */
@@ -230,6 +240,11 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     // ---- 2. observe + 3. classify ---------------------------------------------------------------------------
 
     private void observe() {
+        observe(1, new Backoff(Duration.ofMillis(500), Duration.ofSeconds(5)));
+    }
+
+    /** Starts the informers; a transient failure (the API unreachable for a while) is retried while the Lease is held. */
+    private void observe(int attempt, Backoff backoff) {
         stage = Stage.OBSERVING;
         watchCluster().compose(v -> nodeOps.watch(this)).compose(w -> {
             watch = w;
@@ -244,6 +259,18 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                     .onSuccess(map -> map.values().forEach(c -> cache.remember(c, now)));
         }).onComplete(ar -> {
             if (stage == Stage.DONE) {
+                return;
+            }
+            if (ar.failed() && attempt < ApiRetry.ATTEMPTS && ApiFailure.of(ar.cause()) == ApiFailure.RETRYABLE && lease.held()) {
+                closeWatch();
+                watch = null;
+                clusterWatch = null;
+                progress.line("cannot watch nodes yet (" + ErrorText.message(ar.cause()) + "); trying again");
+                vertx.setTimer(backoff.next(), id -> {
+                    if (stage == Stage.OBSERVING) {
+                        observe(attempt + 1, backoff);
+                    }
+                });
                 return;
             }
             if (ar.failed()) {
@@ -393,6 +420,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private void decide(Map<String, Classification> latest) {
         List<NodeFacts> toRoll = new ArrayList<>();
         List<NodeFacts> leftovers = new ArrayList<>();
+        List<NodeFacts> freshSkipped = new ArrayList<>();
         for (Classification first : initial.values()) {
             String name = first.name();
             NodeFacts f = facts.get(name);
@@ -412,6 +440,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 leftovers.add(f);
             }
             if (now.verdict() == NodeVerdict.FRESH) {
+                freshSkipped.add(f);
                 freshAtDecision.add(name);
                 boolean becameFresh = first.verdict() == NodeVerdict.CONFIG_PENDING;
                 decided(name, becameFresh ? Decision.WAIT : Decision.SKIP);
@@ -429,11 +458,37 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
         }
         List<NodeFacts> ordered = RolloutOrder.order(toRoll);
-        if (settings.action() == Action.NONE) {
-            releaseLeftovers(leftovers).onComplete(ar -> waitForFresh(ordered));
-        } else {
-            checkDriver(ordered, leftovers);
-        }
+        boolean controlPlanes = settings.action() == Action.REBOOT
+                && ordered.stream().anyMatch(f -> f.role() == dev.crifresh.coordinator.classify.Role.CONTROL_PLANE);
+        gates.start(controlPlanes).compose(v -> gates.proveSkipped(freshSkipped)).onComplete(ar -> {
+            if (stage != Stage.DECIDING) {
+                return;
+            }
+            if (ar.failed() || ar.result().values().stream().anyMatch(v -> !v.pass())) {
+                failSkippedProofs(ar.succeeded() ? ar.result() : Map.of(), ar.cause());
+                return;
+            }
+            if (settings.action() == Action.NONE) {
+                releaseLeftovers(leftovers).onComplete(released -> waitForFresh(ordered));
+            } else {
+                checkDriver(ordered, leftovers);
+            }
+        });
+    }
+
+    /** A node skipped as fresh failed its read-only pull proof: stop before any reboot (fail toward not disrupting). */
+    private void failSkippedProofs(Map<String, GateVerdict> proofs, Throwable cause) {
+        List<String> failed = new ArrayList<>();
+        proofs.forEach((name, verdict) -> {
+            if (!verdict.pass()) {
+                failed.add(name);
+                ended(name, Outcome.FAILED, "skipped as fresh, but " + verdict.detail());
+            }
+        });
+        stopWith(StopReason.NODE_FAILED, failed.isEmpty() ? "the pull proof could not run: " + ErrorText.message(cause)
+                : String.join(", ", failed) + " attest fresh but failed the pull proof (" + proofs.get(failed.get(0)).detail()
+                        + "); nothing was rebooted");
+        finish();
     }
 
     private void checkDriver(List<NodeFacts> ordered, List<NodeFacts> leftovers) {
@@ -915,6 +970,16 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     @Override
+    public Gates gates() {
+        return gates;
+    }
+
+    @Override
+    public List<NodeFacts> clusterView() {
+        return safetyView();
+    }
+
+    @Override
     public NodeFacts facts(String name) {
         return facts.get(name);
     }
@@ -1005,7 +1070,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     @Override
     public void finished(NodeRoll roll) {
         rolls.finished(roll);
-        if (roll.outcome() == Outcome.FAILED || roll.leftCordoned()) {
+        if (roll.timedOut()) {
+            stopWith(StopReason.TIMED_OUT, roll.name() + ": " + roll.detail());
+        } else if (roll.outcome() == Outcome.FAILED || roll.leftCordoned()) {
             stopWith(StopReason.NODE_FAILED, roll.name() + ": " + roll.detail());
         }
         if (roll.outcome() == Outcome.REBOOTED) {
@@ -1054,7 +1121,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         lease.stopRenewing();
         rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
         Report report = report();
-        removeTaints().eventually(lease::release).onComplete(ar -> {
+        gates.close().compose(v -> removeTaints()).eventually(lease::release).onComplete(ar -> {
             closeWatch(); // whether or not the Lease could be released: the run is over either way
             promise.tryComplete(report);
         });
@@ -1090,7 +1157,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         }
         Result result = stop == null ? Result.SUCCEEDED : stop == StopReason.LOCK_LOST ? Result.LEASE_LOST : Result.FAILED;
         Report report = Report.of(result, nodes, rebootOrder, stop == null ? StopReason.COMPLETED : stop, error);
-        report = report.withJoinedDuringRun(joinedNodes.all());
+        report = report.withJoinedDuringRun(joinedNodes.all()).withGates(gates.notes());
         return placement == null ? report : report.withPlacement(placement);
     }
 

@@ -236,6 +236,16 @@ class CliTest {
         cases.put("--reboot-driver command needs --reboot-command", args("rollout", "--reboot-driver", "command"));
         cases.put("unbalanced", args("rollout", "--reboot-driver", "command", "--reboot-command", "ssh '{ip}"));
         cases.put("no credential for registry quay.io", args("plan", "--registry", "quay.io"));
+        cases.put("--pull-proof rebooted needs --pull-proof-image", args("rollout", "--pull-proof", "rebooted"));
+        cases.put("'sometimes' is not off, rebooted or all", args("plan", "--pull-proof", "sometimes"));
+        cases.put("--block-on-alert needs --prometheus-url", args("rollout", "--block-on-alert", "Node.*"));
+        cases.put("--block-on-alert '(' is not a regular expression", args("plan", "--block-on-alert", "(",
+            "--prometheus-url", "http://prometheus:9090"));
+        cases.put("--prometheus-url 'prometheus:9090' is not an http(s) URL", args("rollout", "--block-on-alert", "A",
+            "--prometheus-url", "prometheus:9090"));
+        cases.put("--etcd-check command needs --etcd-command", args("rollout", "--etcd-check", "command"));
+        cases.put("'maybe' is not talosctl, command or none", args("rollout", "--etcd-check", "maybe"));
+        cases.put("--etcd-command needs --etcd-check command", args("rollout", "--etcd-command", "true"));
         cases.put("Unknown option: '--frobnicate'", args("plan", "--frobnicate"));
         cases.put("must be NAMESPACE/NAME", new String[] {"plan", "--kubeconfig", kubeconfig.toString(), "--trust-secret", "nope",
             "--credential-file", credential.toString()});
@@ -272,7 +282,9 @@ class CliTest {
         for (String flag : List.of("--max-unavailable", "--action", "--reboot-driver", "--reboot-command", "--talosconfig",
                 "--config-timeout", "--drain-timeout", "--reboot-timeout", "--attest-timeout", "--lock-timeout", "--namespace",
                 "--pushgateway", "--trust-bundle", "--trust-secret", "--credential-secret", "--credential-file", "--registry",
-                "--node-selector", "--output", "--report", "--context", "--marker-annotation")) {
+                "--node-selector", "--output", "--report", "--context", "--marker-annotation", "--pull-proof", "--pull-proof-image",
+                "--pull-proof-namespace", "--pull-proof-timeout", "--etcd-check", "--etcd-command", "--etcd-timeout",
+                "--block-on-alert", "--prometheus-url", "--block-on-pod-selector", "--block-timeout", "--talosctl")) {
             assertTrue(help.out().contains(flag), flag);
         }
         assertEquals(2, Cli.run().exit());

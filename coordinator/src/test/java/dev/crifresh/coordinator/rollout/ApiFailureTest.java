@@ -30,6 +30,12 @@ class ApiFailureTest {
     }
 
     @Test
+    void theCodeCountsWhereverTheClientExceptionIsWrapped() {
+        assertEquals(ApiFailure.RETRYABLE, ApiFailure.of(new java.util.concurrent.CompletionException(code(503))));
+        assertEquals(ApiFailure.RUN_FATAL, ApiFailure.of(new RuntimeException(code(403))));
+    }
+
+    @Test
     void aConflictMeansReadAgain() {
         assertEquals(ApiFailure.CONFLICT, ApiFailure.of(code(409)));
     }

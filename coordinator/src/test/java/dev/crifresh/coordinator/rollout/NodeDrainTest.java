@@ -65,8 +65,9 @@ class NodeDrainTest {
         cluster.addPod("shop", "other", "w2");
         cluster.acceptEvictions("shop", "web-1", evictions);
         cluster.acceptEvictions("shop", "web-2", evictions);
-        // Listing never answers: only the watch can tell the drain that the pods are gone.
-        Pods pods = new Pods(new Fabric8PodOps(context, cluster.client, false)).listHangs();
+        // Listing never answers: only the watch (selected by spec.nodeName, as in production) can tell the
+        // drain that the pods are gone.
+        Pods pods = new Pods(new Fabric8PodOps(context, cluster.client, true)).listHangs();
 
         Drain drain = drain(pods, Duration.ofMinutes(10));
 

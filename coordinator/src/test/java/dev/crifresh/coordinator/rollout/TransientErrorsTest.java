@@ -46,6 +46,16 @@ class TransientErrorsTest {
     }
 
     @Test
+    void nodeListsAnsweredWithServerErrorsWhileTheInformerStartsAreRetried() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.cluster.api.faults("a").fail(Requests.call("GET", "/api/v1/nodes?"), 503, 2);
+        Report r = h.run("a", Harness.fastSettings(), lines).rollout().report();
+        assertEquals(0, r.exitCode(), r.toJson() + "\n" + lines);
+        assertEquals(Outcome.REBOOTED, line(r, "w1").outcome());
+        assertEquals(2, h.cluster.api.dispatcher().history("a", Exchange::faulted).size());
+    }
+
+    @Test
     void aReleaseThatKeepsFailingLeavesTheRebootedNodeCountedRebootedWithTheMissingUncordonStated() throws Exception {
         h.worker("w1", Verdict.STALE);
         // The release is the only patch that drops the annotations (a null value): fail every one of them.

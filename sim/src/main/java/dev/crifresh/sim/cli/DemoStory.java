@@ -39,6 +39,14 @@ final class DemoStory {
                 into the node's ContainerdConfigFresh condition. The coordinator checks the signatures and
                 reboots exactly the nodes that cannot prove they are fresh. The marker is shown, never used.
                 """.formatted(scenario.registry()));
+        if (!scenario.revokedCredentials().isEmpty()) {
+            out.println("""
+                    The old token is revoked: a containerd still holding it gets 401 Unauthorized on every pull.
+                    So after each reboot the coordinator also proves the node end to end: a probe pod pinned to
+                    it pulls a private image with no imagePullSecrets — only the credential the node's running
+                    containerd loaded can pull it.
+                    """);
+        }
         out.flush();
     }
 
@@ -104,6 +112,14 @@ final class DemoStory {
         if (!rebooted.isEmpty() && failed.isEmpty()) {
             out.println("Every rebooted node came back and attested fresh from its new boot.");
         }
+        long proven = report.gates().stream().filter(g -> g.gate().equals("pull-proof") && g.result().equals("passed")).count();
+        if (proven > 0) {
+            out.printf("Pull proof: %d of %d rebooted node%s pulled the private image with the credential their running"
+                    + " containerd loaded (no imagePullSecrets).%n", proven, rebooted.size(), rebooted.size() == 1 ? "" : "s");
+        }
+        report.gates().stream().filter(g -> g.gate().equals("etcd") && g.node() != null && g.result().equals("passed"))
+                .reduce((a, b) -> b).ifPresent(g -> out.printf("etcd: checked before and after each control-plane reboot (%s).%n",
+                        g.detail().substring(g.detail().indexOf(':') + 2)));
         out.printf("%nResult: %s in %.1f s (exit %d).%n", report.result().wire(), took.toMillis() / 1000.0,
                 report.exitCode());
         out.flush();

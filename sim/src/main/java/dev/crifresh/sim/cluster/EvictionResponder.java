@@ -24,12 +24,13 @@ import java.util.function.Consumer;
  * {@link SimEvent.Kind#FORBIDDEN_EVICTION}.
  */
 final class EvictionResponder {
-    /** How long an evicted pod takes to terminate. */
-    static final Duration TERMINATION = Duration.ofMillis(50);
-
     private final KubernetesMockServer server;
     private final KubernetesClient client;
     private final ScheduledExecutorService platform;
+    /** Where evicted pods terminate: their deletions must not queue behind the platform's other work. */
+    private final ScheduledExecutorService terminations;
+    /** How long an evicted pod takes to terminate. */
+    private final Duration termination;
     private final Consumer<SimEvent> events;
     private static final String SUCCESS =
             "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Success\",\"code\":201}";
@@ -40,10 +41,12 @@ final class EvictionResponder {
     private final Map<String, Integer> evictions = new ConcurrentHashMap<>();
 
     EvictionResponder(KubernetesMockServer server, KubernetesClient client, ScheduledExecutorService platform,
-            Consumer<SimEvent> events) {
+            ScheduledExecutorService terminations, Duration termination, Consumer<SimEvent> events) {
         this.server = server;
         this.client = client;
         this.platform = platform;
+        this.terminations = terminations;
+        this.termination = termination;
         this.events = events;
     }
 
@@ -104,10 +107,10 @@ final class EvictionResponder {
             if (ok) {
                 evictions.merge(key(namespace, name), 1, Integer::sum);
                 events.accept(new SimEvent(Instant.now(), node, SimEvent.Kind.POD_EVICTED, key(namespace, name)));
-                platform.schedule(() -> {
+                terminations.schedule(() -> {
                     client.pods().inNamespace(namespace).withName(name).delete();
-                    gone.accept(pod);
-                }, TERMINATION.toMillis(), TimeUnit.MILLISECONDS);
+                    platform.execute(() -> gone.accept(pod)); // its controller reacts on the platform thread
+                }, termination.toNanos(), TimeUnit.NANOSECONDS);
             }
             return ok ? 201 : 404;
         }

@@ -29,6 +29,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -42,7 +46,8 @@ import java.util.function.Consumer;
  * A simulated Talos cluster built from a scenario: one mock API server, and per node a Node object, its
  * pods, a host root folder and (where the scenario says so) a real agent. The simulated platform —
  * kubelet, reboots, config renders, containerd restarts, eviction answers — acts on one platform thread,
- * in order. Everything blocking; call it from a plain thread, never a Vert.x event loop.
+ * in order; kubelet heartbeats, evicted pods' terminations and agent starts run beside it, so that a
+ * simulated fact (a pod gone, a node back) never waits for unrelated work on other nodes. Everything blocking; call it from a plain thread, never a Vert.x event loop.
  */
 public final class SimulatedCluster implements AutoCloseable {
     /** Kubelet status heartbeat period. */
@@ -50,12 +55,22 @@ public final class SimulatedCluster implements AutoCloseable {
     /** Talos >= 1.14: how long after a CRI config write containerd is running again. */
     static final Duration CONTAINERD_RESTART_DELAY = Duration.ofMillis(250);
     private static final Duration PLATFORM_CALL_TIMEOUT = Duration.ofSeconds(30);
+    /** Agents starting at once (after a wave of reboots, or all at the simulation's start). */
+    private static final int AGENT_STARTERS = 4;
 
     private final Scenario scenario;
     private final Path workDir;
     private final MockApi api;
     private final SimKeys keys;
     private final ScheduledExecutorService platform;
+    /**
+     * Off the platform thread, so that no simulated fact waits for unrelated work on other nodes: kubelet
+     * status heartbeats (N nodes' patches every 5 s), evicted pods terminating, agents starting after a
+     * boot. Their API writes tolerate concurrent writers ({@link StatusPatch} re-reads and retries).
+     */
+    private final ScheduledExecutorService kubeletHeartbeats;
+    private final ScheduledExecutorService terminations;
+    private final ExecutorService agentStarter;
     private final Kubelet kubelet;
     private final EvictionResponder evictions;
     private final SimulatedRegistry registry;
@@ -79,13 +94,13 @@ public final class SimulatedCluster implements AutoCloseable {
         this.workDir = Files.createTempDirectory("crifresh-sim-");
         this.api = MockApi.start(vertx, apiOptions);
         this.keys = SimKeys.generate();
-        this.platform = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "crifresh-sim-platform");
-            t.setDaemon(true);
-            return t;
-        });
+        this.platform = daemonScheduler("crifresh-sim-platform", 1);
         this.kubelet = new Kubelet(api.client());
-        this.evictions = new EvictionResponder(api.server(), api.client(), platform, this::record);
+        this.kubeletHeartbeats = daemonScheduler("crifresh-sim-kubelet-heartbeat", 1);
+        this.terminations = daemonScheduler("crifresh-sim-pod-termination", 2);
+        this.agentStarter = Executors.newFixedThreadPool(AGENT_STARTERS, daemon("crifresh-sim-agent-start"));
+        this.evictions = new EvictionResponder(api.server(), api.client(), platform, terminations,
+                scenario.simulation().podTermination(), this::record);
         this.launcher = launchers.apply(api.client(), keys);
         this.registry = new SimulatedRegistry(scenario.registry(), scenario.revokedCredentials());
         this.pods = new PodStarter(api.client(), platform, registry, this::node, this::record);
@@ -133,7 +148,7 @@ public final class SimulatedCluster implements AutoCloseable {
         }
         pods.start();
         scheduler.start();
-        platform.scheduleAtFixedRate(this::heartbeats, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(),
+        kubeletHeartbeats.scheduleAtFixedRate(this::heartbeats, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(),
                 TimeUnit.MILLISECONDS);
     }
 
@@ -166,7 +181,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private void join(NodeSpec spec, int index) {
         try {
             SimulatedNode node = createNode(spec, index, Instant.now());
-            node.startAgent(launcher);
+            node.startAgent(launcher, agentStarter).join();
             record(new SimEvent(Instant.now(), spec.name(), SimEvent.Kind.NODE_JOINED,
                     "booted " + spec.bootedAgo().toSeconds() + " s ago"));
         } catch (RuntimeException e) {
@@ -188,12 +203,18 @@ public final class SimulatedCluster implements AutoCloseable {
 
     /** Starts a real agent on every node whose scenario says {@code agent: running}. */
     public void startAgents() {
-        onPlatform(() -> {
+        List<CompletableFuture<Void>> started = onPlatform(() -> {
+            List<CompletableFuture<Void>> starts = new ArrayList<>();
             for (SimulatedNode node : nodes()) {
-                node.startAgent(launcher);
+                starts.add(node.startAgent(launcher, agentStarter));
             }
-            return null;
+            return starts;
         });
+        try {
+            CompletableFuture.allOf(started.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
     }
 
     /**
@@ -350,7 +371,7 @@ public final class SimulatedCluster implements AutoCloseable {
                 holdsDesired ? "config holds the desired credential" : "config does NOT hold the desired credential"));
         if (node.rebootRequested(kubelet)) {
             platform.schedule(() -> platformAction(node, () -> {
-                node.rebootCompleted(kubelet, launcher);
+                node.rebootCompleted(kubelet, launcher, agentStarter);
                 pods.nodeUp(node.name());
             }), scenario.simulation().reboot().toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -492,6 +513,18 @@ public final class SimulatedCluster implements AutoCloseable {
         return runStartedAt;
     }
 
+    private static ScheduledExecutorService daemonScheduler(String name, int threads) {
+        return Executors.newScheduledThreadPool(threads, daemon(name));
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
     /** Stops every agent and the platform, shuts the API server down and deletes the host roots. */
     @Override
     public void close() {
@@ -510,6 +543,9 @@ public final class SimulatedCluster implements AutoCloseable {
         } finally {
             pods.close();
             prometheus.close();
+            kubeletHeartbeats.shutdownNow();
+            terminations.shutdownNow();
+            agentStarter.shutdownNow();
             platform.shutdownNow();
             api.close();
             HostRoot.deleteTree(workDir);

@@ -10,6 +10,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
@@ -40,7 +44,8 @@ public final class SimulatedNode {
     private volatile State state = State.UP;
     private volatile AgentMode agentMode;
     private volatile int boots;
-    private volatile AgentLauncher.RunningAgent agent;
+    /** The agent of the current boot, possibly still starting; null when none runs. Set on the platform thread. */
+    private volatile CompletableFuture<AgentLauncher.RunningAgent> agent;
     private long nextPid;
 
     SimulatedNode(NodeSpec spec, int index, String registry, Credential desired, HostRoot host,
@@ -112,7 +117,11 @@ public final class SimulatedNode {
 
     /** The real agent running on this node now, if any (none while the node reboots). */
     public Optional<AgentRuntime> agentRuntime() {
-        AgentLauncher.RunningAgent running = agent;
+        CompletableFuture<AgentLauncher.RunningAgent> starting = agent;
+        if (starting == null || !starting.isDone() || starting.isCompletedExceptionally()) {
+            return Optional.empty();
+        }
+        AgentLauncher.RunningAgent running = starting.getNow(null);
         return running == null ? Optional.empty() : running.runtime();
     }
 
@@ -132,7 +141,7 @@ public final class SimulatedNode {
     }
 
     /** The node comes back from a reboot: a new boot that happened a few seconds ago. */
-    void rebootCompleted(Kubelet kubelet, AgentLauncher launcher) {
+    void rebootCompleted(Kubelet kubelet, AgentLauncher launcher, Executor starter) {
         Instant bootWall = Instant.now().minus(BOOT_UPTIME_WHEN_READY);
         bootAt(bootWall, BOOT_BASE_CONFIG, BOOT_AUTH_CONFIG, BOOT_CONTAINERD);
         kubelet.registerBoot(name(), boot.bootId());
@@ -141,7 +150,11 @@ public final class SimulatedNode {
             agentMode = AgentMode.RUNNING;
         }
         event(SimEvent.Kind.REBOOTED, "boot " + boots + ", boot id " + boot.bootId());
-        startAgent(launcher);
+        startAgent(launcher, starter).exceptionally(e -> {
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            event(SimEvent.Kind.PLATFORM_ERROR, String.valueOf(cause.getMessage()));
+            return null;
+        });
     }
 
     private void bootAt(Instant bootWall, Duration baseConfig, Duration authConfig, Duration containerd) {
@@ -157,29 +170,48 @@ public final class SimulatedNode {
         boots++;
     }
 
-    /** Starts a real agent when this node runs one (not for absent, hung or hostile attestations). */
-    void startAgent(AgentLauncher launcher) {
+    /**
+     * Starts a real agent when this node runs one (not for absent, hung or hostile attestations), on
+     * {@code starter}, so that the platform thread goes on with other nodes while it starts (an agent's
+     * start is a few API calls and its first evaluation; a wave of nodes returning at once must not queue
+     * behind each other's). {@link #stopAgent} waits for a start in progress.
+     *
+     * @return completes once the agent runs; fails when it cannot start
+     */
+    CompletableFuture<Void> startAgent(AgentLauncher launcher, Executor starter) {
         if (agentMode != AgentMode.RUNNING || state != State.UP) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
-        try {
-            agent = launcher.start(name(), host, new SimulatedHostClock(boot.wallTime()));
-            event(SimEvent.Kind.AGENT_STARTED, "boot id " + boot.bootId());
-        } catch (Exception e) {
-            throw new IllegalStateException("the agent on " + name() + " did not start: " + e.getMessage(), e);
-        }
+        Boot current = boot;
+        CompletableFuture<AgentLauncher.RunningAgent> starting = CompletableFuture.supplyAsync(() -> {
+            try {
+                AgentLauncher.RunningAgent running = launcher.start(name(), host, new SimulatedHostClock(current.wallTime()));
+                event(SimEvent.Kind.AGENT_STARTED, "boot id " + current.bootId());
+                return running;
+            } catch (Exception e) {
+                throw new IllegalStateException("the agent on " + name() + " did not start: " + e.getMessage(), e);
+            }
+        }, starter);
+        agent = starting;
+        return starting.thenApply(running -> null);
     }
 
     void stopAgent() {
         if (agent == null) {
             return;
         }
+        CompletableFuture<AgentLauncher.RunningAgent> starting = agent;
+        agent = null;
+        AgentLauncher.RunningAgent running;
         try {
-            agent.stop();
+            running = starting.join();
+        } catch (CompletionException | CancellationException e) {
+            return; // it never started: nothing to stop
+        }
+        try {
+            running.stop();
         } catch (Exception e) {
             throw new IllegalStateException("the agent on " + name() + " did not stop: " + e.getMessage(), e);
-        } finally {
-            agent = null;
         }
         event(SimEvent.Kind.AGENT_STOPPED, "");
     }

@@ -21,6 +21,7 @@ public final class SimulatedPrometheus implements AutoCloseable {
     private final List<AlertSpec> alerts;
     private final Supplier<Instant> runStartedAt;
     private final Instant firingSince = Instant.now();
+    private final java.util.Set<String> cleared = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private SimulatedPrometheus(HttpServer server, List<AlertSpec> alerts, Supplier<Instant> runStartedAt) {
         this.server = server;
@@ -56,8 +57,13 @@ public final class SimulatedPrometheus implements AutoCloseable {
     public List<String> firing() {
         Instant started = runStartedAt.get();
         Instant now = Instant.now();
-        return alerts.stream().filter(a -> a.clearsAfter() == null || started == null
+        return alerts.stream().filter(a -> !cleared.contains(a.name())).filter(a -> a.clearsAfter() == null || started == null
                 || now.isBefore(started.plus(a.clearsAfter()))).map(AlertSpec::name).toList();
+    }
+
+    /** The alert stops firing now (what an operator fixing its cause does; tests use it to end a block on cue). */
+    public void clear(String name) {
+        cleared.add(name);
     }
 
     private JsonObject body() {

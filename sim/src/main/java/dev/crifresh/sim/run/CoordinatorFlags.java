@@ -3,6 +3,14 @@ package dev.crifresh.sim.run;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.coordinator.Action;
 import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.gate.EtcdCheckMode;
+import dev.crifresh.coordinator.gate.GateSettings;
+import dev.crifresh.coordinator.gate.GateWiring;
+import dev.crifresh.coordinator.gate.PullProofMode;
+import dev.crifresh.coordinator.gate.etcd.TalosctlEtcdProbe;
+import dev.crifresh.sim.cluster.SimulatedCluster;
+import dev.crifresh.sim.scenario.GateSpec;
+import java.util.regex.Pattern;
 import dev.crifresh.sim.cluster.NodeObjects;
 import dev.crifresh.sim.scenario.CoordinatorSpec;
 import dev.crifresh.sim.scenario.Scenario;
@@ -29,9 +37,30 @@ public final class CoordinatorFlags {
                 .withStaleTaint(dev.crifresh.coordinator.StaleTaint.fromWire(c.staleTaint().wire()))
                 .withDrainTimeout(DRAIN_TIMEOUT)
                 .withLockTimeout(LOCK_TIMEOUT)
-                .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT)
-                // fabric8's mock server cannot filter pods on spec.nodeName.
-                .withPodFieldSelector(false);
+                .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT);
+    }
+
+    /** Where the simulated cluster's probe pods go. */
+    public static final String PROBE_NAMESPACE = "crifresh";
+    /** How often the gates look again while they wait, in the simulation. */
+    static final Duration GATE_POLL = Duration.ofMillis(200);
+
+    /** The scenario's gates, wired to the simulated cluster: its Prometheus, its talosctl, its pods. */
+    public static GateWiring gates(Scenario scenario, SimulatedCluster cluster) {
+        GateSpec g = scenario.coordinator().gates();
+        PullProofMode proof = PullProofMode.fromWire(g.pullProof());
+        String image = g.pullProofImage() != null ? g.pullProofImage() : scenario.registry() + "/crifresh/pull-probe:1";
+        GateSettings settings = GateSettings.off()
+                .withPullProof(proof, proof == PullProofMode.OFF ? null : image)
+                .withProbeNamespace(PROBE_NAMESPACE)
+                .withPullProofTimeout(g.pullProofTimeout())
+                .withEtcdCheck(EtcdCheckMode.fromWire(g.etcdCheck()))
+                .withEtcdTimeout(scenario.coordinator().rebootTimeout(), GATE_POLL)
+                .withBlockTimeout(g.blockTimeout(), GATE_POLL);
+        return new GateWiring(settings, new TalosctlEtcdProbe("talosctl", null, cluster.talosctl()),
+                g.blockOnAlert() == null ? null : cluster.prometheus().url(),
+                g.blockOnAlert() == null ? null : Pattern.compile(g.blockOnAlert()),
+                g.blockOnPodSelector());
     }
 
     public static RegistryAuth desired(Scenario scenario) {
@@ -43,7 +72,8 @@ public final class CoordinatorFlags {
     static Duration runBound(Scenario scenario) {
         CoordinatorSpec c = scenario.coordinator();
         Duration perNode = DRAIN_TIMEOUT.plus(c.rebootTimeout()).plus(c.attestTimeout())
-                .plus(scenario.simulation().reboot());
+                .plus(scenario.simulation().reboot()).plus(c.gates().blockTimeout()).plus(c.gates().pullProofTimeout())
+                .plus(c.rebootTimeout());
         return c.configTimeout().plus(LOCK_TIMEOUT).plus(perNode.multipliedBy(2L * scenario.nodes().size()))
                 .plusSeconds(60);
     }

@@ -78,7 +78,8 @@ public final class SimulationRun implements AutoCloseable {
 
     private Coordinator coordinator(ProgressListener progress) {
         return new Coordinator(vertx, cluster.client(), cluster.keys().trust(), CoordinatorFlags.desired(scenario),
-                CoordinatorFlags.settings(scenario), new SimRebootDriver(cluster), progress);
+                CoordinatorFlags.settings(scenario), new SimRebootDriver(cluster), progress)
+                .withGates(CoordinatorFlags.gates(scenario, cluster));
     }
 
     private Report await(Future<Report> report) throws InterruptedException, TimeoutException {

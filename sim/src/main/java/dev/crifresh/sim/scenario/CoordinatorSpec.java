@@ -7,6 +7,7 @@ import java.time.Duration;
  *
  * @param maxUnavailable a count ("1") or a percentage ("25%"), as the coordinator's flag takes it
  * @param staleTaint     the coordinator's {@code --stale-taint}
+ * @param gates          the rollout gates' flags (pull proof, etcd, blockers)
  */
 public record CoordinatorSpec(
         String maxUnavailable,
@@ -14,7 +15,14 @@ public record CoordinatorSpec(
         Duration configTimeout,
         Duration rebootTimeout,
         Duration attestTimeout,
-        ScenarioStaleTaint staleTaint) {
+        ScenarioStaleTaint staleTaint,
+        GateSpec gates) {
+
+    /** Without gate flags: the gates' defaults. */
+    public CoordinatorSpec(String maxUnavailable, ScenarioAction action, Duration configTimeout, Duration rebootTimeout,
+            Duration attestTimeout, ScenarioStaleTaint staleTaint) {
+        this(maxUnavailable, action, configTimeout, rebootTimeout, attestTimeout, staleTaint, GateSpec.defaults());
+    }
 
     public static CoordinatorSpec defaults() {
         return new CoordinatorSpec("1", ScenarioAction.REBOOT,

@@ -33,8 +33,10 @@ public final class ScenarioReader {
     private static final List<String> ROOT_FIELDS =
             List.of("registry", "desiredCredential", "revokedCredentials", "coordinator", "simulation", "alerts", "nodes");
     private static final List<String> COORDINATOR_FIELDS = List.of("maxUnavailable", "action",
-            "configTimeoutSeconds", "rebootTimeoutSeconds", "attestTimeoutSeconds", "staleTaint");
-    private static final List<String> SIMULATION_FIELDS = List.of("rebootMillis", "containerdRestartsOnConfigChange");
+            "configTimeoutSeconds", "rebootTimeoutSeconds", "attestTimeoutSeconds", "staleTaint", "pullProof", "pullProofImage",
+            "pullProofTimeoutSeconds", "etcdCheck", "blockOnAlert", "blockOnPodSelector", "blockTimeoutSeconds");
+    private static final List<String> SIMULATION_FIELDS = List.of("rebootMillis", "containerdRestartsOnConfigChange",
+            "podTerminationMillis");
     private static final List<String> NODE_FIELDS = List.of("name", "role", "bootedSecondsAgo",
             "containerdStartedSecondsAfterBoot", "configWrittenSecondsAfterBoot", "credential", "configUpdate",
             "marker", "agent", "ready", "cordoned", "reboot", "pods", "etcd", "batchJob",
@@ -167,7 +169,37 @@ public final class ScenarioReader {
                 c.positiveSeconds("configTimeoutSeconds", seconds(d.configTimeout())),
                 c.positiveSeconds("rebootTimeoutSeconds", seconds(d.rebootTimeout())),
                 c.positiveSeconds("attestTimeoutSeconds", seconds(d.attestTimeout())),
-                c.choice("staleTaint", d.staleTaint(), ScenarioStaleTaint.class));
+                c.choice("staleTaint", d.staleTaint(), ScenarioStaleTaint.class),
+                gates(c));
+    }
+
+    private static GateSpec gates(YamlObject c) throws ScenarioException {
+        GateSpec d = GateSpec.defaults();
+        String pullProof = c.string("pullProof", d.pullProof(), false);
+        if (!List.of("off", "rebooted", "all").contains(pullProof)) {
+            throw new ScenarioException(c.pathOf("pullProof") + ": unknown value '" + pullProof + "', expected off | rebooted | all");
+        }
+        String image = c.has("pullProofImage") ? c.string("pullProofImage", null, false) : null;
+        if (image != null && (image.chars().anyMatch(ch -> Character.isWhitespace(ch) || Character.isISOControl(ch)))) {
+            throw new ScenarioException(c.pathOf("pullProofImage") + ": '" + image + "' is not an image reference");
+        }
+        String etcd = c.string("etcdCheck", d.etcdCheck(), false);
+        if (!List.of("talosctl", "none").contains(etcd)) {
+            throw new ScenarioException(c.pathOf("etcdCheck") + ": unknown value '" + etcd + "', expected talosctl | none");
+        }
+        String alert = c.has("blockOnAlert") ? c.string("blockOnAlert", null, false) : null;
+        if (alert != null) {
+            try {
+                Pattern.compile(alert);
+            } catch (java.util.regex.PatternSyntaxException e) {
+                throw new ScenarioException(c.pathOf("blockOnAlert") + ": not a regular expression: " + e.getDescription());
+            }
+        }
+        return new GateSpec(pullProof, image,
+                c.positiveSeconds("pullProofTimeoutSeconds", seconds(d.pullProofTimeout())),
+                etcd, alert,
+                c.has("blockOnPodSelector") ? c.string("blockOnPodSelector", null, false) : null,
+                c.positiveSeconds("blockTimeoutSeconds", seconds(d.blockTimeout())));
     }
 
     private static String maxUnavailable(YamlObject c, String fallback) throws ScenarioException {
@@ -210,8 +242,11 @@ public final class ScenarioReader {
         }
         YamlObject s = YamlObject.of(top.raw("simulation"), "simulation", SIMULATION_FIELDS);
         int rebootMillis = s.wholeNumber("rebootMillis", (int) d.reboot().toMillis(), 0, MAX_REBOOT_MILLIS);
+        int podTerminationMillis = s.wholeNumber("podTerminationMillis", (int) d.podTermination().toMillis(), 0,
+                MAX_REBOOT_MILLIS);
         return new SimulationSpec(Duration.ofMillis(rebootMillis),
-                s.bool("containerdRestartsOnConfigChange", d.containerdRestartsOnConfigChange()));
+                s.bool("containerdRestartsOnConfigChange", d.containerdRestartsOnConfigChange()),
+                Duration.ofMillis(podTerminationMillis));
     }
 
     private static List<NodeSpec> nodes(YamlObject top) throws ScenarioException {

@@ -7,9 +7,16 @@ import java.time.Duration;
  *
  * @param reboot                           time from a reboot request to Ready with a new boot id
  * @param containerdRestartsOnConfigChange Talos >= 1.14: containerd restarts itself after each CRI config change
+ * @param podTermination                   time from an accepted eviction to the pod's deletion (its graceful termination)
  */
-public record SimulationSpec(Duration reboot, boolean containerdRestartsOnConfigChange) {
+public record SimulationSpec(Duration reboot, boolean containerdRestartsOnConfigChange, Duration podTermination) {
+    public static final Duration DEFAULT_POD_TERMINATION = Duration.ofMillis(50);
+
+    public SimulationSpec(Duration reboot, boolean containerdRestartsOnConfigChange) {
+        this(reboot, containerdRestartsOnConfigChange, DEFAULT_POD_TERMINATION);
+    }
+
     public static SimulationSpec defaults() {
-        return new SimulationSpec(Duration.ofMillis(300), false);
+        return new SimulationSpec(Duration.ofMillis(300), false, DEFAULT_POD_TERMINATION);
     }
 }

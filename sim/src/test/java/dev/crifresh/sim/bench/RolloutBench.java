@@ -47,7 +47,7 @@ public final class RolloutBench {
     }
 
     record Outcome(Case c, int stale, int budget, int waves, double measuredSeconds, double attestMedianSeconds,
-            double attestP90Seconds, double limitSeconds, String result) {
+            double attestP90Seconds, double limitSeconds, String result, String phases) {
         double ratio() {
             return measuredSeconds / limitSeconds;
         }
@@ -71,7 +71,7 @@ public final class RolloutBench {
             for (int round = 0; round < rounds; round++) {
                 Outcome o = run(c, staleFraction, reboot, pods, termination);
                 outcomes.add(o);
-                System.out.printf(Locale.ROOT, "  %s%n", line(o));
+                System.out.printf(Locale.ROOT, "  %s%n    per node, median: %s%n", line(o), o.phases());
             }
         }
         System.out.println();
@@ -87,6 +87,91 @@ public final class RolloutBench {
         System.exit(0);
     }
 
+    /** A progress line of the coordinator and when it came. */
+    record Stamped(long nanos, String line) {
+    }
+
+    /**
+     * Where a node's time goes, from the coordinator's progress lines: median per node of each step, in
+     * milliseconds; "returned" is the time from the reboot request to the new boot seen, less the
+     * simulated reboot time.
+     */
+    record Phases(double startMillis, double drainMillis, double drainedToRebootMillis, double returnOverheadMillis,
+            double backToFreshMillis, double freshToUncordonMillis) {
+        private static final java.util.regex.Pattern LINE = java.util.regex.Pattern.compile("\\[\\d+/\\d+\\] (\\S+) (.*)");
+
+        static Phases of(long start, List<Stamped> progress, Duration reboot) {
+            Map<String, Map<String, Long>> nodes = new java.util.TreeMap<>();
+            for (Stamped s : progress) {
+                java.util.regex.Matcher m = LINE.matcher(s.line());
+                if (!m.matches()) {
+                    continue;
+                }
+                String step = step(m.group(2));
+                if (step != null) {
+                    nodes.computeIfAbsent(m.group(1), k -> new java.util.HashMap<>()).putIfAbsent(step, s.nanos());
+                }
+            }
+            List<Double> drain = new ArrayList<>();
+            List<Double> toReboot = new ArrayList<>();
+            List<Double> back = new ArrayList<>();
+            List<Double> fresh = new ArrayList<>();
+            List<Double> release = new ArrayList<>();
+            long firstCordon = Long.MAX_VALUE;
+            for (Map<String, Long> t : nodes.values()) {
+                firstCordon = Math.min(firstCordon, t.getOrDefault("cordoned", Long.MAX_VALUE));
+                gap(t, "cordoned", "drained", 0, drain);
+                gap(t, "drained", "reboot", 0, toReboot);
+                gap(t, "reboot", "back", reboot.toNanos(), back);
+                gap(t, "back", "fresh", 0, fresh);
+                gap(t, "fresh", "uncordoned", 0, release);
+            }
+            return new Phases(firstCordon == Long.MAX_VALUE ? Double.NaN : (firstCordon - start) / 1e6,
+                    percentile(sorted(drain), 0.5), percentile(sorted(toReboot), 0.5), percentile(sorted(back), 0.5),
+                    percentile(sorted(fresh), 0.5), percentile(sorted(release), 0.5));
+        }
+
+        private static String step(String text) {
+            if (text.startsWith("cordoned") || text.startsWith("already cordoned")) {
+                return "cordoned";
+            }
+            if (text.equals("drained")) {
+                return "drained";
+            }
+            if (text.startsWith("reboot requested")) {
+                return "reboot";
+            }
+            if (text.startsWith("back with a new boot id")) {
+                return "back";
+            }
+            if (text.startsWith("fresh (")) {
+                return "fresh";
+            }
+            if (text.equals("uncordoned")) {
+                return "uncordoned";
+            }
+            return null;
+        }
+
+        private static void gap(Map<String, Long> t, String from, String to, long less, List<Double> into) {
+            if (t.containsKey(from) && t.containsKey(to)) {
+                into.add((t.get(to) - t.get(from) - less) / 1e6);
+            }
+        }
+
+        private static List<Double> sorted(List<Double> values) {
+            return values.stream().sorted().toList();
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "first cordon after %.0f ms; cordon→drained %.0f ms; drained→reboot requested %.0f ms;"
+                            + " reboot requested→back %.0f ms beyond the reboot; back→fresh %.0f ms; fresh→uncordoned %.0f ms",
+                    startMillis, drainMillis, drainedToRebootMillis, returnOverheadMillis, backToFreshMillis,
+                    freshToUncordonMillis);
+        }
+    }
+
     private static String line(Outcome o) {
         return String.format(Locale.ROOT, "%d nodes, %d stale, max-unavailable %s (%d): %d waves; attest median %.2f s"
                         + " (p90 %.2f s); limit %.2f s; measured %.2f s; ratio %.3f; %s; load %s",
@@ -96,7 +181,7 @@ public final class RolloutBench {
 
     private static Outcome run(Case c, double staleFraction, Duration reboot, int pods, Duration termination)
             throws Exception {
-        Scenario scenario = scenario(c, staleFraction, reboot, pods);
+        Scenario scenario = scenario(c, staleFraction, reboot, pods, termination);
         int stale = (int) scenario.nodes().stream().filter(n -> n.pods() > 0).count();
         int budget = MaxUnavailable.parse(c.budget()).budget(c.nodes());
         int waves = (stale + budget - 1) / budget;
@@ -129,15 +214,17 @@ public final class RolloutBench {
             });
             try {
                 long start = System.nanoTime();
-                Report report = run.rollout(line -> { });
+                List<Stamped> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+                Report report = run.rollout(line -> progress.add(new Stamped(System.nanoTime(), line)));
                 double measured = (System.nanoTime() - start) / 1e9;
+                String phases = Phases.of(start, progress, reboot).toString();
                 List<Double> attests = attest.values().stream().map(d -> d.toNanos() / 1e9).sorted().toList();
                 double median = percentile(attests, 0.5);
                 double p90 = percentile(attests, 0.9);
                 double limit = waves * (termination.toNanos() / 1e9 + reboot.toNanos() / 1e9 + median);
                 String result = report.result() == Result.SUCCEEDED ? "succeeded" : report.result().toString()
                         + ": " + report.error();
-                return new Outcome(c, stale, budget, waves, measured, median, p90, limit, result);
+                return new Outcome(c, stale, budget, waves, measured, median, p90, limit, result, phases);
             } finally {
                 watch.close();
             }
@@ -148,12 +235,14 @@ public final class RolloutBench {
      * N workers; every k-th one (by the stale fraction) stale with {@code pods} evictable pods, the rest fresh.
      * Written as a scenario file (docs/scenarios.md) so every other field keeps its documented default.
      */
-    static Scenario scenario(Case c, double staleFraction, Duration reboot, int pods) throws Exception {
+    static Scenario scenario(Case c, double staleFraction, Duration reboot, int pods, Duration termination)
+            throws Exception {
         int stale = (int) Math.round(c.nodes() * staleFraction);
         StringBuilder yaml = new StringBuilder()
                 .append("coordinator: {maxUnavailable: \"").append(c.budget()).append("\", configTimeoutSeconds: 10,")
                 .append(" rebootTimeoutSeconds: 120, attestTimeoutSeconds: 120}\n")
-                .append("simulation: {rebootMillis: ").append(reboot.toMillis()).append("}\n")
+                .append("simulation: {rebootMillis: ").append(reboot.toMillis())
+                .append(", podTerminationMillis: ").append(termination.toMillis()).append("}\n")
                 .append("nodes:\n");
         int staleSoFar = 0;
         for (int i = 0; i < c.nodes(); i++) {

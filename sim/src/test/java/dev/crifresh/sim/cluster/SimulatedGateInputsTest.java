@@ -69,9 +69,10 @@ class SimulatedGateInputsTest {
         assertEquals(2, cluster.client().pods().inNamespace(NodeObjects.JOB_NAMESPACE).withLabel("app", "batch").list()
                 .getItems().size());
         cluster.beginRun();
-        Poll.until(Duration.ofSeconds(5), "w-1's job finished", () -> cluster.client().pods()
-                .inNamespace(NodeObjects.JOB_NAMESPACE).withName(NodeObjects.batchJobPodName("w-1")).get() == null);
-        assertTrue(cluster.events().stream().anyMatch(e -> e.kind() == SimEvent.Kind.BATCH_JOB_FINISHED && "w-1".equals(e.node())));
+        Poll.until(Duration.ofSeconds(10), "w-1's job finished", () -> cluster.events().stream()
+                .anyMatch(e -> e.kind() == SimEvent.Kind.BATCH_JOB_FINISHED && "w-1".equals(e.node())));
+        assertEquals(null, cluster.client().pods().inNamespace(NodeObjects.JOB_NAMESPACE)
+                .withName(NodeObjects.batchJobPodName("w-1")).get());
         assertEquals(1, cluster.client().pods().inNamespace(NodeObjects.JOB_NAMESPACE).list().getItems().size());
     }
 

@@ -41,6 +41,9 @@ class CliEndToEndTest {
         assertTrue(story.contains("== 2. Rollout"), story);
         assertTrue(story.contains("Reboots avoided: 3 of 7"), story);
         assertTrue(story.contains("Result: succeeded"), story);
+        assertTrue(story.contains("Pull proof: 4 of 4 rebooted nodes pulled the private image"), story);
+        assertTrue(story.contains("pull proof passed: the node pulled ghcr.io/example/pull-probe:1"), story);
+        assertTrue(story.contains("etcd healthy before its reboot"), story);
         assertFalse(story.contains("token-v") || err.toString().contains("token-v"), "a password was printed");
     }
 

@@ -53,7 +53,7 @@ class ScenarioReaderTest {
                   rebootTimeoutSeconds: 2
                   attestTimeoutSeconds: 3
                   staleTaint: NoSchedule
-                simulation: {rebootMillis: 40, containerdRestartsOnConfigChange: true}
+                simulation: {rebootMillis: 40, containerdRestartsOnConfigChange: true, podTerminationMillis: 7}
                 nodes:
                   - name: cp-1
                     role: control-plane
@@ -85,7 +85,7 @@ class ScenarioReaderTest {
         assertEquals(new Credential("bot", "s3cret"), s.desiredCredential());
         assertEquals(new CoordinatorSpec("25%", ScenarioAction.NONE, Duration.ofMillis(1500), Duration.ofSeconds(2),
                 Duration.ofSeconds(3), ScenarioStaleTaint.NO_SCHEDULE), s.coordinator());
-        assertEquals(new SimulationSpec(Duration.ofMillis(40), true), s.simulation());
+        assertEquals(new SimulationSpec(Duration.ofMillis(40), true, Duration.ofMillis(7)), s.simulation());
         NodeSpec cp = s.node("cp-1");
         assertEquals(new NodeSpec("cp-1", Role.CONTROL_PLANE, Duration.ofMillis(100250), Duration.ofMillis(6500),
                 Duration.ofSeconds(-2), new CredentialChoice(new Credential("old", "old-pass")),
@@ -162,8 +162,8 @@ class ScenarioReaderTest {
     @CsvSource(delimiterString = " => ", textBlock = """
             'foo: 1\nnodes: [{name: a}]' => 'foo: unknown field, expected one of: registry, desiredCredential, revokedCredentials, coordinator, simulation, alerts, nodes'
             'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks, joinsAfterSeconds'
-            'coordinator: {maxUnavailble: 1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailble: unknown field, expected one of: maxUnavailable, action, configTimeoutSeconds, rebootTimeoutSeconds, attestTimeoutSeconds, staleTaint'
-            'simulation: {rebootSeconds: 1}\nnodes: [{name: a}]' => 'simulation.rebootSeconds: unknown field, expected one of: rebootMillis, containerdRestartsOnConfigChange'
+            'coordinator: {maxUnavailble: 1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailble: unknown field, expected one of: maxUnavailable, action, configTimeoutSeconds, rebootTimeoutSeconds, attestTimeoutSeconds, staleTaint, pullProof, pullProofImage, pullProofTimeoutSeconds, etcdCheck, blockOnAlert, blockOnPodSelector, blockTimeoutSeconds'
+            'simulation: {rebootSeconds: 1}\nnodes: [{name: a}]' => 'simulation.rebootSeconds: unknown field, expected one of: rebootMillis, containerdRestartsOnConfigChange, podTerminationMillis'
             'nodes: [{name: a, role: master}]' => 'nodes[0] (a).role: unknown value ''master'', expected worker | control-plane'
             'nodes: [{name: a, marker: maybe}]' => 'nodes[0] (a).marker: unknown value ''maybe'', expected current | stale | absent'
             'nodes: [{name: a, agent: hung}]' => 'nodes[0] (a).agent: unknown value ''hung'', expected running | absent | expired | forged | tampered | wrong-node | wrong-boot'

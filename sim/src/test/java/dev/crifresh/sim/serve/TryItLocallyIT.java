@@ -249,7 +249,7 @@ class TryItLocallyIT {
     private static void checkDescribe(Result r) {
         r.assertExit(0);
         assertTrue(r.stdout().contains("Name:               worker-b"), r.stdout());
-        assertTrue(Pattern.compile("(?m)^\\s+ContainerdConfigFresh\\s+False\\s+.+\\s" + STALE + "\\s+config \\S+ was written")
+        assertTrue(Pattern.compile("(?m)^\\s+ContainerdConfigFresh\\s+False\\s+.+\\s" + STALE + "\\s+config \\S+ \\S+ changed")
                 .matcher(r.stdout()).find(), r.stdout());
         assertTrue(Pattern.compile("(?m)^\\s+Ready\\s+True\\s").matcher(r.stdout()).find(), r.stdout());
         assertTrue(r.stdout().contains("Non-terminated Pods:          (4 in total)"), r.stdout());
