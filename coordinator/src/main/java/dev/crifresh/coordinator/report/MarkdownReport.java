@@ -29,6 +29,12 @@ public final class MarkdownReport {
         }
         sb.append('\n').append(report.result() == Result.PLANNED ? "Rollout order: " : "Reboot order: ")
                 .append(report.rebootOrder().isEmpty() ? "none" : String.join(" → ", report.rebootOrder())).append("\n\n");
+        if (report.placement() != null) {
+            sb.append("Evicted pods: ").append(cell(report.placement().describe())).append("\n\n");
+        }
+        if (!report.joinedDuringRun().isEmpty()) {
+            sb.append("Joined during the run: ").append(String.join(", ", report.joinedDuringRun())).append("\n\n");
+        }
         if (!report.gates().isEmpty()) {
             sb.append("| Gate | Node | Result | Detail |\n|---|---|---|---|\n");
             for (var g : report.gates()) {

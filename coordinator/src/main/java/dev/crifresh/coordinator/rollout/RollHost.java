@@ -60,10 +60,14 @@ interface RollHost {
 
     void progress(NodeRoll roll, String text);
 
-    void progress(NodeRoll roll, ProgressListener.Level level, String text);
+    /** A progress line with its level; a host without levels logs it as a plain line. */
+    default void progress(NodeRoll roll, ProgressListener.Level level, String text) {
+        progress(roll, text);
+    }
 
-    /** Records a Kubernetes Event on the node (best effort). */
-    void event(String node, EventReason reason, String message);
+    /** Records a Kubernetes Event on the node (best effort); a host without Events drops it. */
+    default void event(String node, EventReason reason, String message) {
+    }
 
     void rebootRequested(NodeRoll roll);
 

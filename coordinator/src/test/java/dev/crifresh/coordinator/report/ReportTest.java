@@ -102,4 +102,27 @@ class ReportTest {
         assertTrue(md.contains("**yes — but containerd is stale**"), md);
         assertTrue(md.contains("Reboot order: worker-b"), md);
     }
+
+    @Test
+    void theStaleTaintAndJoinedNodesAppearInEveryFormat() {
+        Report r = sample(StopReason.COMPLETED, null)
+                .withPlacement(new dev.crifresh.coordinator.placement.EvictionPlacement(
+                        dev.crifresh.coordinator.StaleTaint.PREFER_NO_SCHEDULE, List.of("worker-b", "cp-2"), List.of(), "worker-b", 0))
+                .withJoinedDuringRun(List.of("cp-2"));
+        JsonNode root = JSON.readTree(r.toJson());
+        assertEquals(Set.of("result", "nodes", "summary", "rebootOrder", "staleTaint", "joinedDuringRun"), fields(root));
+        JsonNode t = root.get("staleTaint");
+        assertEquals(Set.of("key", "effect", "tainted", "freshSchedulable", "seed"), fields(t));
+        assertEquals("crifresh.dev/stale", t.get("key").asString());
+        assertEquals("PreferNoSchedule", t.get("effect").asString());
+        assertEquals("worker-b", t.get("seed").asString());
+        assertEquals("cp-2", root.get("joinedDuringRun").get(0).asString());
+        String text = TextReport.render(r);
+        assertTrue(text.contains("evicted pods: tainting crifresh.dev/stale:PreferNoSchedule on worker-b, cp-2; fresh schedulable nodes"
+                + " for evicted pods: none; worker-b (0 pods to evict) is rolled first and alone as the seed"), text);
+        assertTrue(text.contains("joined during the run: cp-2"), text);
+        String md = MarkdownReport.render("rollout", r);
+        assertTrue(md.contains("Evicted pods: tainting crifresh.dev/stale:PreferNoSchedule"), md);
+        assertTrue(md.contains("Joined during the run: cp-2"), md);
+    }
 }

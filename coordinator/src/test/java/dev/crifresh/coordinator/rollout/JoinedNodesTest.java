@@ -32,7 +32,7 @@ class JoinedNodesTest {
 
     /** The harness's settings with a Lease that a loaded 2-core machine cannot let expire by a late renewal. */
     private static dev.crifresh.coordinator.CoordinatorSettings settings() {
-        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(5));
+        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
     }
 
     /** Starts a run that holds w1's reboot; returns once w1 is rebooting. */

@@ -27,7 +27,7 @@ class RolloutEventsTest {
 
     /** The harness's settings with a Lease that a loaded 2-core machine cannot let expire by a late renewal. */
     private static dev.crifresh.coordinator.CoordinatorSettings settings() {
-        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(5));
+        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
     }
 
     /** The node's Events in the order they were emitted (the name ends in the run's sequence number). */

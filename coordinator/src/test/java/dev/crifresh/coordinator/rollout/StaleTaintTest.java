@@ -46,7 +46,7 @@ class StaleTaintTest {
 
     /** The harness's settings with a Lease that a loaded 2-core machine cannot let expire by a late renewal. */
     private static dev.crifresh.coordinator.CoordinatorSettings settings() {
-        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(5));
+        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
     }
 
     /** Node changes as one watch delivers them: "w2 +taint PreferNoSchedule", "w2 cordon", "w2 -taint", "w2 uncordon". */
@@ -207,6 +207,21 @@ class StaleTaintTest {
         assertTrue(Harness.line(r, "w1").detail().contains("did not return Ready"), r.toJson());
         assertNoCrifreshTaint();
         assertTrue(Boolean.TRUE.equals(h.cluster.node("w1").getSpec().getUnschedulable()), "the failed node stays cordoned: " + r.toJson());
+    }
+
+    @Test
+    void anInterruptedRunRemovesItsTaintsToo() throws Exception {
+        h.worker("w0", Verdict.FRESH);
+        h.worker("w1", Verdict.STALE);
+        h.worker("w2", Verdict.STALE);
+        h.driver.behave("w1", Behaviour.HOLD);
+        Harness.Run run = h.run(settings()).rollout();
+        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(20), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
+        assertTrue(TaintPatches.find(h.cluster.node("w2"), StaleTaint.KEY) != null, "w2 is tainted while w1 reboots");
+        run.coordinator.stop(); // what SIGTERM does
+        Report r = run.report();
+        assertEquals(Result.FAILED, r.result(), r.toJson());
+        assertNoCrifreshTaint();
     }
 
     @Test

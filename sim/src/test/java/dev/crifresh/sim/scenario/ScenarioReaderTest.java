@@ -258,6 +258,18 @@ class ScenarioReaderTest {
         assertEquals(dir.resolve("nope.yaml") + ": no such file", missing.getMessage());
     }
 
+    /** Fuzz finding: a quoted value or key with line breaks made the one-line error span several lines. */
+    @Test
+    void errorsQuotingLineBreaksStayOneLine() {
+        ScenarioException value = assertThrows(ScenarioException.class,
+                () -> ScenarioReader.parse("\"already\\nsusername:\\r\\n x\"\n"));
+        assertEquals("the scenario: expected a mapping, got 'already\\nsusername:\\r\\n x'", value.getMessage());
+        ScenarioException key = assertThrows(ScenarioException.class,
+                () -> ScenarioReader.parse("nodes: []\n\"odd\\nkey\": 1\n"));
+        assertFalse(key.getMessage().contains("\n"), key.getMessage());
+        assertTrue(key.getMessage().startsWith("odd\\nkey: unknown field"), key.getMessage());
+    }
+
     @Test
     void gateFieldsAreValidated() {
         assertRejected("""
