@@ -48,12 +48,12 @@ public final class HostPaths {
     }
 
     public Resolved resolve(String nodePath) {
-        Deque<String> todo = new ArrayDeque<>(components(nodePath));
+        Deque<String> pending = new ArrayDeque<>(components(nodePath));
         List<String> links = new ArrayList<>();
         String current = "/";
         int hops = 0;
-        while (!todo.isEmpty()) {
-            String c = todo.pop();
+        while (!pending.isEmpty()) {
+            String c = pending.pop();
             if (c.isEmpty() || c.equals(".")) {
                 continue;
             }
@@ -67,7 +67,7 @@ public final class HostPaths {
                 a = Files.readAttributes(onHost(next), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             } catch (NoSuchFileException e) {
                 StringBuilder rest = new StringBuilder(next);
-                todo.forEach(r -> rest.append('/').append(r));
+                pending.forEach(r -> rest.append('/').append(r));
                 return new Resolved(nodePath, normalise(rest.toString()), links, null);
             } catch (IOException e) {
                 return new Resolved(nodePath, next, links, next + ": " + IoErrors.describe(e));
@@ -85,14 +85,14 @@ public final class HostPaths {
                 }
                 List<String> parts = components(target);
                 for (int i = parts.size() - 1; i >= 0; i--) {
-                    todo.push(parts.get(i));
+                    pending.push(parts.get(i));
                 }
                 if (target.startsWith("/")) {
                     current = "/";
                 }
                 continue;
             }
-            if (!todo.isEmpty() && !a.isDirectory()) {
+            if (!pending.isEmpty() && !a.isDirectory()) {
                 return new Resolved(nodePath, next, links, next + " is not a directory");
             }
             current = next;
