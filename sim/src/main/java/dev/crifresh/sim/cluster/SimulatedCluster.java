@@ -337,31 +337,20 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     /**
-     * What the sim's reboot driver calls: the node goes down now (agent stopped, containerd gone, NotReady)
-     * and, unless it never returns, comes back after the scenario's reboot time. Returns once the request
-     * was taken, as {@code talosctl reboot --wait=false} does.
-     */
-    public void requestReboot(String nodeName) {
-        SimulatedNode node = node(nodeName);
-        onPlatform(() -> {
-            reboot(node);
-            return null;
-        });
-    }
-
-    /**
-     * As {@link #requestReboot}, without waiting for the platform thread: for callers that must not block
-     * (the {@code serve} command's control endpoint answers on the API server's event loop, which the
-     * platform thread's own API calls need).
+     * What the sim's reboot driver calls, and {@code talosctl reboot --wait=false} is for Talos: takes the
+     * request and returns at once. The node then goes down (agent stopped, containerd gone, NotReady) and,
+     * unless it never returns, is Ready again with a new boot id the scenario's reboot time after the request
+     * (not after the platform thread got to it: its queue is the simulation's cost, not the rollout's).
      *
      * @throws IllegalArgumentException for an unknown node
      */
-    public void requestRebootLater(String nodeName) {
+    public void requestReboot(String nodeName) {
         SimulatedNode node = node(nodeName);
-        platform.execute(() -> platformAction(node, () -> reboot(node)));
+        long requestedAt = System.nanoTime();
+        platform.execute(() -> platformAction(node, () -> reboot(node, requestedAt)));
     }
 
-    private void reboot(SimulatedNode node) {
+    private void reboot(SimulatedNode node, long requestedAt) {
         if (node.state() != SimulatedNode.State.UP) {
             return;
         }
@@ -369,11 +358,12 @@ public final class SimulatedCluster implements AutoCloseable {
         rebootRequests.add(new RebootRequest(node.name(), Instant.now(), holdsDesired, node.boots()));
         record(new SimEvent(Instant.now(), node.name(), SimEvent.Kind.REBOOT_REQUESTED,
                 holdsDesired ? "config holds the desired credential" : "config does NOT hold the desired credential"));
-        if (node.rebootRequested(kubelet)) {
+        if (node.rebootRequested(kubelet, agentStarter)) {
+            long backIn = requestedAt + scenario.simulation().reboot().toNanos() - System.nanoTime();
             platform.schedule(() -> platformAction(node, () -> {
                 node.rebootCompleted(kubelet, launcher, agentStarter);
                 pods.nodeUp(node.name());
-            }), scenario.simulation().reboot().toMillis(), TimeUnit.MILLISECONDS);
+            }), Math.max(0, backIn), TimeUnit.NANOSECONDS);
         }
     }
 

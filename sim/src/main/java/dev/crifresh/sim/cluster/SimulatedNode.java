@@ -46,6 +46,8 @@ public final class SimulatedNode {
     private volatile int boots;
     /** The agent of the current boot, possibly still starting; null when none runs. Set on the platform thread. */
     private volatile CompletableFuture<AgentLauncher.RunningAgent> agent;
+    /** Completes once the previous boot's agent stopped: the next boot's agent starts after it. */
+    private volatile CompletableFuture<Void> agentStopped = CompletableFuture.completedFuture(null);
     private long nextPid;
 
     SimulatedNode(NodeSpec spec, int index, String registry, Credential desired, HostRoot host,
@@ -183,7 +185,7 @@ public final class SimulatedNode {
             return CompletableFuture.completedFuture(null);
         }
         Boot current = boot;
-        CompletableFuture<AgentLauncher.RunningAgent> starting = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<AgentLauncher.RunningAgent> starting = agentStopped.thenApplyAsync(stopped -> {
             try {
                 AgentLauncher.RunningAgent running = launcher.start(name(), host, new SimulatedHostClock(current.wallTime()));
                 event(SimEvent.Kind.AGENT_STARTED, "boot id " + current.bootId());
@@ -196,12 +198,34 @@ public final class SimulatedNode {
         return starting.thenApply(running -> null);
     }
 
+    /** Stops the agent and waits until it stopped (at the simulation's end). */
     void stopAgent() {
-        if (agent == null) {
-            return;
-        }
         CompletableFuture<AgentLauncher.RunningAgent> starting = agent;
         agent = null;
+        if (starting != null) {
+            stop(starting);
+        }
+        agentStopped.join();
+    }
+
+    /**
+     * Stops the agent on {@code stopper}, so that the platform thread goes on with other nodes (a wave of
+     * reboot requests must not queue behind each other's agent stops); the next boot's agent starts after it.
+     */
+    private void stopAgentLater(Executor stopper) {
+        CompletableFuture<AgentLauncher.RunningAgent> starting = agent;
+        if (starting == null) {
+            return;
+        }
+        agent = null;
+        agentStopped = CompletableFuture.runAsync(() -> stop(starting), stopper).exceptionally(e -> {
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            event(SimEvent.Kind.PLATFORM_ERROR, String.valueOf(cause.getMessage()));
+            return null;
+        });
+    }
+
+    private void stop(CompletableFuture<AgentLauncher.RunningAgent> starting) {
         AgentLauncher.RunningAgent running;
         try {
             running = starting.join();
@@ -221,9 +245,9 @@ public final class SimulatedNode {
      *
      * @return whether the node will come back
      */
-    boolean rebootRequested(Kubelet kubelet) {
+    boolean rebootRequested(Kubelet kubelet, Executor stopper) {
         state = State.REBOOTING;
-        stopAgent();
+        stopAgentLater(stopper);
         host.stopCriContainerd(boot.criPid());
         loadedCredential = null;
         kubelet.post(name(), false);

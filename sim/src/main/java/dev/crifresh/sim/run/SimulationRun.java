@@ -46,7 +46,8 @@ public final class SimulationRun implements AutoCloseable {
         SimulatedCluster cluster = null;
         try {
             cluster = SimulatedCluster.create(scenario, vertx,
-                    (client, keys) -> new RealAgentLauncher(vertx, client, keys));
+                    (client, keys) -> new RealAgentLauncher(vertx, client, keys,
+                            RealAgentLauncher.procPollFor(scenario.nodes().size())));
             cluster.onEvent(events);
             cluster.startAgents();
             cluster.awaitAgentsPublished(FIRST_PUBLISH);

@@ -85,7 +85,7 @@ final class ControlRoutes extends Dispatcher {
 
     private static MockResponse reboot(SimulatedCluster cluster, String name) {
         try {
-            cluster.requestRebootLater(name);
+            cluster.requestReboot(name);
         } catch (IllegalArgumentException e) {
             return json(404, error("no simulated node " + name));
         }

@@ -65,7 +65,8 @@ public final class ServedCluster implements AutoCloseable {
         try {
             ControlRoutes[] control = new ControlRoutes[1];
             cluster = SimulatedCluster.create(scenario, vertx,
-                    (client, keys) -> new RealAgentLauncher(vertx, client, keys),
+                    (client, keys) -> new RealAgentLauncher(vertx, client, keys,
+                            RealAgentLauncher.procPollFor(scenario.nodes().size())),
                     new ApiOptions(api -> control[0] = new ControlRoutes(api)));
             gateway = await(HttpWatchGateway.start(vertx, settings.apiPort(), cluster.api().server().getPort()));
             cluster.onEvent(events);

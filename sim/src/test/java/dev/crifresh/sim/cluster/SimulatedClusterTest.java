@@ -157,8 +157,9 @@ class SimulatedClusterTest {
         SimulatedNode w1 = cluster.node("w-1");
         Boot before = w1.boot();
         cluster.requestReboot("w-1");
-        assertEquals("False", ready(cluster.client().nodes().withName("w-1").get()));
-        assertEquals(1, launcher.stops.get());
+        // The request returns at once, as talosctl reboot --wait=false does; the node goes down right after.
+        Poll.until(Duration.ofSeconds(5), "w-1 NotReady", () -> "False".equals(ready(cluster.client().nodes().withName("w-1").get())));
+        Poll.until(Duration.ofSeconds(5), "w-1's agent stopped", () -> launcher.stops.get() == 1);
         assertFalse(Files.exists(w1.host().procRoot().resolve(Long.toString(before.criPid()))));
 
         Poll.until(Duration.ofSeconds(5), "w-1 up again", () -> w1.state() == SimulatedNode.State.UP);

@@ -98,6 +98,7 @@ class SimulatedGateInputsTest {
                 20), "columns aligned as a tabwriter aligns them");
 
         cluster.requestReboot("cp-3");
+        Poll.until(Duration.ofSeconds(5), "cp-3 going down", () -> cluster.node("cp-3").state() != SimulatedNode.State.UP);
         CommandOutput down = cluster.talosctl().run(List.of("talosctl", "-n", ips, "etcd", "status"));
         assertEquals(1, down.exitCode());
         assertTrue(down.stderr().startsWith("error from node " + cluster.node("cp-3").internalIp() + ": rpc error"),

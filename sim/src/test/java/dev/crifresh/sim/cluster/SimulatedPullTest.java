@@ -75,7 +75,7 @@ class SimulatedPullTest {
         // A reboot makes containerd load the file again ...
         cluster.requestReboot("holds-revoked");
         Poll.until(Duration.ofSeconds(10), "holds-revoked up again",
-                () -> cluster.node("holds-revoked").state() == SimulatedNode.State.UP);
+                () -> cluster.node("holds-revoked").state() == SimulatedNode.State.UP && cluster.node("holds-revoked").boots() == 2);
         assertEquals(Optional.of(new Credential("bot", "v2")), cluster.node("holds-revoked").loadedCredential());
         cluster.client().pods().inNamespace("default").withName("probe-holds-revoked").delete();
         Poll.until(Duration.ofSeconds(5), "old probe gone",
@@ -97,6 +97,7 @@ class SimulatedPullTest {
                 nodes: [{name: w-1}]
                 """), vertx, (client, keys) -> new RecordingLauncher());
         cluster.requestReboot("w-1");
+        Poll.until(Duration.ofSeconds(5), "w-1 down", () -> cluster.node("w-1").state() != SimulatedNode.State.UP);
         probe("w-1");
         assertEquals("Succeeded", finalPhase("w-1"));
         assertEquals(2, cluster.node("w-1").boots());
