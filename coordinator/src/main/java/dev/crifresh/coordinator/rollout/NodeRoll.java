@@ -267,7 +267,7 @@ final class NodeRoll {
         state = State.REBOOTING;
         busy = true;
         Future<Node> node = host.retry().call(() -> host.nodes().get(name));
-        Future<java.util.List<Node>> all = host.retry().call(() -> host.nodes().listAll());
+        Future<java.util.List<Node>> all = host.freshNodeList();
         Future.all(node, all).onComplete(ar -> {
             busy = false;
             if (state != State.REBOOTING) {

@@ -52,6 +52,14 @@ interface RollHost {
     /** Retries a Kubernetes call on transient errors while the Lease is held. */
     ApiRetry retry();
 
+    /**
+     * Every node, read from the API server after this call (for the last-moment check); a run shares one
+     * read between the nodes that ask at about the same time ({@link SharedNodeList}).
+     */
+    default io.vertx.core.Future<java.util.List<Node>> freshNodeList() {
+        return retry().call(() -> nodes().listAll());
+    }
+
     /** How many nodes may be unavailable at once. */
     int budget();
 

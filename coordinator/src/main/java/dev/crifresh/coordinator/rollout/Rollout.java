@@ -98,6 +98,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final Promise<Report> promise = Promise.promise();
     private Gates gates;
     private final ApiRetry retry;
+    private final SharedNodeList freshNodes;
 
     private Stage stage = Stage.LOCKING;
     private NodeOps.NodeWatch watch;
@@ -143,6 +144,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.podOps = podOps;
         this.lease = new LeaseKeeper(vertx, lease, settings, progress, new LeaseEvents());
         this.retry = new ApiRetry(vertx, this::leaseHeld);
+        this.freshNodes = new SharedNodeList(() -> retry.call(() -> this.nodeOps.listAll()));
         this.classifier = classifier;
         this.cache = new ClassificationCache(classifier);
         this.settings = settings;
@@ -1018,6 +1020,11 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     @Override
     public ApiRetry retry() {
         return retry;
+    }
+
+    @Override
+    public Future<List<Node>> freshNodeList() {
+        return freshNodes.fresh();
     }
 
     @Override
