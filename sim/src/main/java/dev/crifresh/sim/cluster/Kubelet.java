@@ -3,27 +3,44 @@ package dev.crifresh.sim.cluster;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
  * The part of a kubelet the coordinator sees: the Ready condition (with heartbeats while the node is up)
  * and the boot id in {@code status.nodeInfo}, written through JSON Patches that leave every other
  * condition alone.
+ *
+ * <p>Ready and NotReady are posted on {@code posts}, in order per node and beside the platform thread, as
+ * every node's kubelet posts on its own: a wave of nodes going down or coming back together must not queue
+ * behind each other's API calls.
  */
 final class Kubelet {
     private final KubernetesClient client;
+    private final Executor posts;
+    /** Per node, the last post queued: the next one runs after it. */
+    private final Map<String, CompletableFuture<Void>> lastPost = new ConcurrentHashMap<>();
 
-    Kubelet(KubernetesClient client) {
+    Kubelet(KubernetesClient client, Executor posts) {
         this.client = client;
+        this.posts = posts;
     }
 
     /** Posts Ready or NotReady; the transition time moves only when the status flips. */
-    void post(String node, boolean ready) {
-        postReady(node, ready, null);
+    CompletableFuture<Void> post(String node, boolean ready) {
+        return inOrder(node, () -> postReady(node, ready, null));
     }
 
     /** After a boot: the new boot id and Ready in one status update, as the kubelet registers. */
-    void registerBoot(String node, String bootId) {
-        postReady(node, true, bootId);
+    CompletableFuture<Void> registerBoot(String node, String bootId) {
+        return inOrder(node, () -> postReady(node, true, bootId));
+    }
+
+    private CompletableFuture<Void> inOrder(String node, Runnable post) {
+        return lastPost.compute(node, (name, previous) -> (previous == null ? CompletableFuture.<Void>completedFuture(null)
+                : previous.handle((done, failed) -> (Void) null)).thenRunAsync(post, posts));
     }
 
     /** A status heartbeat: only {@code lastHeartbeatTime} of Ready changes. */

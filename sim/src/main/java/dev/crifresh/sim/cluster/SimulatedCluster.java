@@ -57,6 +57,9 @@ public final class SimulatedCluster implements AutoCloseable {
     private static final Duration PLATFORM_CALL_TIMEOUT = Duration.ofSeconds(30);
     /** Agents starting at once (after a wave of reboots, or all at the simulation's start). */
     private static final int AGENT_STARTERS = 4;
+    private static final int KUBELET_POSTERS = 4;
+    /** Clusters up to this size heartbeat every {@link #HEARTBEAT}; larger ones proportionally less often. */
+    static final int NODES_PER_HEARTBEAT_STEP = 30;
 
     private final Scenario scenario;
     private final Path workDir;
@@ -65,10 +68,12 @@ public final class SimulatedCluster implements AutoCloseable {
     private final ScheduledExecutorService platform;
     /**
      * Off the platform thread, so that no simulated fact waits for unrelated work on other nodes: kubelet
-     * status heartbeats (N nodes' patches every 5 s), evicted pods terminating, agents starting after a
-     * boot. Their API writes tolerate concurrent writers ({@link StatusPatch} re-reads and retries).
+     * status heartbeats (N nodes' patches every 5 s), Ready and NotReady posts ({@link Kubelet}), evicted
+     * pods terminating, agents starting and stopping. Their API writes tolerate concurrent writers
+     * ({@link StatusPatch} re-reads and retries).
      */
     private final ScheduledExecutorService kubeletHeartbeats;
+    private final java.util.concurrent.ExecutorService kubeletPosts;
     private final ScheduledExecutorService terminations;
     private final ExecutorService agentStarter;
     private final Kubelet kubelet;
@@ -95,7 +100,8 @@ public final class SimulatedCluster implements AutoCloseable {
         this.api = MockApi.start(vertx, apiOptions);
         this.keys = SimKeys.generate();
         this.platform = daemonScheduler("crifresh-sim-platform", 1);
-        this.kubelet = new Kubelet(api.client());
+        this.kubeletPosts = Executors.newFixedThreadPool(KUBELET_POSTERS, daemon("crifresh-sim-kubelet-post"));
+        this.kubelet = new Kubelet(api.client(), kubeletPosts);
         this.kubeletHeartbeats = daemonScheduler("crifresh-sim-kubelet-heartbeat", 1);
         this.terminations = daemonScheduler("crifresh-sim-pod-termination", 2);
         this.agentStarter = Executors.newFixedThreadPool(AGENT_STARTERS, daemon("crifresh-sim-agent-start"));
@@ -148,8 +154,8 @@ public final class SimulatedCluster implements AutoCloseable {
         }
         pods.start();
         scheduler.start();
-        kubeletHeartbeats.scheduleAtFixedRate(this::heartbeats, HEARTBEAT.toMillis(), HEARTBEAT.toMillis(),
-                TimeUnit.MILLISECONDS);
+        long heartbeat = heartbeatPeriod(scenario.nodes().size()).toMillis();
+        kubeletHeartbeats.scheduleAtFixedRate(this::heartbeats, heartbeat, heartbeat, TimeUnit.MILLISECONDS);
     }
 
     /** The node's Node object, pods, host root and boot, dated {@code start}; returns it (agent not started). */
@@ -385,6 +391,15 @@ public final class SimulatedCluster implements AutoCloseable {
         return desired;
     }
 
+    /**
+     * The status heartbeat period of a simulation of {@code nodes} nodes: {@link #HEARTBEAT} up to 30 nodes,
+     * 50 s at 300, so that all kubelets together stay at about six status patches a second on one machine
+     * (a real kubelet with node leases reports its status every 5 minutes when nothing changes).
+     */
+    static Duration heartbeatPeriod(int nodes) {
+        return HEARTBEAT.multipliedBy(Math.max(1, (nodes + NODES_PER_HEARTBEAT_STEP - 1) / NODES_PER_HEARTBEAT_STEP));
+    }
+
     private void heartbeats() {
         for (SimulatedNode node : nodes()) {
             if (node.state() == SimulatedNode.State.UP) {
@@ -534,6 +549,7 @@ public final class SimulatedCluster implements AutoCloseable {
             pods.close();
             prometheus.close();
             kubeletHeartbeats.shutdownNow();
+            kubeletPosts.shutdownNow();
             terminations.shutdownNow();
             agentStarter.shutdownNow();
             platform.shutdownNow();

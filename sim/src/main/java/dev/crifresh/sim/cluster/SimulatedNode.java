@@ -146,7 +146,7 @@ public final class SimulatedNode {
     void rebootCompleted(Kubelet kubelet, AgentLauncher launcher, Executor starter) {
         Instant bootWall = Instant.now().minus(BOOT_UPTIME_WHEN_READY);
         bootAt(bootWall, BOOT_BASE_CONFIG, BOOT_AUTH_CONFIG, BOOT_CONTAINERD);
-        kubelet.registerBoot(name(), boot.bootId());
+        kubelet.registerBoot(name(), boot.bootId()).exceptionally(this::platformError);
         state = State.UP;
         if (agentMode != AgentMode.ABSENT) {
             agentMode = AgentMode.RUNNING;
@@ -218,11 +218,13 @@ public final class SimulatedNode {
             return;
         }
         agent = null;
-        agentStopped = CompletableFuture.runAsync(() -> stop(starting), stopper).exceptionally(e -> {
-            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-            event(SimEvent.Kind.PLATFORM_ERROR, String.valueOf(cause.getMessage()));
-            return null;
-        });
+        agentStopped = CompletableFuture.runAsync(() -> stop(starting), stopper).exceptionally(this::platformError);
+    }
+
+    private Void platformError(Throwable e) {
+        Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+        event(SimEvent.Kind.PLATFORM_ERROR, String.valueOf(cause.getMessage()));
+        return null;
     }
 
     private void stop(CompletableFuture<AgentLauncher.RunningAgent> starting) {
@@ -250,7 +252,7 @@ public final class SimulatedNode {
         stopAgentLater(stopper);
         host.stopCriContainerd(boot.criPid());
         loadedCredential = null;
-        kubelet.post(name(), false);
+        kubelet.post(name(), false).exceptionally(this::platformError);
         if (spec.reboot() == RebootBehaviour.NEVER_RETURNS) {
             state = State.GONE;
             event(SimEvent.Kind.NEVER_RETURNED, "the node does not come back");

@@ -164,6 +164,9 @@ class SimulatedClusterTest {
 
         Poll.until(Duration.ofSeconds(5), "w-1 up again", () -> w1.state() == SimulatedNode.State.UP);
         Boot after = w1.boot();
+        // The kubelet registers the new boot beside the platform thread, as a real node's kubelet does.
+        Poll.until(Duration.ofSeconds(5), "w-1 registered its new boot", () -> after.bootId().equals(
+                cluster.client().nodes().withName("w-1").get().getStatus().getNodeInfo().getBootID()));
         Node node = cluster.client().nodes().withName("w-1").get();
         assertNotEquals(before.bootId(), after.bootId());
         assertEquals(after.bootId(), node.getStatus().getNodeInfo().getBootID());
