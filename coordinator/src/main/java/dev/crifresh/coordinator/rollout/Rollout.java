@@ -80,6 +80,9 @@ import java.util.TreeMap;
  * </ol>
  */
 public final class Rollout implements RollHost, NodeOps.NodeEvents {
+    /** How long the end of a run waits for the answers to the Events it sent. */
+    static final Duration EVENTS_SETTLE = Duration.ofSeconds(5);
+
     private enum Stage { LOCKING, OBSERVING, CONFIG_WAIT, DECIDING, ROLLING, WAITING, DONE }
 
     private final Vertx vertx;
@@ -151,7 +154,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.driver = driver;
         this.progress = progress;
         this.clock = clock;
-        this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock);
+        this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock, this.lease::held);
         this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, () -> this.lease.held());
         this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
                 this::configSettled, this::decide, this::configTimedOut);
@@ -1128,7 +1131,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         lease.stopRenewing();
         rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
         Report report = report();
-        gates.close().compose(v -> removeTaints()).eventually(lease::release).onComplete(ar -> {
+        gates.close().compose(v -> removeTaints()).eventually(this::eventsSettled).eventually(lease::release).onComplete(ar -> {
             closeWatch(); // whether or not the Lease could be released: the run is over either way
             promise.tryComplete(report);
         });
@@ -1139,6 +1142,17 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
      * unless the Lease was never held (another run is working) or was lost: then no side effect at all (see
      * docs/design.md, "Fencing"), and the next run removes this run's taints as leftovers.
      */
+    /** The Events already sent, answered; at most {@link #EVENTS_SETTLE} (they are best effort). */
+    private Future<Void> eventsSettled() {
+        Promise<Void> settled = Promise.promise();
+        long timer = vertx.setTimer(EVENTS_SETTLE.toMillis(), id -> settled.tryComplete());
+        events.settled().onComplete(ar -> {
+            vertx.cancelTimer(timer);
+            settled.tryComplete();
+        });
+        return settled.future();
+    }
+
     private Future<Void> removeTaints() {
         if (!lockHeld || stop == StopReason.LOCK_LOST) {
             return Future.succeededFuture();

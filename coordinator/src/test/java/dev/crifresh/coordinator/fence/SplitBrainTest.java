@@ -168,7 +168,11 @@ class SplitBrainTest {
                 h.cluster.server.clearExpectations();
                 h.cluster.acceptEvictions("shop", "db-0", h.evictions);
             }
-            b = runB.report(WAIT);
+            try {
+                b = runB.report(WAIT);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new AssertionError("b did not finish within " + WAIT + "\na: " + aLines + "\nb: " + bLines, e);
+            }
             assertSafe(h, timeline, fault);
         }
         for (Report r : List.of(a, b)) {
