@@ -65,10 +65,15 @@ class CoordinatorApiFaultSuiteTest {
     private static final String C = "coordinator";
     private static final FaultTable TABLE = new FaultTable("coordinator-api", (int) allCases().count());
 
-    /** {@code -Dfault.case=P3} runs one case (the summary table is then not written). */
+    /**
+     * {@code -Dfault.case=P3} runs one case (the summary table is then not written); {@code -Dfault.repeat=N}
+     * runs the selected cases N times (robustness checks; no table either).
+     */
     static Stream<Case> cases() {
         String only = System.getProperty("fault.case", "");
-        return allCases().filter(c -> only.isEmpty() || c.id().equals(only));
+        int times = Integer.getInteger("fault.repeat", 1);
+        return Stream.iterate(1, i -> i <= times, i -> i + 1)
+                .flatMap(i -> allCases().filter(c -> only.isEmpty() || c.id().equals(only)));
     }
 
     static Stream<Case> allCases() {
@@ -112,7 +117,9 @@ class CoordinatorApiFaultSuiteTest {
                 result = c.body().run(h, lines);
             } catch (Throwable t) {
                 TABLE.add(new FaultRow(c.id(), c.fault(), c.point(), "FAILED: " + t.getMessage(), false));
-                throw new AssertionError(c.id() + ": " + t.getMessage() + "\nprogress:\n" + String.join("\n", h.progress), t);
+                throw new AssertionError(c.id() + ": " + t.getMessage() + "\nprogress:\n" + String.join("\n", h.progress)
+                        + "\nhistory:\n" + h.cluster.api.dispatcher().history(C, x -> !x.path().contains("/leases")).stream()
+                        .map(Exchange::toString).collect(java.util.stream.Collectors.joining("\n")), t);
             }
             TABLE.add(new FaultRow(c.id(), c.fault(), c.point(), result, true));
         }
@@ -133,6 +140,17 @@ class CoordinatorApiFaultSuiteTest {
     private static CoordinatorSettings settings() {
         return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(30)).withLockTimeout(Duration.ofSeconds(5))
                 .withDrainTimeout(WAIT).withRebootTimeout(WAIT).withAttestTimeout(WAIT);
+    }
+
+    /**
+     * Waits until the held node is down: its reboot requested, phase rebooting recorded, and NotReady. The
+     * driver counts the request before it takes the node down; a node brought back in between would be
+     * taken down again after its return.
+     */
+    private static void down(Harness h, String node) {
+        Poll.until(WAIT, node + " down", () -> h.driver.rebootsOf(node) == 1 && "rebooting".equals(phase(h, node))
+                && h.cluster.node(node).getStatus().getConditions().stream()
+                        .anyMatch(c -> "Ready".equals(c.getType()) && "False".equals(c.getStatus())));
     }
 
     private static void twoStaleWorkers(Harness h) {
@@ -161,6 +179,31 @@ class CoordinatorApiFaultSuiteTest {
             }
             return now - start.get() < length.toNanos();
         };
+    }
+
+    /**
+     * Node watches resumed from a resourceVersion older than {@code rv}. kube-apiserver resumes such a watch
+     * with the events the client missed, or answers 410 Gone when it no longer has them (the informer then
+     * lists again); fabric8's mock cannot replay, so the cases answer as expired ({@code ClientFaults.gone}: an
+     * ERROR event with Status 410) — never a resumed watch that silently skips a change.
+     */
+    private static Predicate<RecordedRequest> nodeWatchOlderThan(long rv) {
+        return r -> {
+            String path = r.getPath();
+            if (path == null || !path.startsWith("/api/v1/nodes?") || !path.contains("watch=true")) {
+                return false;
+            }
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("[?&]resourceVersion=([0-9]+)").matcher(path);
+            return m.find() && Long.parseLong(m.group(1)) < rv;
+        };
+    }
+
+    private static long resourceVersion(Harness h, String node) {
+        return Long.parseLong(h.cluster.node(node).getMetadata().getResourceVersion());
+    }
+
+    private static List<Exchange> gone(Harness h) {
+        return h.cluster.api.dispatcher().history(C, x -> x.code() == 410);
     }
 
     /** The requests of {@code client} that changed something (not GET, not on the Lease) after {@code nanos}. */
@@ -238,12 +281,16 @@ class CoordinatorApiFaultSuiteTest {
         twoStaleWorkers(h);
         h.driver.behave("w1", Behaviour.HOLD);
         Harness.Run run = h.run(C, settings(), lines).rollout();
-        Poll.until(WAIT, "w1's reboot request", () -> h.driver.rebootsOf("w1") == 1);
+        down(h, "w1");
         h.cluster.api.proxy(C).refuse();
         h.driver.bringBack("w1"); // while the coordinator cannot see it
+        h.cluster.api.faults(C).gone(nodeWatchOlderThan(resourceVersion(h, "w1")));
         Thread.sleep(10_000);
         h.cluster.api.proxy(C).pass();
-        return "watched again after the outage and saw w1 return: " + completed(h, run.report(WAIT));
+        Report r = run.report(WAIT);
+        assertTrue(!gone(h).isEmpty(), "the node watches were not resumed after the outage");
+        return "watched again after the outage (resumed from before it: 410 Gone, listed again) and saw w1 return: "
+                + completed(h, r);
     }
 
     private static String connectionsRefusedPastTheHold(Harness h, List<String> lines) throws Exception {
@@ -251,7 +298,7 @@ class CoordinatorApiFaultSuiteTest {
         h.driver.behave("w1", Behaviour.HOLD);
         CoordinatorSettings sixSeconds = settings().withLeaseDuration(Duration.ofSeconds(6));
         Harness.Run run = h.run(C, sixSeconds, lines).rollout();
-        Poll.until(WAIT, "w1's reboot request", () -> h.driver.rebootsOf("w1") == 1);
+        down(h, "w1");
         h.cluster.api.proxy(C).refuse();
         long refused = System.nanoTime();
         h.driver.bringBack("w1");
@@ -280,13 +327,20 @@ class CoordinatorApiFaultSuiteTest {
         twoStaleWorkers(h);
         h.driver.behave("w1", Behaviour.HOLD);
         Harness.Run run = h.run(C, settings(), lines).rollout();
-        Poll.until(WAIT, "w1 down", () -> h.driver.rebootsOf("w1") == 1 && "rebooting".equals(phase(h, "w1")));
+        down(h, "w1");
         int watchesBefore = nodeWatches(h);
+        // w1 returns between the close and the new watch: new node watches are answered 500 until it has.
+        h.cluster.api.faults(C).fail(nodeWatchOlderThan(Long.MAX_VALUE), 500);
         Poll.until(WAIT, "the Node watch closed", () -> h.cluster.api.closeWatches(C, "/api/v1/nodes") > 0);
-        h.driver.bringBack("w1"); // seen only through a new watch (or a new list)
+        h.driver.bringBack("w1");
+        long back = resourceVersion(h, "w1");
+        h.cluster.api.faults(C).clear();
+        h.cluster.api.faults(C).gone(nodeWatchOlderThan(back));
         Report r = run.report(WAIT);
         assertTrue(nodeWatches(h) > watchesBefore, "the coordinator did not watch the nodes again");
-        return "the coordinator watched again and saw w1 return: " + completed(h, r);
+        assertTrue(!gone(h).isEmpty(), "the closed watch was not resumed");
+        return "the coordinator watched again (resumed from before w1's return: 410 Gone, listed again) and saw w1 return: "
+                + completed(h, r);
     }
 
     private static int nodeWatches(Harness h) {
@@ -373,7 +427,7 @@ class CoordinatorApiFaultSuiteTest {
         h.driver.behave("w1", Behaviour.HOLD);
         CoordinatorSettings sixSeconds = settings().withLeaseDuration(Duration.ofSeconds(6));
         Harness.Run run = h.run(C, sixSeconds, lines).rollout();
-        Poll.until(WAIT, "w1 down", () -> h.driver.rebootsOf("w1") == 1 && "rebooting".equals(phase(h, "w1")));
+        down(h, "w1");
         long faultFrom = System.nanoTime();
         h.cluster.api.faults(C).fail(Requests.leases(), 500);
         Poll.until(WAIT, "the coordinator's Lease to expire", () -> expired(lease(h)));
@@ -414,7 +468,7 @@ class CoordinatorApiFaultSuiteTest {
         runA.rollout();
         runB.rollout();
         // The winner holds w1 down until the loser has given up.
-        Poll.until(WAIT, "w1's reboot request", () -> h.driver.rebootsOf("w1") == 1);
+        down(h, "w1");
         Poll.until(WAIT, "one run to give up", () -> runA.done() || runB.done());
         h.driver.bringBack("w1");
         Report ra = runA.report(WAIT);

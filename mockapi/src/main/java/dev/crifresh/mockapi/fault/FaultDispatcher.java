@@ -87,6 +87,8 @@ public final class FaultDispatcher extends Dispatcher {
         MockResponse response;
         if (rule instanceof ClientFaults.Fail fail) {
             response = status(fail.code());
+        } else if (rule instanceof ClientFaults.Gone) {
+            response = new MockResponse().withWebSocketUpgrade(new Expired());
         } else {
             response = delegate.dispatch(request);
             if (rule instanceof ClientFaults.Delay delay) {
@@ -97,12 +99,23 @@ public final class FaultDispatcher extends Dispatcher {
             response.withWebSocketUpgrade(new Tracked(response.getWebSocketListener(), client,
                     request.getPath() == null ? "" : request.getPath()));
         }
-        int code = response.getWebSocketListener() != null ? 101 : response.code();
+        int code = rule instanceof ClientFaults.Gone ? 410 : response.getWebSocketListener() != null ? 101 : response.code();
         history.add(new Exchange(now, client == null ? "" : client, request.getMethod(), request.getPath(), code, rule != null));
         return response;
     }
 
     private static final ClientFaults EMPTY = new ClientFaults();
+
+    /** A watch that opens, reports 410 Expired in an ERROR event, and is closed by the server. */
+    private static final class Expired extends WebSocketListener {
+        @Override
+        public void onOpen(WebSocket ws, Response response) {
+            ws.send("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+                    + "\"status\":\"Failure\",\"message\":\"too old resource version (injected fault)\",\"reason\":\"Expired\","
+                    + "\"code\":410}}");
+            ws.close(1000, "");
+        }
+    }
 
     /** The store's watch listener, unchanged, but known to {@link #closeWatches} while it is open. */
     private final class Tracked extends WebSocketListener {

@@ -185,6 +185,30 @@ class FaultyApiTest {
         }
     }
 
+    @Test
+    void aGoneRuleEndsTheWatchAsExpiredSoThatTheClientMustListAgain() {
+        List<WatcherException> closed = new CopyOnWriteArrayList<>();
+        api.faults("a").gone(Requests.pathContains("watch=true"));
+        Watch w = a.nodes().withResourceVersion("1").watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, Node node) {
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+                closed.add(cause);
+            }
+        });
+        try {
+            Poll.until(Duration.ofSeconds(20), "the watch to end", () -> !closed.isEmpty());
+            assertTrue(closed.get(0).isHttpGone(), "not a 410: " + closed.get(0));
+            assertEquals(List.of(410), api.dispatcher().history("a", x -> x.path().contains("watch=true")).stream()
+                    .map(Exchange::code).toList());
+        } finally {
+            w.close();
+        }
+    }
+
     private int watches(String client) {
         return api.dispatcher().history(client, x -> x.code() == 101).size();
     }
