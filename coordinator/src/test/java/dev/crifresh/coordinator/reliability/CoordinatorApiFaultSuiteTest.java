@@ -66,7 +66,7 @@ class CoordinatorApiFaultSuiteTest {
     private static final FaultTable TABLE = new FaultTable("coordinator-api", (int) allCases().count());
 
     /**
-     * {@code -Dfault.case=P3} runs one case (the summary table is then not written); {@code -Dfault.repeat=N}
+     * {@code -Dfault.case=H3} runs one case (the summary table is then not written); {@code -Dfault.repeat=N}
      * runs the selected cases N times (robustness checks; no table either).
      */
     static Stream<Case> cases() {
@@ -78,25 +78,25 @@ class CoordinatorApiFaultSuiteTest {
 
     static Stream<Case> allCases() {
         return Stream.of(
-                new Case("P1", "every API call answered 500 for 5 s (within the ~7 s of retries), then recovering",
+                new Case("H1", "every API call answered 500 for 5 s (within the ~7 s of retries), then recovering",
                         "from w1's cordon (the drain, the phase patches, the Lease renewals)",
                         CoordinatorApiFaultSuiteTest::answered500),
-                new Case("P2", "every API call answered 500 for 12 s (longer than the ~7 s of retries; shorter than the 30 s"
+                new Case("H2", "every API call answered 500 for 12 s (longer than the ~7 s of retries; shorter than the 30 s"
                         + " Lease's hold)", "from w1's return (its attestation, its release)",
                         CoordinatorApiFaultSuiteTest::answered500Longer),
-                new Case("P3", "connections refused for 10 s (30 s scaled down: longer than every retry step and than the"
-                        + " retries in all; shorter than the 30 s Lease's hold)", "right after w1's reboot request",
+                new Case("H3", "connections refused for 10 s (30 s scaled down: longer than every retry step and than the"
+                        + " retries in all; shorter than the 30 s Lease's hold)", "while w1 is down rebooting (it returns during the outage)",
                         CoordinatorApiFaultSuiteTest::connectionsRefused),
-                new Case("P4", "connections refused for longer than the Lease's hold (30 s with the default 30 s Lease;"
-                        + " scaled: 10 s with a 6 s Lease)", "right after w1's reboot request",
+                new Case("H4", "connections refused for longer than the Lease's hold (30 s with the default 30 s Lease;"
+                        + " scaled: until the run ended, with a 6 s Lease)", "while w1 is down rebooting",
                         CoordinatorApiFaultSuiteTest::connectionsRefusedPastTheHold),
-                new Case("P5", "the Node watch closed by the server (a normal WebSocket close)", "while w1 is down rebooting",
+                new Case("H5", "the Node watch closed by the server (a normal WebSocket close)", "while w1 is down rebooting",
                         CoordinatorApiFaultSuiteTest::watchClosed),
-                new Case("P6", "slow answers: Lease calls 5 s, node patches 3 s, evictions 4 s, reads 2 s", "from the start"
-                        + " until the first reboot request", CoordinatorApiFaultSuiteTest::slowAnswers),
-                new Case("P7", "409 Conflict on node patches: the first 3 of each node's", "every node patch",
+                new Case("H6", "slow answers: Lease calls 5 s, node patches 3 s, evictions 4 s, reads 2 s", "from w1's cordon"
+                        + " until its reboot request (its drain, eviction, phase patches, last-moment check)", CoordinatorApiFaultSuiteTest::slowAnswers),
+                new Case("H7", "409 Conflict on node patches: the first 3 of each node's", "every node patch",
                         CoordinatorApiFaultSuiteTest::conflicts),
-                new Case("P8", "429 on every eviction, forever (--drain-timeout 3 s)", "w1's drain",
+                new Case("H8", "429 on every eviction, forever (--drain-timeout 3 s)", "w1's drain",
                         CoordinatorApiFaultSuiteTest::evictionsRefusedForever),
                 new Case("L1", "the Lease held by another live holder", "before the run",
                         CoordinatorApiFaultSuiteTest::leaseHeld),
@@ -225,7 +225,15 @@ class CoordinatorApiFaultSuiteTest {
         assertEquals(1, h.driver.rebootsOf("w2"), "w2 rebooted twice");
         assertEquals(List.of(), owned(h), "crifresh annotations left behind");
         assertFalse(cordoned(h, "w1") || cordoned(h, "w2"), "left cordoned");
-        return "exit 0, " + outcomes(r) + ", each rebooted once, nothing left cordoned or owned";
+        assertEquals(List.of(), tainted(h), "crifresh's stale taint left behind");
+        return "exit 0, " + outcomes(r) + ", each rebooted once, nothing left cordoned, owned or tainted";
+    }
+
+    /** Nodes that still carry crifresh's {@code crifresh.dev/stale} taint. */
+    private static List<String> tainted(Harness h) {
+        return h.cluster.nodes().stream().filter(n -> n.getSpec().getTaints() != null
+                && n.getSpec().getTaints().stream().anyMatch(t -> "crifresh.dev/stale".equals(t.getKey())))
+                .map(n -> n.getMetadata().getName()).toList();
     }
 
     /** Puts another holder into the Lease (the coordinator's hold must have ended: the Lease expired). */
@@ -263,7 +271,8 @@ class CoordinatorApiFaultSuiteTest {
         h.cluster.addPod("shop", "web-0", "w1");
         h.cluster.acceptEvictions("shop", "web-0", h.evictions);
         h.cluster.api.faults(C).fail(outageFrom(cordonOf("w1"), Duration.ofSeconds(5)), 500);
-        Report r = h.run(C, settings(), lines).rollout().report(WAIT);
+        // The harness' 20 s drain timeout: the drain's own retries then wait at most 5 s between two tries.
+        Report r = h.run(C, settings().withDrainTimeout(Harness.fastSettings().drainTimeout()), lines).rollout().report(WAIT);
         assertTrue(faulted(h).size() >= 3, "the outage met too few calls: " + faulted(h));
         return "retried through the outage: " + completed(h, r);
     }
@@ -310,7 +319,8 @@ class CoordinatorApiFaultSuiteTest {
         assertEquals(0, h.driver.rebootsOf("w2"), "w2 taken down after the Lease was lost");
         assertFalse(cordoned(h, "w2"));
         assertTrue(cordoned(h, "w1"), "w1 no longer cordoned");
-        String left = "exit 4 (lease-lost), " + outcomes(r) + "; w1 left cordoned in phase " + phase(h, "w1") + ", w2 untouched";
+        String left = "exit 4 (lease-lost), " + outcomes(r) + " (w1: " + line(r, "w1").detail() + "); w1 left cordoned in phase "
+                + phase(h, "w1") + ", w2 untouched";
 
         Poll.until(WAIT, "the Lease to expire", () -> expired(lease(h)));
         Report rerun = h.run("rerun", settings(), new CopyOnWriteArrayList<>()).rollout().report(WAIT);
@@ -352,13 +362,15 @@ class CoordinatorApiFaultSuiteTest {
         h.cluster.addPod("shop", "web-0", "w1");
         h.cluster.acceptEvictions("shop", "web-0", h.evictions);
         Predicate<RecordedRequest> notWatch = r -> r.getPath() != null && !r.getPath().contains("watch=");
+        // From w1's cordon on (every rule asks the window first, so the cordon arms it whichever rule decides).
+        Predicate<RecordedRequest> window = outageFrom(cordonOf("w1"), Duration.ofDays(1));
         h.cluster.api.faults(C)
-                .delay(Requests.leases(), Duration.ofSeconds(5))
-                .delay(Requests.call("PATCH", "/api/v1/nodes/"), Duration.ofSeconds(3))
-                .delay(Requests.pathContains("/eviction"), Duration.ofSeconds(4))
-                .delay(Requests.call("GET", "/").and(notWatch), Duration.ofSeconds(2));
+                .delay(window.and(Requests.leases()), Duration.ofSeconds(5))
+                .delay(window.and(Requests.call("PATCH", "/api/v1/nodes/")), Duration.ofSeconds(3))
+                .delay(window.and(Requests.pathContains("/eviction")), Duration.ofSeconds(4))
+                .delay(window.and(Requests.call("GET", "/")).and(notWatch), Duration.ofSeconds(2));
         Harness.Run run = h.run(C, settings(), lines).rollout();
-        Poll.until(WAIT, "the first reboot request", () -> !h.driver.reboots().isEmpty());
+        Poll.until(WAIT, "w1's reboot request", () -> h.driver.rebootsOf("w1") == 1);
         h.cluster.api.faults(C).clear();
         Report r = run.report(WAIT);
         assertTrue(faulted(h).size() >= 5, "too few calls were slowed: " + faulted(h));
@@ -444,8 +456,8 @@ class CoordinatorApiFaultSuiteTest {
         assertFalse(cordoned(h, "w2"));
         assertEquals("other-run", lease(h).getSpec().getHolderIdentity(), "the new holder's Lease was changed");
         assertTrue(cordoned(h, "w1"));
-        String left = "exit 4 (lease-lost), " + outcomes(r) + "; nothing written after the takeover and w2 never patched"
-                + " (mock history), w1 left cordoned in phase " + phase(h, "w1") + " for the next run (" + line(r, "w1").detail() + ")";
+        String left = "exit 4 (lease-lost), " + outcomes(r) + "; nothing written after the takeover, w2 not patched once the"
+                + " Lease calls failed (mock history), w1 left cordoned in phase " + phase(h, "w1") + " for the next run (" + line(r, "w1").detail() + ")";
 
         // The other holder goes away; a rerun finishes the job without rebooting w1 again.
         h.cluster.test.leases().inNamespace("crifresh").withName("crifresh-rollout").delete();
