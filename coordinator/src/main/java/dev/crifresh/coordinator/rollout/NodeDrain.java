@@ -48,7 +48,6 @@ final class NodeDrain {
     /** Bumped on every start and stop: answers of an earlier drain are dropped. */
     private int generation;
     private boolean active;
-    private int callsInFlight;
     private PodWatch watch;
     private long deadlineTimer = -1;
     private long retryTimer = -1;
@@ -68,11 +67,6 @@ final class NodeDrain {
         this.say = say;
         this.drained = drained;
         this.failed = failed;
-    }
-
-    /** Whether a Kubernetes call of the drain is in flight. */
-    boolean busy() {
-        return callsInFlight > 0;
     }
 
     /** Starts a drain (again) with a fresh deadline: watch the node's pods, then evict. */
@@ -96,13 +90,11 @@ final class NodeDrain {
         });
         // List at once, so the evictions do not wait for the watch to start; the watch then takes over.
         relist();
-        callsInFlight++;
         host.pods().watchPodsOn(name, () -> {
             if (current(started) && watch != null) {
                 evaluate(watch.pods());
             }
         }).onComplete(ar -> {
-            callsInFlight--;
             if (!current(started)) {
                 if (ar.succeeded()) {
                     ar.result().close();
@@ -186,9 +178,7 @@ final class NodeDrain {
             evicting.add(uid(pod));
             attempts.put(pod, host.pods().evict(pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
         }
-        callsInFlight++;
         Future.join(new ArrayList<>(attempts.values())).onComplete(ignored -> {
-            callsInFlight--;
             if (!current(started)) {
                 return;
             }
@@ -229,9 +219,7 @@ final class NodeDrain {
     /** Lists the node's pods and evaluates them; then schedules the next re-list. */
     private void relist() {
         int started = generation;
-        callsInFlight++;
         host.pods().podsOn(name).onComplete(ar -> {
-            callsInFlight--;
             if (!current(started)) {
                 return;
             }

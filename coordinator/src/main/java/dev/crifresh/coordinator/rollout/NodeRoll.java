@@ -585,11 +585,30 @@ final class NodeRoll {
         }
     }
 
-    /** The informer saw the node disappear. */
+    /**
+     * The informer saw the node disappear: the node fails (nothing is patched: it is gone), which stops the run
+     * like any failure. While a call of the current step is in flight, its answer (a refused patch, no node to
+     * return) ends the node instead.
+     */
     void onDeleted() {
         if (!finished() && !busy() && state != State.QUEUED) {
-            finish(Outcome.FAILED, "the node was deleted during its rollout");
+            finish(Outcome.FAILED, "the node was deleted during its rollout (" + step() + ")");
         }
+    }
+
+    /** The step the roll is in, in words. */
+    private String step() {
+        return switch (state) {
+            case GATED -> "while waiting for its gates";
+            case OWNING -> "while cordoning it";
+            case DRAINING -> "while draining";
+            case REBOOTING -> "right before its reboot";
+            case RETURNING -> "while waiting for it to return from its reboot";
+            case ATTESTING -> "while waiting for its attestation";
+            case PROVING -> "while checking it after its reboot";
+            case RELEASING -> "while releasing it";
+            case QUEUED, DONE, ABANDONED -> state.name().toLowerCase();
+        };
     }
 
     // ---- release, fail, abandon ------------------------------------------------------------------------
@@ -711,8 +730,14 @@ final class NodeRoll {
         drain.cancelTimer();
     }
 
+    /**
+     * Whether a call of the current step is in flight: its answer decides what comes next, so node updates and a
+     * deletion are left to it. The drain's own calls do not count: it drops their answers once it ended or was
+     * stopped. (Counting them made a roll deaf while a drain call was late — its pod watch still starting after a
+     * list had found the node empty: the node's return and attestation were ignored until the wait ran out.)
+     */
     private boolean busy() {
-        return busy || drain.busy();
+        return busy;
     }
 
     private void say(String text) {

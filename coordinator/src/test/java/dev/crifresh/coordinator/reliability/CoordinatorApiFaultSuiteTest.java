@@ -66,14 +66,15 @@ class CoordinatorApiFaultSuiteTest {
     private static final FaultTable TABLE = new FaultTable("coordinator-api", (int) allCases().count());
 
     /**
-     * {@code -Dfault.case=H3} runs one case (the summary table is then not written); {@code -Dfault.repeat=N}
-     * runs the selected cases N times (robustness checks; no table either).
+     * {@code -Dfault.case=H3} runs one case ({@code H3,L2} several), {@code -Dfault.repeat=10} each selected case ten
+     * times, each time on a new mock cluster (to show a case is not flaky); the summary table is then not written.
      */
     static Stream<Case> cases() {
-        String only = System.getProperty("fault.case", "");
-        int times = Integer.getInteger("fault.repeat", 1);
-        return Stream.iterate(1, i -> i <= times, i -> i + 1)
-                .flatMap(i -> allCases().filter(c -> only.isEmpty() || c.id().equals(only)));
+        List<String> only = List.of(System.getProperty("fault.case", "").split(",")).stream().map(String::trim)
+                .filter(id -> !id.isEmpty()).toList();
+        int repeat = Integer.getInteger("fault.repeat", 1);
+        return allCases().filter(c -> only.isEmpty() || only.contains(c.id()))
+                .flatMap(c -> Stream.generate(() -> c).limit(Math.max(1, repeat)));
     }
 
     static Stream<Case> allCases() {

@@ -1,0 +1,166 @@
+package dev.crifresh.coordinator.rollout;
+
+import static dev.crifresh.coordinator.fixture.Harness.line;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.crifresh.common.attest.AttestationVerifier;
+import dev.crifresh.common.evidence.Verdict;
+import dev.crifresh.coordinator.Coordinator;
+import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.classify.MarkerRule;
+import dev.crifresh.coordinator.classify.NodeClassifier;
+import dev.crifresh.coordinator.fixture.Harness;
+import dev.crifresh.coordinator.fixture.TestAgent;
+import dev.crifresh.coordinator.kube.CrifreshAnnotations;
+import dev.crifresh.coordinator.kube.Fabric8EventOps;
+import dev.crifresh.coordinator.kube.Fabric8LeaseLock;
+import dev.crifresh.coordinator.kube.Fabric8NodeOps;
+import dev.crifresh.coordinator.kube.Fabric8PodOps;
+import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.report.Outcome;
+import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.mockapi.Poll;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A drain call still in flight after the drain ended (its pod watch still starting when a list already found
+ * the node empty) or while the node goes away (an eviction unanswered) must not make the node's roll deaf:
+ * the node's return, its attestation and its deletion are acted on at once. The drain drops the late answers
+ * itself. (Before: every node update was ignored while any drain call was in flight, so a node that came back
+ * and attested meanwhile was waited for until {@code --reboot-timeout}/{@code --attest-timeout} ran out, its
+ * last seen attestation naming the boot before the reboot; and a node deleted mid-drain was noticed only when
+ * the drain timed out.)
+ */
+class DrainCallInFlightTest {
+    private final Harness h = new Harness();
+    /** Calls of the pod operations held unanswered until the test ends. */
+    private final List<Promise<?>> held = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void close() {
+        held.forEach(p -> p.tryFail("test over"));
+        h.close();
+    }
+
+    @Test
+    void aNodeThatReturnsAndAttestsWhileItsDrainsPodWatchIsStillStartingIsVerifiedAndReleased() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        HeldPods pods = new HeldPods(new Fabric8PodOps(context(), h.cluster.client, false), true, false);
+        // Short waits: without the fix the run fails when they run out; with it, it never waits that long.
+        CoordinatorSettings settings = settings().withRebootTimeout(Duration.ofSeconds(8)).withAttestTimeout(Duration.ofSeconds(8));
+
+        Report r = rollout(pods, settings).get(60, TimeUnit.SECONDS);
+
+        assertEquals(1, pods.watches.get(), "the drain never started its pod watch");
+        assertEquals(0, r.exitCode(), r.toJson());
+        assertEquals(Outcome.REBOOTED, line(r, "w1").outcome(), r.toJson());
+        assertEquals(List.of("w1"), h.driver.reboots());
+        assertFalse(Boolean.TRUE.equals(h.cluster.node("w1").getSpec().getUnschedulable()), "w1 left cordoned");
+        assertNull(h.cluster.node("w1").getMetadata().getAnnotations().get(CrifreshAnnotations.ROLLOUT));
+    }
+
+    @Test
+    void aNodeDeletedWhileAnEvictionIsInFlightFailsAtOnceAndStopsTheRun() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.worker("w2", Verdict.STALE);
+        h.cluster.addPod("shop", "db-0", "w1");
+        // w2 holds more pods: w1, with the fewest, is rolled first and alone (the eviction placement's seed).
+        h.cluster.addPod("shop", "api-0", "w2");
+        h.cluster.addPod("shop", "api-1", "w2");
+        HeldPods pods = new HeldPods(new Fabric8PodOps(context(), h.cluster.client, false), false, true);
+        var report = rollout(pods, settings());
+
+        Poll.until(Duration.ofSeconds(30), "w1's eviction to be sent", () -> pods.evictions.get() > 0);
+        h.cluster.test.nodes().withName("w1").delete();
+        // Well before --drain-timeout (20 s), after which the drain would have failed on its own.
+        Report r = report.get(15, TimeUnit.SECONDS);
+
+        assertEquals(1, r.exitCode(), r.toJson());
+        assertEquals(Outcome.FAILED, line(r, "w1").outcome(), r.toJson());
+        assertEquals("the node was deleted during its rollout (while draining)", line(r, "w1").detail());
+        assertEquals(Outcome.NOT_ATTEMPTED, line(r, "w2").outcome(), r.toJson());
+        assertEquals(List.of(), h.driver.reboots());
+        assertNull(h.cluster.node("w2").getMetadata().getAnnotations() == null ? null
+                : h.cluster.node("w2").getMetadata().getAnnotations().get(CrifreshAnnotations.ROLLOUT));
+    }
+
+    private Context context;
+
+    private Context context() {
+        if (context == null) {
+            context = h.cluster.vertx.getOrCreateContext();
+        }
+        return context;
+    }
+
+    private static CoordinatorSettings settings() {
+        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
+    }
+
+    private java.util.concurrent.CompletableFuture<Report> rollout(PodOps pods, CoordinatorSettings settings) {
+        var client = h.cluster.client;
+        Context ctx = context();
+        NodeClassifier classifier = new NodeClassifier(new AttestationVerifier(h.agent.trust, settings.clockSkew()),
+                settings.registry(), h.agent.fingerprint(TestAgent.DESIRED),
+                new MarkerRule(settings.markerAnnotation(), settings.markerCurrentValue()));
+        Promise<Report> report = Promise.promise();
+        ctx.runOnContext(v -> new Rollout(h.cluster.vertx, ctx,
+                new Fabric8NodeOps(ctx, client, settings.nodeSelector()), pods,
+                new Fabric8LeaseLock(ctx, client, settings.leaseNamespace(), Coordinator.LEASE_NAME, settings.runId(),
+                        settings.leaseDuration(), Clock.systemUTC()),
+                new Fabric8EventOps(ctx, client), classifier, settings, h.driver, h.progress::add, Clock.systemUTC())
+                .run().onComplete(report));
+        return report.future().toCompletionStage().toCompletableFuture();
+    }
+
+    /** The real pod operations, with the pod watch's start or every eviction left unanswered while the test runs. */
+    private final class HeldPods implements PodOps {
+        private final PodOps real;
+        private final boolean holdWatch;
+        private final boolean holdEvictions;
+        final AtomicInteger watches = new AtomicInteger();
+        final AtomicInteger evictions = new AtomicInteger();
+
+        HeldPods(PodOps real, boolean holdWatch, boolean holdEvictions) {
+            this.real = real;
+            this.holdWatch = holdWatch;
+            this.holdEvictions = holdEvictions;
+        }
+
+        @Override
+        public Future<List<Pod>> podsOn(String node) {
+            return real.podsOn(node);
+        }
+
+        @Override
+        public Future<PodWatch> watchPodsOn(String node, Runnable changed) {
+            watches.incrementAndGet();
+            return holdWatch ? hold() : real.watchPodsOn(node, changed);
+        }
+
+        @Override
+        public Future<Eviction> evict(String namespace, String name) {
+            evictions.incrementAndGet();
+            return holdEvictions ? hold() : real.evict(namespace, name);
+        }
+
+        private <T> Future<T> hold() {
+            Promise<T> p = Promise.promise();
+            held.add(p);
+            return p.future();
+        }
+    }
+}
