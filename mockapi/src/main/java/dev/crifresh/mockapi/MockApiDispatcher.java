@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
-import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -257,46 +256,10 @@ public final class MockApiDispatcher extends Dispatcher {
         crud.releaseResources();
     }
 
-    private final class CloseOffLoop extends WebSocketListener {
-        private final WebSocketListener delegate;
-
+    /** Forwards a watch's callbacks; its teardown (closed, failed) runs off the event loop. */
+    private final class CloseOffLoop extends ForwardingWebSocketListener {
         CloseOffLoop(WebSocketListener delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public void onBeforeAccept(WebSocket webSocket, Response response) {
-            delegate.onBeforeAccept(webSocket, response);
-        }
-
-        @Override
-        public void onOpen(WebSocket webSocket, Response response) {
-            delegate.onOpen(webSocket, response);
-        }
-
-        @Override
-        public void onMessage(WebSocket webSocket, String text) {
-            delegate.onMessage(webSocket, text);
-        }
-
-        @Override
-        public void onMessage(WebSocket webSocket, ByteString bytes) {
-            delegate.onMessage(webSocket, bytes);
-        }
-
-        @Override
-        public void onMessage(WebSocket webSocket, byte[] bytes) {
-            delegate.onMessage(webSocket, bytes);
-        }
-
-        @Override
-        public void onPing(WebSocket webSocket, byte[] bytes) {
-            delegate.onPing(webSocket, bytes);
-        }
-
-        @Override
-        public void onClosing(WebSocket webSocket, int code, String reason) {
-            delegate.onClosing(webSocket, code, reason);
+            super(delegate);
         }
 
         @Override

@@ -1,7 +1,6 @@
 package dev.crifresh.mockapi;
 
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
@@ -72,50 +71,10 @@ record PodNodeSelector(String node, String stripped) {
 
     /** A watch that forwards only the events about the node's pods. */
     WebSocketListener filterWatch(WebSocketListener delegate) {
-        return new WebSocketListener() {
-            @Override
-            public void onBeforeAccept(WebSocket webSocket, Response response) {
-                delegate.onBeforeAccept(webSocket, response);
-            }
-
+        return new ForwardingWebSocketListener(delegate) {
             @Override
             public void onOpen(WebSocket webSocket, Response response) {
                 delegate.onOpen(new Filtering(webSocket), response);
-            }
-
-            @Override
-            public void onMessage(WebSocket webSocket, String text) {
-                delegate.onMessage(webSocket, text);
-            }
-
-            @Override
-            public void onMessage(WebSocket webSocket, ByteString bytes) {
-                delegate.onMessage(webSocket, bytes);
-            }
-
-            @Override
-            public void onMessage(WebSocket webSocket, byte[] bytes) {
-                delegate.onMessage(webSocket, bytes);
-            }
-
-            @Override
-            public void onPing(WebSocket webSocket, byte[] bytes) {
-                delegate.onPing(webSocket, bytes);
-            }
-
-            @Override
-            public void onClosing(WebSocket webSocket, int code, String reason) {
-                delegate.onClosing(webSocket, code, reason);
-            }
-
-            @Override
-            public void onClosed(WebSocket webSocket, int code, String reason) {
-                delegate.onClosed(webSocket, code, reason);
-            }
-
-            @Override
-            public void onFailure(WebSocket webSocket, Throwable failure, Response response) {
-                delegate.onFailure(webSocket, failure, response);
             }
         };
     }

@@ -5,12 +5,14 @@ import dev.crifresh.common.evidence.EvidenceRules;
 import dev.crifresh.common.evidence.ProcessSample;
 import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -23,6 +25,9 @@ import java.util.Optional;
 public final class ProcessScanner {
     /** What the kernel shows as {@code comm} for a program named containerd. */
     private static final String CONTAINERD_COMM = "containerd";
+    private static final byte[] CONTAINERD_PROGRAM = ContainerdMatcher.PROGRAM.getBytes(StandardCharsets.US_ASCII);
+    /** Enough for the program name of nearly every command line; a longer one is read in full. */
+    private static final int HEAD_BYTES = 1024;
     private final Path procRoot;
 
     public ProcessScanner(Path procRoot) {
@@ -38,10 +43,11 @@ public final class ProcessScanner {
     public ProcessScan scan(ContainerdMatcher matcher) throws IOException {
         List<ProcessSample> found = new ArrayList<>();
         List<String> unreadable = new ArrayList<>();
+        byte[] head = new byte[HEAD_BYTES];
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(procRoot, ProcessScanner::isPidDir)) {
             for (Path dir : entries) {
                 long pid = Long.parseLong(dir.getFileName().toString());
-                Read read = sample(pid, matcher);
+                Read read = sample(pid, dir.resolve("cmdline"), head, matcher);
                 if (read.sample() != null) {
                     found.add(read.sample());
                 } else if (read.problem() != null) {
@@ -77,9 +83,18 @@ public final class ProcessScanner {
      * read or parse error of a process that may be the CRI containerd is reported, never dropped:
      * dropping it could turn two containerds into one.
      */
-    private Read sample(long pid, ContainerdMatcher matcher) {
+    private Read sample(long pid, Path cmdlineFile, byte[] head, ContainerdMatcher matcher) {
         List<String> cmdline;
         try {
+            // The poll reads every process every few seconds: most are ruled out by their program name
+            // alone (the matcher says No to any other program), without decoding their whole command line.
+            boolean maybe;
+            try (InputStream in = Files.newInputStream(cmdlineFile)) {
+                maybe = mayBeContainerd(in, head);
+            }
+            if (!maybe) {
+                return Read.SKIP;
+            }
             cmdline = readCmdline(pid);
         } catch (IOException e) {
             return vanished(e) ? Read.SKIP : unreadableCmdline(pid, e);
@@ -154,6 +169,43 @@ public final class ProcessScanner {
     private static boolean vanished(IOException e) {
         return e instanceof NoSuchFileException
                 || (e.getMessage() != null && e.getMessage().contains("No such process"));
+    }
+
+    /**
+     * False only when the command line's program (the bytes before the first NUL) provably has a base
+     * name other than {@link ContainerdMatcher#PROGRAM}, or the command line is empty (a kernel thread):
+     * then {@link ContainerdMatcher#match} says No. A program name longer than the buffer is a maybe.
+     */
+    static boolean mayBeContainerd(InputStream cmdline, byte[] head) throws IOException {
+        int length = 0;
+        int n;
+        while (length < head.length && (n = cmdline.read(head, length, head.length - length)) > 0) {
+            int end = indexOfNul(head, length, length + n);
+            length += n;
+            if (end >= 0) {
+                return isContainerdProgram(head, end);
+            }
+        }
+        // no NUL: the whole content is the program, unless the buffer is full (then it may go on)
+        return length == head.length || (length > 0 && isContainerdProgram(head, length));
+    }
+
+    private static int indexOfNul(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether {@code program[0, end)}'s base name (after the last '/') is exactly containerd's. */
+    private static boolean isContainerdProgram(byte[] program, int end) {
+        int start = end - CONTAINERD_PROGRAM.length;
+        if (start < 0 || (start > 0 && program[start - 1] != '/')) {
+            return false;
+        }
+        return Arrays.equals(program, start, end, CONTAINERD_PROGRAM, 0, CONTAINERD_PROGRAM.length);
     }
 
     private List<String> readCmdline(long pid) throws IOException {

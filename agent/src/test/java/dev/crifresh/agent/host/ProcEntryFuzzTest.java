@@ -7,12 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.crifresh.common.evidence.ContainerdMatcher;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Fuzzes the parsing of {@code /proc/<pid>/stat} and {@code /proc/<pid>/cmdline}. Three modes, chosen by
+ * Fuzzes the parsing of {@code /proc/<pid>/stat} and {@code /proc/<pid>/cmdline}. Four modes, chosen by
  * the first input byte:
  * <ul>
  * <li>raw stat: any text; {@link ProcStat} returns a non-negative start time that is a word after the last
@@ -20,7 +23,9 @@ import java.util.List;
  * <li>built stat: a kernel-shaped line with a fuzzed {@code comm} (spaces, parentheses, anything but NUL,
  * at most 15 bytes as the kernel keeps) and a fuzzed start time; both must be read back exactly;</li>
  * <li>cmdline: fuzzed argv; NUL-joined and split again it is the same list, and a command line that names
- * the system containerd's address last is never the CRI containerd.</li>
+ * the system containerd's address last is never the CRI containerd;</li>
+ * <li>raw cmdline bytes (and every cmdline above): the scan's program-name prefilter never rules out a
+ * command line the matcher does not say No to.</li>
  * </ul>
  */
 class ProcEntryFuzzTest {
@@ -29,9 +34,10 @@ class ProcEntryFuzzTest {
 
     @FuzzTest(maxDuration = "30s")
     void parse(FuzzedDataProvider data) {
-        switch (data.consumeInt(0, 2)) {
+        switch (data.consumeInt(0, 3)) {
             case 0 -> rawStat(data.consumeRemainingAsString());
             case 1 -> builtStat(data);
+            case 2 -> programPrefilterNeverHidesAMatch(data.consumeRemainingAsBytes());
             default -> cmdline(data);
         }
     }
@@ -80,6 +86,26 @@ class ProcEntryFuzzTest {
         return comm;
     }
 
+    /**
+     * The scan rules a process out by its program name alone ({@link ProcessScanner#mayBeContainerd}): that
+     * must never hide a command line the matcher would not say No to, whatever the buffer size.
+     */
+    private static void programPrefilterNeverHidesAMatch(byte[] raw) {
+        ContainerdMatcher.Match match = CRI.match(ProcessScanner.splitNul(raw));
+        for (int size : new int[] {1, 7, 11, 1024}) {
+            boolean maybe;
+            try {
+                maybe = ProcessScanner.mayBeContainerd(new ByteArrayInputStream(raw), new byte[size]);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            if (!maybe) {
+                assertTrue(match instanceof ContainerdMatcher.No, () -> "ruled out by its program but the matcher"
+                        + " says " + match + ": " + ProcessScanner.splitNul(raw));
+            }
+        }
+    }
+
     private static boolean roundTripsUtf8(String s) {
         return new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8).equals(s);
     }
@@ -96,6 +122,7 @@ class ProcEntryFuzzTest {
         byte[] raw = (String.join("\0", argv) + "\0").getBytes(StandardCharsets.UTF_8);
         List<String> split = ProcessScanner.splitNul(raw);
         assertEquals(argv, split, "argv after a NUL join and split");
+        programPrefilterNeverHidesAMatch(raw);
         boolean cri = CRI.matches(split);
         List<String> system = new ArrayList<>(split);
         system.add("--address");

@@ -97,6 +97,35 @@ class ProcessScannerTest {
     }
 
     @Test
+    void rulesOutOtherProgramsByTheirNameAloneButNeverAPossibleContainerd() throws Exception {
+        assertTrue(mayBe("/usr/local/bin/containerd\0--address\0/run/containerd/containerd.sock\0"));
+        assertTrue(mayBe("containerd\0"));
+        assertTrue(mayBe("/bin/containerd"), "no NUL: the whole content is the program");
+        assertTrue(mayBe("/" + "x/".repeat(600) + "containerd\0-c\0/etc/cri/containerd.toml\0"),
+                "a program name longer than the buffer is read in full");
+        assertFalse(mayBe("/usr/bin/containerd-shim-runc-v2\0-namespace\0k8s.io\0"));
+        assertFalse(mayBe("/usr/bin/xcontainerd\0--address\0/run/containerd/containerd.sock\0"));
+        assertFalse(mayBe("sh\0-c\0/usr/bin/containerd --config /etc/cri/containerd.toml\0"),
+                "the matcher says No to another program, whatever its arguments");
+        assertFalse(mayBe(""), "a kernel thread");
+        assertFalse(mayBe("\0containerd\0"), "an empty program name");
+    }
+
+    @Test
+    void findsAContainerdWhoseProgramPathIsLongerThanTheScansBuffer(@TempDir Path proc) throws Exception {
+        List<String> argv = new ArrayList<>(FakeContainerd.TALOS_CRI);
+        argv.set(0, "/" + "very-long-directory/".repeat(80) + "containerd");
+        new dev.crifresh.agent.testing.FakeProc(proc).process(10, argv, 4321);
+        assertEquals(List.of(new ProcessSample(10, 4321, argv)),
+                scanner(proc).scan(ContainerdMatcher.talosCri()).matched());
+    }
+
+    private static boolean mayBe(String cmdline) throws Exception {
+        return ProcessScanner.mayBeContainerd(new java.io.ByteArrayInputStream(
+                cmdline.getBytes(StandardCharsets.UTF_8)), new byte[1024]);
+    }
+
+    @Test
     void splitsNulSeparatedCommandLines() {
         assertEquals(List.of("a", "b c", ""), ProcessScanner.splitNul("a\0b c\0\0".getBytes(StandardCharsets.UTF_8)));
         assertEquals(List.of("a", "b"), ProcessScanner.splitNul("a\0b".getBytes(StandardCharsets.UTF_8)));

@@ -15,6 +15,8 @@ import java.util.Map;
  * {@code -l} is {@code log-level}. A pure function, safe to fuzz: any input gives a result, never an exception.
  */
 public final class ContainerdCommandLine {
+    /** The base name of containerd's program; any other program is {@link NotContainerd}. */
+    public static final String PROGRAM = "containerd";
     /** containerd's global string flags, by every name it accepts, to the canonical name. */
     private static final Map<String, String> STRING_FLAGS = Map.of(
             "config", "config", "c", "config",
@@ -72,7 +74,7 @@ public final class ContainerdCommandLine {
     }
 
     public static Parsed parse(List<String> argv) {
-        if (argv == null || argv.isEmpty() || !baseName(argv.get(0)).equals("containerd")) {
+        if (argv == null || argv.isEmpty() || !baseName(argv.get(0)).equals(PROGRAM)) {
             return new NotContainerd();
         }
         Map<String, List<String>> values = new LinkedHashMap<>();

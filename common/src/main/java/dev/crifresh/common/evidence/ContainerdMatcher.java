@@ -22,6 +22,13 @@ import java.util.Set;
  * doubt into an unknown verdict.
  */
 public final class ContainerdMatcher {
+    /**
+     * The program's base name every match needs: {@link #match} says {@link No} to any command line whose
+     * first word's base name (after the last '/') is not exactly this, and to an empty one. A process scan
+     * may rule out other processes by their program name alone.
+     */
+    public static final String PROGRAM = ContainerdCommandLine.PROGRAM;
+
     /** Talos' CRI containerd arguments. */
     public static final String TALOS_CRI_SPEC =
             "--address /run/containerd/containerd.sock --config /etc/cri/containerd.toml";

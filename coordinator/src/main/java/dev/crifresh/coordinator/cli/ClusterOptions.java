@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.cli;
 
+import dev.crifresh.coordinator.kube.DecoderWarmup;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -45,14 +46,21 @@ public final class ClusterOptions {
      * class path for every Kubernetes kind (the coordinator only reads typed Nodes, Pods, Leases and
      * Secrets). fabric8's own request retries are off: a retry it sends on its own could reach the API after
      * the run's hold on the Lease ended. The rollout retries transient errors itself, checking the Lease
-     * before every attempt (see docs/design.md, "Fencing").
+     * before every attempt (see docs/design.md, "Fencing"). The serialization's decoders are built here,
+     * on the calling thread: fabric8 decodes responses on the event loop ({@link DecoderWarmup}).
      */
     static KubernetesClient client(Vertx vertx, Config config) {
+        return client(vertx, config, new KubernetesSerialization(JsonMapper.builder().build(), false));
+    }
+
+    /** {@link #client(Vertx, Config)} with a given serialization (a test observes what it decodes, and where). */
+    public static KubernetesClient client(Vertx vertx, Config config, KubernetesSerialization serialization) {
         Config tuned = new ConfigBuilder(config).withRequestTimeout(REQUEST_TIMEOUT_MS).withRequestRetryBackoffLimit(0).build();
+        DecoderWarmup.run(serialization);
         return new KubernetesClientBuilder()
                 .withConfig(tuned)
                 .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
-                .withKubernetesSerialization(new KubernetesSerialization(JsonMapper.builder().build(), false))
+                .withKubernetesSerialization(serialization)
                 .build();
     }
 }
