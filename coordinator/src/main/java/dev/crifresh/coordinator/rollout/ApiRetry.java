@@ -9,8 +9,11 @@ import java.util.function.Supplier;
 
 /**
  * Retries one Kubernetes call on a {@link ApiFailure#RETRYABLE} failure with bounded backoff (100 ms
- * doubling to 2 s, at most {@link #ATTEMPTS} attempts, about 7 s in all), and only while the run may still
- * act (it holds the Lease): a transient API error does not end a run, and no retry outlives the Lease.
+ * doubling to 2 s), and only while the run may still act (it holds the Lease): a transient API error does
+ * not end a run, and no retry outlives the Lease. It retries at least {@link #ATTEMPTS} times (about 7 s),
+ * and beyond that for as long as {@code budget} — the run's {@code --lease-duration} — has not passed since
+ * the first attempt: an API outage the Lease survives (its hold lasts four fifths of a Lease duration after a
+ * renewal) then never ends the run, and a longer one ends the hold first (lease-lost: the next run resumes).
  * Any other failure, or the last one, fails the returned future.
  */
 final class ApiRetry {
@@ -18,27 +21,48 @@ final class ApiRetry {
 
     private final Vertx vertx;
     private final BooleanSupplier mayAct;
+    private final Duration budget;
 
-    /** @param mayAct checked before every retry: false stops retrying (the Lease is no longer held) */
+    /** Retries {@link #ATTEMPTS} times at most. */
     ApiRetry(Vertx vertx, BooleanSupplier mayAct) {
+        this(vertx, mayAct, Duration.ZERO);
+    }
+
+    /**
+     * @param mayAct checked before every retry: false stops retrying (the Lease is no longer held)
+     * @param budget how long after the first attempt a retry may still start, whatever the attempt count
+     */
+    ApiRetry(Vertx vertx, BooleanSupplier mayAct, Duration budget) {
         this.vertx = vertx;
         this.mayAct = mayAct;
+        this.budget = budget;
+    }
+
+    /** Whether a failed attempt may be followed by another (pure: the attempt count and the time spent so far). */
+    static boolean mayRetry(int attempt, Duration spent, Duration budget) {
+        return attempt < ATTEMPTS || spent.compareTo(budget) < 0;
+    }
+
+    /** Whether the attempt that just failed with {@code cause}, {@code startNanos} after the first one began, is retried. */
+    boolean again(Throwable cause, int attempt, long startNanos) {
+        return ApiFailure.of(cause) == ApiFailure.RETRYABLE && mayRetry(attempt, Duration.ofNanos(System.nanoTime() - startNanos), budget)
+                && mayAct.getAsBoolean();
     }
 
     <T> Future<T> call(Supplier<Future<T>> call) {
         Promise<T> promise = Promise.promise();
-        attempt(call, 1, new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)), promise);
+        attempt(call, 1, System.nanoTime(), new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)), promise);
         return promise.future();
     }
 
-    private <T> void attempt(Supplier<Future<T>> call, int attempt, Backoff backoff, Promise<T> promise) {
+    private <T> void attempt(Supplier<Future<T>> call, int attempt, long start, Backoff backoff, Promise<T> promise) {
         call.get().onComplete(ar -> {
             if (ar.succeeded()) {
                 promise.complete(ar.result());
-            } else if (attempt < ATTEMPTS && ApiFailure.of(ar.cause()) == ApiFailure.RETRYABLE && mayAct.getAsBoolean()) {
+            } else if (again(ar.cause(), attempt, start)) {
                 vertx.setTimer(backoff.next(), id -> {
                     if (mayAct.getAsBoolean()) {
-                        attempt(call, attempt + 1, backoff, promise);
+                        attempt(call, attempt + 1, start, backoff, promise);
                     } else {
                         promise.fail(ar.cause());
                     }

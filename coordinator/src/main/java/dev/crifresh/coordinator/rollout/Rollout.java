@@ -146,7 +146,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.nodeOps = new PatchEchoNodeOps(nodeOps, this::patched);
         this.podOps = podOps;
         this.lease = new LeaseKeeper(vertx, lease, settings, progress, new LeaseEvents());
-        this.retry = new ApiRetry(vertx, this::leaseHeld);
+        this.retry = new ApiRetry(vertx, this::leaseHeld, settings.leaseDuration());
         this.freshNodes = new SharedNodeList(() -> retry.call(() -> this.nodeOps.listAll()));
         this.classifier = classifier;
         this.cache = new ClassificationCache(classifier);
@@ -155,7 +155,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.progress = progress;
         this.clock = clock;
         this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock, this.lease::held);
-        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, () -> this.lease.held());
+        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, () -> this.lease.held(),
+                retry);
         this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
                 this::configSettled, this::decide, this::configTimedOut);
         this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
@@ -245,11 +246,11 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     // ---- 2. observe + 3. classify ---------------------------------------------------------------------------
 
     private void observe() {
-        observe(1, new Backoff(Duration.ofMillis(500), Duration.ofSeconds(5)));
+        observe(1, System.nanoTime(), new Backoff(Duration.ofMillis(500), Duration.ofSeconds(5)));
     }
 
     /** Starts the informers; a transient failure (the API unreachable for a while) is retried while the Lease is held. */
-    private void observe(int attempt, Backoff backoff) {
+    private void observe(int attempt, long start, Backoff backoff) {
         stage = Stage.OBSERVING;
         watchCluster().compose(v -> nodeOps.watch(this)).compose(w -> {
             watch = w;
@@ -266,14 +267,14 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             if (stage == Stage.DONE) {
                 return;
             }
-            if (ar.failed() && attempt < ApiRetry.ATTEMPTS && ApiFailure.of(ar.cause()) == ApiFailure.RETRYABLE && lease.held()) {
+            if (ar.failed() && retry.again(ar.cause(), attempt, start)) {
                 closeWatch();
                 watch = null;
                 clusterWatch = null;
                 progress.line("cannot watch nodes yet (" + ErrorText.message(ar.cause()) + "); trying again");
                 vertx.setTimer(backoff.next(), id -> {
                     if (stage == Stage.OBSERVING) {
-                        observe(attempt + 1, backoff);
+                        observe(attempt + 1, start, backoff);
                     }
                 });
                 return;

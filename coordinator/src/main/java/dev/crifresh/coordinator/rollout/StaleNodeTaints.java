@@ -20,7 +20,8 @@ import java.util.function.Function;
  * drain and takes it off again: after a node's reboot, and for every node when the run ends, whatever the
  * exit path. A rerun also removes what a killed run left behind (any value of the key: the Lease makes
  * sure no other run is working). Each change is a JSON Patch guarded by a {@code test} of what it was
- * computed from; a refused test (422) or a conflict (409) re-reads the node and tries again, a few times.
+ * computed from; a refused test (422) or a conflict (409) re-reads the node and tries again, a few times;
+ * transient API errors are retried ({@link ApiRetry}).
  * Best effort: a taint that cannot be set or removed is logged as a warning and never fails the run — the
  * taint steers the scheduler, it guards nothing crifresh relies on. Called on the run's context.
  */
@@ -38,9 +39,13 @@ final class StaleNodeTaints {
     /** Whether the run may still change nodes (it holds the Lease): no taint change is sent otherwise. */
     private final java.util.function.BooleanSupplier mayAct;
 
+    /** Transient API errors (5xx, 429, no answer) on the reads and patches, retried like the rollout's own calls. */
+    private final ApiRetry retry;
+
     StaleNodeTaints(NodeOps nodes, String runId, StaleTaint effect, RolloutEvents events, ProgressListener log,
-                    java.util.function.BooleanSupplier mayAct) {
+                    java.util.function.BooleanSupplier mayAct, ApiRetry retry) {
         this.mayAct = mayAct;
+        this.retry = retry;
         this.nodes = nodes;
         this.runId = runId;
         this.effect = effect;
@@ -115,7 +120,7 @@ final class StaleNodeTaints {
 
     /** Reads the node, computes the patch (null: nothing to do), sends it; retries refused tests and conflicts. */
     private Future<Boolean> change(String name, Function<Node, String> patchFor, int attempt) {
-        return nodes.get(name).compose(node -> {
+        return retry.call(() -> nodes.get(name)).compose(node -> {
             if (node == null) {
                 return Future.succeededFuture(false);
             }
@@ -126,7 +131,7 @@ final class StaleNodeTaints {
             if (!mayAct.getAsBoolean()) {
                 return Future.failedFuture(new GuardedPatch.Fenced()); // a lost Lease: the next run removes our taints
             }
-            return nodes.jsonPatch(name, patch).map(n -> true);
+            return retry.call(() -> nodes.jsonPatch(name, patch)).map(n -> true);
         }).recover(e -> attempt < ATTEMPTS && retryable(e) ? change(name, patchFor, attempt + 1) : Future.failedFuture(e));
     }
 

@@ -14,7 +14,7 @@ import java.util.function.Predicate;
  */
 public final class ClientFaults {
     /** What a matching request gets. */
-    sealed interface Rule permits Fail, Delay {
+    sealed interface Rule permits Fail, Delay, Gone {
         Predicate<RecordedRequest> which();
     }
 
@@ -30,6 +30,14 @@ public final class ClientFaults {
 
     /** Served by the store, the answer's body held back for {@code delay} (the server does not block). */
     record Delay(Predicate<RecordedRequest> which, Duration delay) implements Rule {
+    }
+
+    /**
+     * A watch that cannot be resumed: answered as kube-apiserver answers a watch from a resourceVersion it no
+     * longer has — the watch opens, one {@code ERROR} event carries a Status 410 (Expired, "too old resource
+     * version"), and the server closes it. A client must list again.
+     */
+    record Gone(Predicate<RecordedRequest> which) implements Rule {
     }
 
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
@@ -49,6 +57,12 @@ public final class ClientFaults {
     /** Serves matching requests normally but delays the body of the answer. */
     public ClientFaults delay(Predicate<RecordedRequest> which, Duration delay) {
         rules.add(new Delay(which, delay));
+        return this;
+    }
+
+    /** Answers matching watch requests as expired ({@link Gone}): the client must list again. */
+    public ClientFaults gone(Predicate<RecordedRequest> which) {
+        rules.add(new Gone(which));
         return this;
     }
 

@@ -1,8 +1,12 @@
 package dev.crifresh.mockapi.fault;
 
+import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +35,11 @@ public final class FaultDispatcher extends Dispatcher {
     private final Dispatcher delegate;
     private final Map<String, ClientFaults> faults = new ConcurrentHashMap<>();
     private final Queue<Exchange> history = new ConcurrentLinkedQueue<>();
+    /** The open watches (WebSockets) of named clients, with the path they watch. */
+    private final Map<WebSocket, OpenWatch> watches = new ConcurrentHashMap<>();
+
+    private record OpenWatch(String client, String path) {
+    }
 
     public FaultDispatcher(Dispatcher delegate) {
         this.delegate = delegate;
@@ -51,6 +60,25 @@ public final class FaultDispatcher extends Dispatcher {
         return history.stream().filter(e -> e.client().equals(client) && which.test(e)).toList();
     }
 
+    /**
+     * Closes, from the server's side, every open watch of {@code client} whose path (query included)
+     * contains {@code pathFragment}: a normal WebSocket close (1000), as when kube-apiserver ends a watch
+     * (its request timeout, a restart behind a load balancer). The client must watch again.
+     *
+     * @return how many watches were closed
+     */
+    public int closeWatches(String client, String pathFragment) {
+        int closed = 0;
+        for (Map.Entry<WebSocket, OpenWatch> e : watches.entrySet()) {
+            if (e.getValue().client().equals(client) && e.getValue().path().contains(pathFragment)
+                    && watches.remove(e.getKey()) != null) {
+                e.getKey().close(1000, "watch closed by the server");
+                closed++;
+            }
+        }
+        return closed;
+    }
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
         long now = System.nanoTime();
@@ -59,18 +87,95 @@ public final class FaultDispatcher extends Dispatcher {
         MockResponse response;
         if (rule instanceof ClientFaults.Fail fail) {
             response = status(fail.code());
+        } else if (rule instanceof ClientFaults.Gone) {
+            response = new MockResponse().withWebSocketUpgrade(new Expired());
         } else {
             response = delegate.dispatch(request);
             if (rule instanceof ClientFaults.Delay delay) {
                 response.setBodyDelay(delay.delay());
             }
         }
-        int code = response.getWebSocketListener() != null ? 101 : response.code();
+        if (client != null && response.getWebSocketListener() != null) {
+            response.withWebSocketUpgrade(new Tracked(response.getWebSocketListener(), client,
+                    request.getPath() == null ? "" : request.getPath()));
+        }
+        int code = rule instanceof ClientFaults.Gone ? 410 : response.getWebSocketListener() != null ? 101 : response.code();
         history.add(new Exchange(now, client == null ? "" : client, request.getMethod(), request.getPath(), code, rule != null));
         return response;
     }
 
     private static final ClientFaults EMPTY = new ClientFaults();
+
+    /** A watch that opens, reports 410 Expired in an ERROR event, and is closed by the server. */
+    private static final class Expired extends WebSocketListener {
+        @Override
+        public void onOpen(WebSocket ws, Response response) {
+            ws.send("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+                    + "\"status\":\"Failure\",\"message\":\"too old resource version (injected fault)\",\"reason\":\"Expired\","
+                    + "\"code\":410}}");
+            ws.close(1000, "");
+        }
+    }
+
+    /** The store's watch listener, unchanged, but known to {@link #closeWatches} while it is open. */
+    private final class Tracked extends WebSocketListener {
+        private final WebSocketListener delegate;
+        private final OpenWatch watch;
+
+        Tracked(WebSocketListener delegate, String client, String path) {
+            this.delegate = delegate;
+            this.watch = new OpenWatch(client, path);
+        }
+
+        @Override
+        public void onBeforeAccept(WebSocket ws, Response response) {
+            delegate.onBeforeAccept(ws, response);
+        }
+
+        @Override
+        public void onOpen(WebSocket ws, Response response) {
+            watches.put(ws, watch);
+            delegate.onOpen(ws, response);
+        }
+
+        @Override
+        public void onMessage(WebSocket ws, String text) {
+            delegate.onMessage(ws, text);
+        }
+
+        @Override
+        public void onMessage(WebSocket ws, ByteString bytes) {
+            delegate.onMessage(ws, bytes);
+        }
+
+        @Override
+        public void onMessage(WebSocket ws, byte[] bytes) {
+            delegate.onMessage(ws, bytes);
+        }
+
+        @Override
+        public void onPing(WebSocket ws, byte[] bytes) {
+            delegate.onPing(ws, bytes);
+        }
+
+        @Override
+        public void onClosing(WebSocket ws, int code, String reason) {
+            watches.remove(ws);
+            delegate.onClosing(ws, code, reason);
+        }
+
+        @Override
+        public void onClosed(WebSocket ws, int code, String reason) {
+            watches.remove(ws);
+            delegate.onClosed(ws, code, reason);
+        }
+
+        @Override
+        public void onFailure(WebSocket ws, Throwable t, Response response) {
+            watches.remove(ws);
+            delegate.onFailure(ws, t, response);
+        }
+    }
 
     private static MockResponse status(int code) {
         String reason = switch (code) {

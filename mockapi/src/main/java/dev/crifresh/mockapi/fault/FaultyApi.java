@@ -24,6 +24,7 @@ import java.util.Queue;
  * api.faults("a").fail(Requests.leases(), 500); // a's Lease calls answered 500
  * api.proxy("a").hang();                        // a partitioned from the API
  * api.proxy("a").pass();                        // healed
+ * api.closeWatches("a", "/api/v1/nodes");       // a's Node watches ended by the server
  * api.history();                                // every exchange, per client
  * }</pre>
  */
@@ -70,6 +71,11 @@ public final class FaultyApi implements AutoCloseable {
     public Config clientConfig(String client) {
         return new ConfigBuilder(Config.empty()).withMasterUrl(proxy(client).httpUrl()).withTrustCerts(true)
                 .withNamespace("test").withCustomHeaders(Map.of(FaultDispatcher.CLIENT_HEADER, client)).build();
+    }
+
+    /** Closes {@code client}'s open watches on paths containing {@code pathFragment} from the server's side. */
+    public int closeWatches(String client, String pathFragment) {
+        return dispatcher.closeWatches(client, pathFragment);
     }
 
     /** Every exchange so far, all clients. */

@@ -164,4 +164,65 @@ class FaultyApiTest {
             watch.close();
         }
     }
+
+    @Test
+    void theServerClosesOnlyTheNamedClientsWatchesAndTheClientWatchesAgain() {
+        List<String> seenA = new CopyOnWriteArrayList<>();
+        List<String> seenB = new CopyOnWriteArrayList<>();
+        Watch wa = a.nodes().watch(seeing(seenA));
+        Watch wb = b.nodes().watch(seeing(seenB));
+        try {
+            Poll.until(Duration.ofSeconds(10), "both watches open", () -> watches("a") == 1 && watches("b") == 1);
+            Poll.until(Duration.ofSeconds(10), "a's watch closed", () -> api.closeWatches("a", "/api/v1/nodes") == 1);
+            // fabric8 re-opens a watch the server ended (no error for the watcher): a second upgrade, for a only.
+            Poll.until(Duration.ofSeconds(20), "a to watch again", () -> watches("a") == 2);
+            b.nodes().resource(node("n2")).create();
+            Poll.until(Duration.ofSeconds(10), "the event on both watches", () -> seenA.contains("ADDED n2") && seenB.contains("ADDED n2"));
+            assertEquals(1, watches("b"), "b's watch was closed too");
+        } finally {
+            wa.close();
+            wb.close();
+        }
+    }
+
+    @Test
+    void aGoneRuleEndsTheWatchAsExpiredSoThatTheClientMustListAgain() {
+        List<WatcherException> closed = new CopyOnWriteArrayList<>();
+        api.faults("a").gone(Requests.pathContains("watch=true"));
+        Watch w = a.nodes().withResourceVersion("1").watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, Node node) {
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+                closed.add(cause);
+            }
+        });
+        try {
+            Poll.until(Duration.ofSeconds(20), "the watch to end", () -> !closed.isEmpty());
+            assertTrue(closed.get(0).isHttpGone(), "not a 410: " + closed.get(0));
+            assertEquals(List.of(410), api.dispatcher().history("a", x -> x.path().contains("watch=true")).stream()
+                    .map(Exchange::code).toList());
+        } finally {
+            w.close();
+        }
+    }
+
+    private int watches(String client) {
+        return api.dispatcher().history(client, x -> x.code() == 101).size();
+    }
+
+    private static Watcher<Node> seeing(List<String> seen) {
+        return new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, Node node) {
+                seen.add(action + " " + node.getMetadata().getName());
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        };
+    }
 }
