@@ -70,8 +70,7 @@ class AgentFaultSuiteTest {
     private static final FaultTable TABLE = new FaultTable("agent", (int) allCases().count());
 
     static Stream<Case> cases() {
-        String only = System.getProperty("fault.case", "");
-        return allCases().filter(c -> only.isEmpty() || c.id().equals(only));
+        return FaultTable.selected(allCases(), Case::id);
     }
 
     static Stream<Case> allCases() {

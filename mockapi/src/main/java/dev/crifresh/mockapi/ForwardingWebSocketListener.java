@@ -10,10 +10,10 @@ import io.fabric8.mockwebserver.http.WebSocketListener;
  * filters or moves. fabric8's {@link WebSocketListener} is a class with empty defaults, so a wrapper that
  * forgot a callback would silently drop it: every one is forwarded here, in one place.
  */
-abstract class ForwardingWebSocketListener extends WebSocketListener {
+public abstract class ForwardingWebSocketListener extends WebSocketListener {
     protected final WebSocketListener delegate;
 
-    ForwardingWebSocketListener(WebSocketListener delegate) {
+    protected ForwardingWebSocketListener(WebSocketListener delegate) {
         this.delegate = delegate;
     }
 

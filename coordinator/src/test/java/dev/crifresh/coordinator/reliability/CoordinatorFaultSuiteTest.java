@@ -68,11 +68,7 @@ class CoordinatorFaultSuiteTest {
      * new mock cluster (to show a case is not flaky); the summary table is then not written.
      */
     static Stream<Case> cases() {
-        List<String> only = List.of(System.getProperty("fault.case", "").split(",")).stream().map(String::trim)
-                .filter(id -> !id.isEmpty()).toList();
-        int repeat = Integer.getInteger("fault.repeat", 1);
-        return allCases().filter(c -> only.isEmpty() || only.contains(c.id()))
-                .flatMap(c -> Stream.generate(() -> c).limit(Math.max(1, repeat)));
+        return FaultTable.selected(allCases(), Case::id);
     }
 
     static Stream<Case> allCases() {

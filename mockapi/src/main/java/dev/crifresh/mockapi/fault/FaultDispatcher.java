@@ -1,6 +1,6 @@
 package dev.crifresh.mockapi.fault;
 
-import io.fabric8.mockwebserver.http.ByteString;
+import dev.crifresh.mockapi.ForwardingWebSocketListener;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -118,62 +118,36 @@ public final class FaultDispatcher extends Dispatcher {
     }
 
     /** The store's watch listener, unchanged, but known to {@link #closeWatches} while it is open. */
-    private final class Tracked extends WebSocketListener {
-        private final WebSocketListener delegate;
+    private final class Tracked extends ForwardingWebSocketListener {
         private final OpenWatch watch;
 
         Tracked(WebSocketListener delegate, String client, String path) {
-            this.delegate = delegate;
+            super(delegate);
             this.watch = new OpenWatch(client, path);
-        }
-
-        @Override
-        public void onBeforeAccept(WebSocket ws, Response response) {
-            delegate.onBeforeAccept(ws, response);
         }
 
         @Override
         public void onOpen(WebSocket ws, Response response) {
             watches.put(ws, watch);
-            delegate.onOpen(ws, response);
-        }
-
-        @Override
-        public void onMessage(WebSocket ws, String text) {
-            delegate.onMessage(ws, text);
-        }
-
-        @Override
-        public void onMessage(WebSocket ws, ByteString bytes) {
-            delegate.onMessage(ws, bytes);
-        }
-
-        @Override
-        public void onMessage(WebSocket ws, byte[] bytes) {
-            delegate.onMessage(ws, bytes);
-        }
-
-        @Override
-        public void onPing(WebSocket ws, byte[] bytes) {
-            delegate.onPing(ws, bytes);
+            super.onOpen(ws, response);
         }
 
         @Override
         public void onClosing(WebSocket ws, int code, String reason) {
             watches.remove(ws);
-            delegate.onClosing(ws, code, reason);
+            super.onClosing(ws, code, reason);
         }
 
         @Override
         public void onClosed(WebSocket ws, int code, String reason) {
             watches.remove(ws);
-            delegate.onClosed(ws, code, reason);
+            super.onClosed(ws, code, reason);
         }
 
         @Override
         public void onFailure(WebSocket ws, Throwable t, Response response) {
             watches.remove(ws);
-            delegate.onFailure(ws, t, response);
+            super.onFailure(ws, t, response);
         }
     }
 

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Stream;
 
 /**
  * Collects the rows of one fault-injection suite and, when the suite ran complete, writes its summary
@@ -33,6 +35,17 @@ public final class FaultTable {
     public FaultTable(String suite, int expectedRows) {
         this.suite = suite;
         this.expectedRows = expectedRows;
+    }
+
+    /**
+     * The cases a run selects: all of them, or with {@code -Dfault.case=A3} (or {@code A2,A3}) only those, each
+     * {@code -Dfault.repeat=N} times (to show a case is not flaky). A selection is a partial run: no table is written.
+     */
+    public static <C> Stream<C> selected(Stream<C> all, Function<C, String> id) {
+        List<String> only = Stream.of(System.getProperty("fault.case", "").split(",")).map(String::trim)
+                .filter(name -> !name.isEmpty()).toList();
+        int repeat = Math.max(1, Integer.getInteger("fault.repeat", 1));
+        return all.filter(c -> only.isEmpty() || only.contains(id.apply(c))).flatMap(c -> Stream.generate(() -> c).limit(repeat));
     }
 
     public synchronized void add(FaultRow row) {
