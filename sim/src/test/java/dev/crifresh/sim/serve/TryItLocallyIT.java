@@ -29,11 +29,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Runs the "Try it locally" section of docs/operations.md exactly as written — every {@code $ } line, in
  * order, through bash, with the real kubectl, the packaged {@code crifresh-sim.jar} and
- * {@code crifresh-coordinator.jar} — and checks what each prints. It runs in the integration-test phase
- * (after {@code package}, which builds the jars). The working directory is a temporary one holding the
- * two jars at the paths the commands name, so nothing is written into the repository. A transcript of
- * every command and its output goes to {@code target/try-it-locally.txt}, which is where the outputs in
- * the doc come from. Skipped only when no kubectl can be found.
+ * {@code crifresh-coordinator.jar} — checks what each does, and compares what each prints with the output
+ * the doc shows under it ({@link DocOutput}: times, ages, ids, ports and durations masked), so a doc that no
+ * longer matches what runs fails the build. It runs in the integration-test phase (after {@code package},
+ * which builds the jars). The working directory is a temporary one holding the two jars at the paths the
+ * commands name, so nothing is written into the repository. A transcript of every command and its output
+ * goes to {@code target/try-it-locally.txt}: the source for updating the doc. Skipped only when no kubectl
+ * can be found, and then not under {@code CI=true}, where it fails.
  */
 class TryItLocallyIT {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
@@ -49,6 +51,10 @@ class TryItLocallyIT {
     private Process serve;
     private Process wait;
     private final StringBuilder transcript = new StringBuilder();
+    /** What the doc shows under each command, in order; consumed as the commands run. */
+    private List<DocOutput.Shown> documented;
+    private DocOutput.Shown documentedWait;
+    private final List<String> differences = new ArrayList<>();
 
     @AfterEach
     void stopEverything() throws IOException {
@@ -104,8 +110,10 @@ class TryItLocallyIT {
         Assumptions.assumeTrue(Boolean.getBoolean("crifresh.after-package"),
                 "runs in the integration-test phase, after package has built the jars it runs");
         Path kubectl = kubectl();
-        Assumptions.assumeTrue(kubectl != null, "kubectl is not installed (Debian: apt-get install kubernetes-client;"
-                + " .ci/run installs it): the documented kubectl walkthrough cannot be run here");
+        String noKubectl = "kubectl is not installed (Debian: apt-get install kubernetes-client; .ci/run installs it):"
+                + " the documented kubectl walkthrough cannot be run here";
+        assertTrue(kubectl != null || !"true".equals(System.getenv("CI")), noKubectl);
+        Assumptions.assumeTrue(kubectl != null, noKubectl);
         linkJar("sim/target/crifresh-sim.jar");
         linkJar("coordinator/target/crifresh-coordinator.jar");
 
@@ -116,22 +124,70 @@ class TryItLocallyIT {
                 "columns", "^C"), commands.stream().map(c -> kind(c, columns)).toList(),
                 "the try-it-locally section changed: " + commands);
 
+        documented = DocOutput.shown(doc, "<!-- try-it-locally:begin -->", "<!-- try-it-locally:end -->");
+        assertEquals(commands, documented.stream().map(DocOutput.Shown::command).toList());
+
         String exports = "";
         int columnRuns = 0;
-        for (String command : commands) {
+        for (int i = 0; i < commands.size(); i++) {
+            String command = commands.get(i);
+            current = documented.get(i);
             switch (kind(command, columns)) {
                 case "serve" -> startServe(command);
                 case "export" -> exports += command + "\n";
-                case "get nodes" -> checkNodeTable(run(exports, command, COMMAND_TIMEOUT));
-                case "columns" -> checkColumns(run(exports, command, COMMAND_TIMEOUT), columnRuns++ == 0);
-                case "describe" -> checkDescribe(run(exports, command, COMMAND_TIMEOUT));
-                case "wait" -> startWait(exports, command);
-                case "rollout" -> checkRollout(run(exports, command, ROLLOUT_TIMEOUT));
-                case "rotate" -> checkRotate(run(exports, command, COMMAND_TIMEOUT));
+                case "get nodes" -> checkNodeTable(shownAsDocumented(run(exports, command, COMMAND_TIMEOUT)));
+                case "columns" -> checkColumns(shownAsDocumented(run(exports, command, COMMAND_TIMEOUT)),
+                        columnRuns++ == 0);
+                case "describe" -> checkDescribe(shownAsDocumented(run(exports, command, COMMAND_TIMEOUT)));
+                case "wait" -> {
+                    documentedWait = current;
+                    startWait(exports, command);
+                }
+                case "rollout" -> checkRollout(rolloutAsDocumented(run(exports, command, ROLLOUT_TIMEOUT)));
+                case "rotate" -> checkRotate(shownAsDocumented(run(exports, command, COMMAND_TIMEOUT)));
                 case "^C" -> stopServe();
                 default -> throw new AssertionError("unexpected command " + command);
             }
         }
+        assertTrue(differences.isEmpty(), "docs/operations.md, \"Try it locally\", no longer shows what runs"
+                + " (the real outputs are in sim/target/try-it-locally.txt):\n" + String.join("\n", differences));
+    }
+
+    private DocOutput.Shown current;
+
+    /** Compares a real output with the one the doc shows under the current command; collects any difference. */
+    private void compare(String actual, boolean anyOrder, java.util.function.UnaryOperator<String> also) {
+        compare(current, actual, anyOrder, also);
+    }
+
+    private void compare(DocOutput.Shown shown, String actual, boolean anyOrder,
+                         java.util.function.UnaryOperator<String> also) {
+        String difference = DocOutput.difference(shown, withoutBlockedThreadWarnings(actual), work.toString(),
+                anyOrder, also);
+        if (difference != null) {
+            differences.add(difference);
+        }
+    }
+
+    /**
+     * Vert.x's blocked-thread warnings (and their stacks) say how loaded the machine is, not what the command
+     * does; the doc shows the output without them.
+     */
+    static List<String> withoutBlockedThreadWarnings(String output) {
+        List<String> lines = new ArrayList<>();
+        boolean inWarning = false;
+        for (String line : output.split("\n", -1)) {
+            if (line.contains("BlockedThreadChecker") || line.contains("VertxException: Thread blocked")) {
+                inWarning = true;
+                continue;
+            }
+            if (inWarning && (line.startsWith("\tat ") || line.startsWith("\t..."))) {
+                continue;
+            }
+            inWarning = false;
+            lines.add(line);
+        }
+        return lines;
     }
 
     private static String kind(String command, String columns) {
@@ -165,6 +221,30 @@ class TryItLocallyIT {
         return "other: " + command;
     }
 
+    /** The doc shows a command's stdout, then its stderr if it wrote any. */
+    private Result shownAsDocumented(Result r) {
+        compare(r.stdout() + r.stderr(), false, l -> l);
+        return r;
+    }
+
+    /**
+     * The doc shows the rollout's progress (stderr) before its report (stdout). Two workers roll at once, so the
+     * order of their progress lines and of the reboots differs between runs: the progress lines are compared
+     * as a multiset with the workers' names and places masked, the report line by line with the reboot order
+     * masked (checkRollout checks the order itself).
+     */
+    private Result rolloutAsDocumented(Result r) {
+        List<String> progress = r.stderr().lines().toList();
+        List<String> report = r.stdout().lines().toList();
+        int split = current.lines().indexOf("");
+        assertTrue(split > 0, "the doc shows the rollout's progress, an empty line, then its report");
+        compare(new DocOutput.Shown(current.command(), current.lines().subList(0, split)), String.join("\n", progress),
+                true, l -> l.replaceAll("\\[\\d+/(\\d+)\\] worker-[a-z]+", "[?/$1] worker-?"));
+        compare(new DocOutput.Shown(current.command(), current.lines().subList(split + 1, current.lines().size())),
+                String.join("\n", report), false, l -> l.replaceAll("^reboot order: .*", "reboot order: <order>"));
+        return r;
+    }
+
     // --- serve ---
 
     private void startServe(String command) throws Exception {
@@ -174,6 +254,7 @@ class TryItLocallyIT {
                 .contains("Serving until Ctrl-C."));
         assertTrue(serve.isAlive(), "serve exited: " + output("serve.out") + output("serve.err"));
         record(command, output("serve.out"));
+        compare(output("serve.out"), false, l -> l);
         for (String file : List.of("kubeconfig", "trust/jwks.json", "trust/fingerprint.key", "credential.json",
                 "targets.json")) {
             assertTrue(Files.isRegularFile(work.resolve("crifresh-sim").resolve(file)), "serve wrote no " + file);
@@ -212,6 +293,7 @@ class TryItLocallyIT {
         assertTrue(serve.waitFor(60, TimeUnit.SECONDS), "serve did not stop within 60 s of Ctrl-C");
         String err = output("serve.err");
         record("^C", err.substring(Math.max(0, err.lastIndexOf("crifresh-sim: stopping"))));
+        compare(err.substring(Math.max(0, err.lastIndexOf("crifresh-sim: stopping"))), false, l -> l);
         assertTrue(err.contains("crifresh-sim: stopping"), err);
         String afterStop = err.substring(err.lastIndexOf("crifresh-sim: stopping"));
         assertFalse(afterStop.contains("ERROR") || afterStop.contains("Exception"), "a clean stop: " + afterStop);
@@ -278,6 +360,7 @@ class TryItLocallyIT {
         assertTrue(wait.waitFor(2, TimeUnit.MINUTES), "kubectl wait did not return after the rollout");
         String waited = output("wait.out");
         record("kubectl wait (returned)", waited);
+        compare(documentedWait, waited, false, l -> l);
         assertEquals(0, wait.exitValue(), waited);
         assertEquals(7, waited.lines().filter(l -> l.matches("node/\\S+ condition met")).count(), waited);
     }
