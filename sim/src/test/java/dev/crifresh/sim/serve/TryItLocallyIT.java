@@ -162,7 +162,9 @@ class TryItLocallyIT {
 
     private void compare(DocOutput.Shown shown, String actual, boolean anyOrder,
                          java.util.function.UnaryOperator<String> also) {
-        String difference = DocOutput.difference(shown, withoutBlockedThreadWarnings(actual), work.toString(),
+        // serve names its jar by its real path, in the repository (the working directory links to it)
+        String here = actual.replace(REPO.toString(), work.toString());
+        String difference = DocOutput.difference(shown, withoutBlockedThreadWarnings(here), work.toString(),
                 anyOrder, also);
         if (difference != null) {
             differences.add(difference);
@@ -229,9 +231,10 @@ class TryItLocallyIT {
 
     /**
      * The doc shows the rollout's progress (stderr) before its report (stdout). Two workers roll at once, so the
-     * order of their progress lines and of the reboots differs between runs: the progress lines are compared
-     * as a multiset with the workers' names and places masked, the report line by line with the reboot order
-     * masked (checkRollout checks the order itself).
+     * order of their progress lines and of the reboots differs between runs, and a drain reports the pods left
+     * as often as they go: the progress lines are compared as a set with the workers' names and places and the
+     * pod counts masked, the report line by line with the reboot order masked (checkRollout checks the order
+     * itself).
      */
     private Result rolloutAsDocumented(Result r) {
         List<String> progress = r.stderr().lines().toList();
@@ -239,7 +242,8 @@ class TryItLocallyIT {
         int split = current.lines().indexOf("");
         assertTrue(split > 0, "the doc shows the rollout's progress, an empty line, then its report");
         compare(new DocOutput.Shown(current.command(), current.lines().subList(0, split)), String.join("\n", progress),
-                true, l -> l.replaceAll("\\[\\d+/(\\d+)\\] worker-[a-z]+", "[?/$1] worker-?"));
+                true, l -> l.replaceAll("\\[\\d+/(\\d+)\\] worker-[a-z]+", "[?/$1] worker-?")
+                        .replaceAll("draining: \\d+ pods? left", "draining: <n> pods left"));
         compare(new DocOutput.Shown(current.command(), current.lines().subList(split + 1, current.lines().size())),
                 String.join("\n", report), false, l -> l.replaceAll("^reboot order: .*", "reboot order: <order>"));
         return r;
