@@ -9,7 +9,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-@Command(name = "plan", mixinStandardHelpOptions = true,
+@Command(name = "plan", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
         description = {"Classify every node (fresh, stale, config-pending, unknown) and show the order a rollout would follow.",
             "Reads only; changes nothing. Exit 0, 2 for bad input (also an unknown context, TLS failure, 401 or 403), 5 API server unreachable."})
 public final class PlanCommand implements Callable<Integer> {

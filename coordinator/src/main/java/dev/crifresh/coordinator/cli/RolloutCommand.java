@@ -24,7 +24,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "rollout", mixinStandardHelpOptions = true,
+@Command(name = "rollout", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
         description = {"Reboot exactly the nodes whose containerd has not loaded the desired credential, safely, then verify them.",
             "Exit 0 all fresh, 1 a node failed, 2 usage or configuration (also an unknown context, TLS failure, 401 or 403), 3 timed out waiting, 4 rollout lock held by another run or lost, 5 API server unreachable."})
 public final class RolloutCommand implements Callable<Integer> {
