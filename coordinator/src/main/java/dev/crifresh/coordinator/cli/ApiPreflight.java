@@ -2,6 +2,9 @@ package dev.crifresh.coordinator.cli;
 
 import dev.crifresh.coordinator.Coordinator;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
@@ -24,7 +27,56 @@ final class ApiPreflight {
         }
     }
 
+    /**
+     * An RBAC permission a run needs later (after it has cordoned a node, say), asked of the API server up front
+     * with a SelfSubjectAccessReview: only an explicit "not allowed" stops the run; no answer (an API server or a
+     * mock that does not evaluate reviews, no permission to ask) is no finding.
+     */
+    record Permission(String verb, String group, String resource, String subresource, String namespace, String name) {
+        String describe() {
+            String r = (group.isEmpty() ? resource : resource + "." + group) + (subresource == null ? "" : "/" + subresource);
+            return "'" + verb + "' on " + r + (name == null ? "" : " " + name) + (namespace == null ? " (cluster scope)" : " in namespace " + namespace);
+        }
+    }
+
     private ApiPreflight() {
+    }
+
+    /** What a rollout does besides reading: watch and patch nodes, list pods, evict them, create and renew the Lease. */
+    static List<Permission> rolloutPermissions(String leaseNamespace, boolean reboots) {
+        List<Permission> needed = new java.util.ArrayList<>(List.of(
+                new Permission("watch", "", "nodes", null, null, null),
+                new Permission("create", "coordination.k8s.io", "leases", null, leaseNamespace, null),
+                new Permission("update", "coordination.k8s.io", "leases", null, leaseNamespace, Coordinator.LEASE_NAME)));
+        if (reboots) {
+            needed.add(new Permission("patch", "", "nodes", null, null, null));
+            needed.add(new Permission("list", "", "pods", null, null, null));
+            needed.add(new Permission("create", "", "pods", "eviction", null, null));
+        }
+        return needed;
+    }
+
+    /**
+     * @throws UsageException naming the first permission the API server says is not granted
+     */
+    static void review(KubernetesClient client, ClusterTarget target, List<Permission> permissions) {
+        for (Permission p : permissions) {
+            SelfSubjectAccessReview answer;
+            try {
+                answer = client.authorization().v1().selfSubjectAccessReview().create(new SelfSubjectAccessReviewBuilder()
+                        .withNewSpec().withNewResourceAttributes().withVerb(p.verb()).withGroup(p.group()).withResource(p.resource())
+                        .withSubresource(p.subresource()).withNamespace(p.namespace()).withName(p.name()).endResourceAttributes()
+                        .endSpec().build());
+            } catch (KubernetesClientException e) {
+                return; // cannot ask: the run finds out when it gets there
+            }
+            SubjectAccessReviewStatus status = answer == null ? null : answer.getStatus();
+            if (status != null && Boolean.FALSE.equals(status.getAllowed()) && status.getEvaluationError() == null) {
+                throw new UsageException(target.server() + ": " + who(target) + " may not " + p.verb() + " " + p.resource()
+                        + (p.subresource() == null ? "" : "/" + p.subresource()) + "; missing RBAC permission " + p.describe()
+                        + (status.getReason() == null || status.getReason().isEmpty() ? "" : " (server: " + status.getReason() + ")"));
+            }
+        }
     }
 
     /** {@code plan}: list nodes. */

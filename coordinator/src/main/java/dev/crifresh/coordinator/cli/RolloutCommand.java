@@ -101,7 +101,8 @@ public final class RolloutCommand implements Callable<Integer> {
         var gates = gateOptions.wiring();
         var err = spec.commandLine().getErr();
         Instant started = Instant.now();
-        try (Session session = Session.open(options, spec, settings, ApiPreflight.rollout(namespace))) {
+        try (Session session = Session.open(options, spec, settings, ApiPreflight.rollout(namespace),
+                ApiPreflight.rolloutPermissions(namespace, action == Action.REBOOT))) {
             Coordinator coordinator = session.coordinator(settings, rebootDriver).withGates(gates);
             CompletableFuture<Report> result = coordinator.rollout().toCompletionStage().toCompletableFuture();
             CountDownLatch written = new CountDownLatch(1);

@@ -41,6 +41,12 @@ final class Session implements AutoCloseable {
      * allows what {@code probes} need ({@link ApiPreflight}), then reads the trust bundle and the credential.
      */
     static Session open(ReportOptions options, CommandSpec spec, CoordinatorSettings settings, List<ApiPreflight.Probe> probes) {
+        return open(options, spec, settings, probes, List.of());
+    }
+
+    /** {@link #open(ReportOptions, CommandSpec, CoordinatorSettings, List)}, also asking for the RBAC {@code permissions} the run needs later. */
+    static Session open(ReportOptions options, CommandSpec spec, CoordinatorSettings settings, List<ApiPreflight.Probe> probes,
+                        List<ApiPreflight.Permission> permissions) {
         ClusterTarget target = options.cluster.target();
         PrintWriter err = spec.commandLine().getErr();
         RunLog log = new RunLog(err, options.logFormat, settings.runId(), java.time.Clock.systemUTC());
@@ -51,6 +57,7 @@ final class Session implements AutoCloseable {
             client = options.cluster.connect(vertx, target);
             ApiPreflight.check(client, target, options.cluster.connectTimeout(), probes,
                     text -> log.log(dev.crifresh.coordinator.ProgressListener.Level.WARN, text));
+            ApiPreflight.review(client, target, permissions);
             TrustBundle trust = options.trust.load(client);
             RegistryAuth desired = options.credential.load(client, options.registry);
             return new Session(vertx, client, trust, desired, target, err, options.logFormat);

@@ -208,6 +208,19 @@ class ClusterCliTest {
     }
 
     @Test
+    void aPermissionTheRolloutNeedsLaterIsAskedForBeforeAnythingIsTouched() {
+        h.worker("w1", Verdict.STALE);
+        h.cluster.server.expect().post().withPath("/apis/authorization.k8s.io/v1/selfsubjectaccessreviews").andReturn(201,
+                new io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder().withNewSpec()
+                        .withNewResourceAttributes().withVerb("watch").withResource("nodes").endResourceAttributes().endSpec()
+                        .withNewStatus().withAllowed(false).withReason("no RBAC rule allows it").endStatus().build()).always();
+        Cli r = Cli.run(args("rollout", kubeconfig, "--namespace", "ops"));
+        assertUsage(r, server + ": context mock (--kubeconfig " + kubeconfig + ") may not watch nodes; missing RBAC permission"
+                + " 'watch' on nodes (cluster scope) (server: no RBAC rule allows it)");
+        assertTrue(h.cluster.test.leases().inNamespace("ops").list().getItems().isEmpty(), "the Lease was not taken");
+    }
+
+    @Test
     void aLeaseHeldByAnotherRunNamesTheHolderAndSinceWhenExit4() {
         h.worker("w1", Verdict.STALE);
         ZonedDateTime since = ZonedDateTime.parse("2026-12-03T04:05:06Z");
@@ -236,12 +249,11 @@ class ClusterCliTest {
     }
 
     @Test
-    void keysInitIntoAnUncreatableDirectoryIsExit2NamingTheFlag() {
+    void keysInitIntoAnUncreatableDirectoryIsExit2NamingTheFlag() throws Exception {
         Cli r = Cli.run("keys", "init", "--out-dir", "/proc/nope");
-        assertUsage(r, "crifresh-coordinator: --out-dir /proc/nope: ");
-        Path file = dir.resolve("a-file");
-        Cli notDir = Cli.run("keys", "init", "--out-dir", file.resolve("keys").toString());
-        assertEquals(0, notDir.exit(), notDir.err()); // created: the parent directories are made
+        assertUsage(r, "crifresh-coordinator: --out-dir /proc/nope: cannot create or write it: no such file");
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        assertUsage(Cli.run("keys", "init", "--out-dir", file.toString()), "crifresh-coordinator: --out-dir " + file + ": not a directory");
     }
 
     /**

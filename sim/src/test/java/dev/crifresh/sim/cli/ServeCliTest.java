@@ -33,6 +33,9 @@ class ServeCliTest {
         Run r = run("rotate", "--kubeconfig", "whatever", "--credential", "deploy-bot");
         assertEquals(2, r.exit());
         assertEquals("crifresh-sim: --credential must be USER:PASSWORD, both non-empty\n", r.err());
+        Run noPassword = run("rotate", "--kubeconfig", "whatever", "--credential", "deploy-bot:");
+        assertEquals(2, noPassword.exit());
+        assertEquals("crifresh-sim: --credential must be USER:PASSWORD, both non-empty\n", noPassword.err());
     }
 
     @Test
