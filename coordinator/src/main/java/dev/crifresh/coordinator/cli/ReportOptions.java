@@ -36,7 +36,8 @@ public final class ReportOptions {
     String nodeSelector;
 
     @Option(names = "--marker-annotation", paramLabel = "KEY", defaultValue = ConditionContract.DEFAULT_MARKER_ANNOTATION,
-            description = "Machine-config marker annotation, reported beside each verdict and never trusted (default: ${DEFAULT-VALUE}).")
+            // the default on a line of its own: at 80 columns it fits there whole, not after the wrap indent
+            description = {"Machine-config marker annotation, reported beside each verdict and never trusted. Default:", "${DEFAULT-VALUE}"})
     String markerAnnotation;
 
     @Option(names = "--marker-current-value", paramLabel = "VALUE",

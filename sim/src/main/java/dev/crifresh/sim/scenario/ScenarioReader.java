@@ -72,7 +72,8 @@ public final class ScenarioReader {
         } catch (NoSuchFileException e) {
             throw new ScenarioException(file + ": no such file");
         } catch (IOException e) {
-            throw new ScenarioException(file + ": cannot read: " + e.getClass().getSimpleName());
+            throw new ScenarioException(file + ": cannot read: " + (java.nio.file.Files.isDirectory(file) ? "is a directory, not a scenario file"
+                    : dev.crifresh.common.text.IoErrors.describe(e)));
         }
         try {
             return parse(text);
