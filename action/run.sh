@@ -127,7 +127,7 @@ if [[ -s "$report" ]] && jq -e . "$report" >/dev/null 2>&1; then
   write_output skipped "$(jq -r '.summary.skipped // 0' "$report")"
   write_output failed "$(jq -r '.summary.failed // 0' "$report")"
   write_output report "$report"
-  jq -r '
+  annotations=$(jq -r '
     def data: gsub("%"; "%25") | gsub("\r"; "%0D") | gsub("\n"; "%0A");
     def prop: data | gsub(":"; "%3A") | gsub(","; "%2C");
     ([.nodes[] | select(.outcome == "failed") | .name]) as $failed
@@ -140,7 +140,13 @@ if [[ -s "$report" ]] && jq -e . "$report" >/dev/null 2>&1; then
           + (.node + ": " + .gate + " gate " + .result + ": " + (.detail // "") | data)),
       (select(.error != null and ($failed | length) == 0)
         | "::error title=" + ("crifresh " + (.result // "run") | prop) + "::" + (.error | data))
-  ' "$report"
+  ' "$report")
+  if [[ -n "$annotations" ]]; then
+    printf '%s\n' "$annotations"
+  elif (( code != 0 )); then
+    # e.g. lease-lost (exit 4): the step fails, so say why
+    echo "::error title=crifresh $command::$(escape_data "crifresh-coordinator exited $code, result $(jq -r '.result' "$report")")"
+  fi
 else
   last=$(grep -v '^[[:space:]]*$' "$errlog" | tail -n 1 || true)
   write_output result error

@@ -123,9 +123,18 @@ class DashboardLintTest {
             int depth = 1;
             int i = m.end();
             int open = -1;
+            boolean quoted = false;
             for (; i < expr.length() && depth > 0; i++) {
                 char c = expr.charAt(i);
-                if (c == '(') {
+                if (quoted) {
+                    if (c == '\\') {
+                        i++;
+                    } else if (c == '"') {
+                        quoted = false;
+                    }
+                } else if (c == '"') {
+                    quoted = true;
+                } else if (c == '(') {
                     depth++;
                 } else if (c == ')') {
                     depth--;

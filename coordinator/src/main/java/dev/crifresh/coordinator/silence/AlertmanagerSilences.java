@@ -21,7 +21,7 @@ import java.util.Objects;
  * crifresh (this run's and a previous run's), {@code DELETE /api/v2/silence/{id}} to expire each. Every request
  * has {@link #REQUEST_TIMEOUT}; every failure becomes a warning outcome naming the URL.
  */
-public final class AlertmanagerSilences implements Silences, AutoCloseable {
+public final class AlertmanagerSilences implements Silences {
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
     private final WebClient client;

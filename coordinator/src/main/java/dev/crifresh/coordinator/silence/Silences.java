@@ -8,7 +8,7 @@ import io.vertx.core.Future;
  * that cannot be created or expired comes back as an outcome of kind {@link SilenceOutcome.Kind#WARNING}
  * naming the URL, for the report and an Event, and never stops a rollout.
  */
-public interface Silences {
+public interface Silences extends AutoCloseable {
 
     /** Silences the node's alerts from now until now + the configured lifetime. */
     Future<SilenceOutcome> create(String node);
@@ -19,6 +19,11 @@ public interface Silences {
      * proven fresh, or on any exit path.
      */
     Future<SilenceOutcome> expire(String node);
+
+    /** Releases the HTTP client; call once the rollout has expired what it created. */
+    @Override
+    default void close() {
+    }
 
     /** No Alertmanager configured: nothing is created or expired. */
     static Silences none() {
