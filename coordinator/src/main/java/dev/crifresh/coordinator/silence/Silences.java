@@ -7,6 +7,12 @@ import io.vertx.core.Future;
  * …) are expected noise then. Alerts are noise, not safety: every future here <b>succeeds</b>; a silence
  * that cannot be created or expired comes back as an outcome of kind {@link SilenceOutcome.Kind#WARNING}
  * naming the URL, for the report and an Event, and never stops a rollout.
+ *
+ * <p>Where a rollout calls it: {@link #create} for a node about to be taken down, before its cordon;
+ * {@link #expire} once that node is back, attested fresh and uncordoned, and on every other way its step ends
+ * (failed, interrupted, Lease lost, the run stopping) — and for a node a rerun resumes from a previous run's
+ * ownership annotations, whose silences that run may have left. {@link #close} at the end of the run.
+ * {@code --action none} takes no node down and needs no silence.
  */
 public interface Silences extends AutoCloseable {
 

@@ -24,7 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The GitHub Action's script (action/run.sh: everything of action.yml except GitHub itself) against
  * {@code crifresh-sim serve}, with the real coordinator jar, {@code GITHUB_OUTPUT} and {@code GITHUB_STEP_SUMMARY}
  * pointing at temporary files as on a runner. In order, on one served cluster: a plan whose pod blocker holds
- * nodes back (warnings), a rollout whose reboot driver fails (errors, exit 1, the step fails), the rerun that
+ * nodes back (warnings), a rollout whose blockers do not clear (warnings, the run's error, exit 3), a rollout whose reboot driver fails (errors, exit 1, the step fails), the rerun that
  * succeeds (exit 0) after the failed node was rebooted by hand as its error says, and a usage error (exit 2, no report).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -123,6 +123,31 @@ class ActionScriptIT {
 
     @Test
     @Order(2)
+    void aRolloutHeldBackByBlockersWarnsPerNodeAndFailsTheStepWithTheRunsError() throws Exception {
+        Map<String, String> in = common("rollout");
+        in.put("INPUT_REBOOT_DRIVER", "command");
+        in.put("INPUT_ARGS", "--etcd-check=none\n--reboot-command=false {node}\n--block-on-pod-selector=app=web\n--block-timeout=1s");
+        Step s = run("blocked", in);
+        assertEquals(3, s.exit(), s.log());
+        assertEquals("3", s.outputs().get("exit-code"));
+        assertEquals("0", s.outputs().get("rebooted"));
+        assertEquals("0", s.outputs().get("failed"));
+        List<String> timedOut = s.report().path("gates").valueStream()
+                .filter(g -> "timed-out".equals(g.path("result").asString()) && g.has("node"))
+                .map(g -> g.path("node").asString()).distinct().toList();
+        assertFalse(timedOut.isEmpty(), s.report().toString());
+        for (String node : timedOut) {
+            assertTrue(s.annotations().stream().anyMatch(a -> a.startsWith("::warning title=crifresh%3A " + node + " blocked::"
+                    + node + ": pod gate timed-out: ")), node + " " + s.annotations());
+        }
+        List<String> errors = s.annotations().stream().filter(a -> a.startsWith("::error")).toList();
+        assertEquals(1, errors.size(), s.annotations().toString());
+        assertTrue(errors.get(0).startsWith("::error title=crifresh " + s.outputs().get("result") + "::"), errors.toString());
+        assertEquals(timedOut.size() + 1, s.annotations().size(), s.annotations().toString());
+    }
+
+    @Test
+    @Order(3)
     void aRolloutWhoseRebootsFailAnnotatesEachFailedNodeAndFailsTheStep() throws Exception {
         Map<String, String> in = common("rollout");
         in.put("INPUT_MAX_UNAVAILABLE", "2");
@@ -150,7 +175,7 @@ class ActionScriptIT {
     static List<String> failedNodes = List.of();
 
     @Test
-    @Order(3)
+    @Order(4)
     void theRerunSucceedsWithCountsAndNoAnnotations() throws Exception {
         // what the failed node's error says: the request failed, so reboot it by hand before the rerun
         for (String node : failedNodes) {
@@ -177,7 +202,7 @@ class ActionScriptIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aUsageErrorFailsTheStepWithTheCoordinatorsMessage() throws Exception {
         Map<String, String> in = common("rollout");
         in.remove("INPUT_CREDENTIAL_FILE");
