@@ -51,6 +51,14 @@ if [[ -z "$jar" ]]; then
   version=${INPUT_VERSION:?input version is empty}
   version=${version#v}
   repo=${GITHUB_ACTION_REPOSITORY:-}
+  # composite actions get an empty GITHUB_ACTION_REPOSITORY (actions/runner#2525); the action's checkout
+  # path is <runner>/_actions/<owner>/<repo>/<ref>
+  if [[ -z "$repo" && "${GITHUB_ACTION_PATH:-}" == */_actions/*/*/* ]]; then
+    rest=${GITHUB_ACTION_PATH##*/_actions/}
+    owner=${rest%%/*}
+    rest=${rest#*/}
+    repo=$owner/${rest%%/*}
+  fi
   [[ -n "$repo" ]] || fail "cannot tell which repository to download crifresh-coordinator $version from: give the input jar"
   cache=${RUNNER_TOOL_CACHE:-${RUNNER_TEMP:-/tmp}}/crifresh/$version
   jar=$cache/crifresh-coordinator.jar
@@ -58,8 +66,8 @@ if [[ -z "$jar" ]]; then
     mkdir -p "$cache"
     url=https://github.com/$repo/releases/download/v$version/crifresh-coordinator.jar
     echo "Downloading $url" >&2
-    curl -fsSL --retry 3 -o "$jar.part" "$url" || fail "cannot download $url"
-    curl -fsSL --retry 3 -o "$jar.sha256" "$url.sha256" || fail "cannot download $url.sha256"
+    curl -fsSL --retry 3 --connect-timeout 20 -o "$jar.part" "$url" || fail "cannot download $url"
+    curl -fsSL --retry 3 --connect-timeout 20 -o "$jar.sha256" "$url.sha256" || fail "cannot download $url.sha256"
     expected=$(awk '{print $1; exit}' "$jar.sha256")
     actual=$(sha256sum "$jar.part" | awk '{print $1}')
     [[ -n "$expected" && "$expected" == "$actual" ]] || fail "SHA-256 of $url is $actual, the release says ${expected:-nothing}"
