@@ -107,14 +107,17 @@ public final class AlertmanagerSilences implements Silences {
                             + String.join(", ", expired) + " of " + node));
         }
         String url = base + "/api/v2/silence/" + ids.get(i);
-        return client.deleteAbs(url).timeout(REQUEST_TIMEOUT.toMillis()).send().compose(response -> {
-            if (response.statusCode() != 200) {
-                return Future.succeededFuture(SilenceOutcome.warning(node, "cannot expire the Alertmanager silence "
-                        + ids.get(i) + " of " + node + ": " + answered(url, response)));
-            }
-            expired.add(ids.get(i));
-            return expireAll(node, ids, i + 1, expired);
-        });
+        String what = "cannot expire the Alertmanager silence " + ids.get(i) + " of " + node + ": ";
+        return client.deleteAbs(url).timeout(REQUEST_TIMEOUT.toMillis()).send()
+                .map(response -> response.statusCode() == 200 ? null : what + answered(url, response))
+                .otherwise(e -> what + url + ": " + describe(e))
+                .compose(warning -> {
+                    if (warning != null) {
+                        return Future.succeededFuture(new SilenceOutcome(node, SilenceOutcome.Kind.WARNING, expired, warning));
+                    }
+                    expired.add(ids.get(i));
+                    return expireAll(node, ids, i + 1, expired);
+                });
     }
 
     /** Active or pending silences created by crifresh with exactly the matchers of one of this node's silences. */

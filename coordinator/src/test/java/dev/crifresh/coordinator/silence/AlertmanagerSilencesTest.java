@@ -199,6 +199,31 @@ class AlertmanagerSilencesTest {
         }
     }
 
+    /** The listing works, the expiry itself is refused: the warning names the silence and the DELETE's URL. */
+    @Test
+    void aRefusedExpiryIsAWarningNamingTheSilenceAndItsUrl() throws Exception {
+        String listed = new JsonArray().add(new JsonObject().put("id", "abc-1").put("createdBy", "crifresh")
+                .put("status", new JsonObject().put("state", "active"))
+                .put("matchers", new JsonArray().add(new JsonObject().put("name", "node").put("value", "worker-a")
+                        .put("isRegex", false).put("isEqual", true)))).encode();
+        HttpServer half = await(vertx.createHttpServer().requestHandler(req -> {
+            if (req.method().name().equals("GET")) {
+                req.response().putHeader("Content-Type", "application/json").end(listed);
+            } else {
+                req.response().setStatusCode(500).end("internal");
+            }
+        }).listen(0, "127.0.0.1"));
+        String url = "http://127.0.0.1:" + half.actualPort();
+        try (AlertmanagerSilences s = silences(url, "run-12121212", now(), SilenceSpec.DEFAULTS)) {
+            SilenceOutcome expired = await(s.expire("worker-a"));
+            assertEquals(SilenceOutcome.Kind.WARNING, expired.kind());
+            assertEquals("cannot expire the Alertmanager silence abc-1 of worker-a: " + url + "/api/v2/silence/abc-1 answered 500:"
+                    + " internal", expired.message());
+        } finally {
+            await(half.close());
+        }
+    }
+
     @Test
     void alertmanagerRefusingTheSilenceIsAWarningWithItsReason() throws Exception {
         // an endsAt before startsAt cannot happen with a positive lifetime; a matcher Alertmanager refuses can

@@ -23,6 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * actions), the published SHA-256 checked, the jar cached per version. GitHub is not reachable from a test:
  * {@code curl} is a stand-in on PATH that serves files from a directory standing for the release and logs
  * the URLs asked for; everything else is the real script.
+ *
+ * <p>Threat model: the checksum catches a download corrupted or swapped on its way from the release; it does not
+ * defend against a compromised release, which publishes its own checksum (as in fluxcd/flux2's action) — pin the
+ * action by commit SHA for that.
  */
 class ActionDownloadTest {
     private static final Path SCRIPT = ServeProcess.REPO.resolve("action/run.sh");
