@@ -116,14 +116,14 @@ public final class HelpText {
                 return "";
             }
             var usage = commandSpec().usageMessage();
-            int names = subcommands.keySet().stream().mapToInt(n -> commandNamesText(n).plainString().length()).max().orElse(0);
+            int names = subcommands.values().stream().mapToInt(h -> h.commandNamesText(", ").plainString().length()).max().orElse(0);
             TextTable table = TextTable.forColumns(colorScheme(), new Column(names + 2, 2, Column.Overflow.SPAN),
                     new Column(usage.width() - (names + 2), 2, Column.Overflow.WRAP));
             table.setAdjustLineBreaksForWideCJKCharacters(usage.adjustLineBreaksForWideCJKCharacters());
             for (Map.Entry<String, Help> e : subcommands.entrySet()) {
                 var sub = e.getValue().commandSpec().usageMessage();
                 String first = sub.header().length > 0 ? sub.header()[0] : sub.description().length > 0 ? sub.description()[0] : "";
-                table.addRowValues(commandNamesText(e.getKey()), colorScheme().text(protect(first)));
+                table.addRowValues(e.getValue().commandNamesText(", "), colorScheme().text(protect(first)));
             }
             return table.toString();
         }

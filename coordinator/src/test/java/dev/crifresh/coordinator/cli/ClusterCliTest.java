@@ -176,6 +176,19 @@ class ClusterCliTest {
         }
     }
 
+    /** A server that takes the connection and never answers (a hung API server): the 10 s request timeout, then exit 5. */
+    @Test
+    void aServerThatNeverAnswersIsUnreachableTooExit5() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            String url = "http://127.0.0.1:" + silent.getLocalPort();
+            Path hung = kubeconfig("hung", url, "ci", "mock");
+            Cli r = Cli.run(args("plan", hung, "--connect-timeout", "1s"));
+            assertEquals(5, r.exit(), r.err());
+            assertOneErrorLine(r, "cannot reach " + url + ": ");
+            assertTrue(r.err().contains("gave up after --connect-timeout 1s"), r.err());
+        }
+    }
+
     @Test
     void httpsAgainstAPlainHttpServerIsATlsErrorExit2() throws Exception {
         String url = server.replace("http://", "https://");

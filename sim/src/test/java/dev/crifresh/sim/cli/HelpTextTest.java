@@ -65,6 +65,13 @@ class HelpTextTest {
                 Set<String> broken = new HashSet<>(words(narrow));
                 broken.removeAll(whole);
                 assertTrue(broken.isEmpty(), name + " --help splits " + broken + ":\n" + narrow);
+                CommandLine command = cli.get();
+                for (String part : path.isEmpty() ? new String[0] : path.split(" ")) {
+                    command = command.getSubcommands().get(part);
+                }
+                for (String sub : command.getSubcommands().keySet()) {
+                    assertTrue(narrow.contains("\n  " + sub + " "), name + " --help does not list " + sub + ":\n" + narrow);
+                }
                 for (String line : narrow.lines().toList()) {
                     assertTrue(line.length() <= 80, name + " --help has a line over 80 columns: " + line);
                 }
