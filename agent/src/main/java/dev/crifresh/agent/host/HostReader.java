@@ -168,6 +168,13 @@ public final class HostReader {
                     by = "ctime of symlink " + link;
                 }
             }
+            for (String above : r.directories()) {
+                Instant aboveCtime = times.ctime(paths.onHost(above));
+                if (aboveCtime.isAfter(at)) {
+                    at = aboveCtime;
+                    by = "ctime of directory " + above;
+                }
+            }
             return WatchedDirectory.readable(dir, at, by);
         } catch (java.nio.file.NoSuchFileException e) {
             return null;
@@ -193,6 +200,11 @@ public final class HostReader {
             try {
                 for (String link : r.symlinks()) {
                     s.append(" link ").append(link).append('@').append(times.ctime(paths.onHost(link)));
+                }
+                if (times.stampsDirectories()) {
+                    for (String above : r.directories()) {
+                        s.append(" dir ").append(above).append('@').append(times.ctime(paths.onHost(above)));
+                    }
                 }
                 Path onHost = paths.onHost(r.realPath());
                 java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(onHost,
