@@ -29,7 +29,8 @@ public final class Evaluator {
         long started = System.nanoTime();
         HostSnapshot snapshot = reader.read();
         Evaluation evaluation = EvidenceRules.evaluate(snapshot.observation(), rules, memory);
-        RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey);
+        RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey,
+                rules.talosMode());
         java.util.List<String> failures = new java.util.ArrayList<>(snapshot.undecodable());
         failures.addAll(registries.parseFailures());
         evaluation = ConfigParseCheck.apply(evaluation, failures);
