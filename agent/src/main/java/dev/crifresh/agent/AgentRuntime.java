@@ -69,7 +69,7 @@ public final class AgentRuntime {
         Context context = vertx.getOrCreateContext();
         AgentMetrics metrics = new AgentMetrics();
         HostReader reader = new HostReader(settings.procRoot(), settings.hostRoot(), settings.watchGlobs(),
-                settings.matcher(), clock);
+                settings.matcher(), clock, settings.mounts());
         Evaluator evaluator = new Evaluator(reader, settings.rules(), fingerprintKey);
         ConditionPublisher publisher = new ConditionPublisher(vertx, context, api, settings,
                 new AttestationSigner(key), clock, metrics, backoff);

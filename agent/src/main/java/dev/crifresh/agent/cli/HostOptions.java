@@ -1,5 +1,6 @@
 package dev.crifresh.agent.cli;
 
+import dev.crifresh.agent.host.MountPolicy;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.common.attest.AttestationPolicy;
 import dev.crifresh.common.evidence.ContainerdMatcher;
@@ -55,6 +56,32 @@ final class HostOptions {
             description = "The credential-fingerprint HMAC key (the trust bundle's fingerprint.key)."
                     + " Env CRIFRESH_FINGERPRINT_KEY.")
     Path fingerprintKey;
+
+    @Option(names = "--expected-mount", paramLabel = "PATH", split = ",",
+            defaultValue = "${env:CRIFRESH_EXPECTED_MOUNTS:-}",
+            description = "A mount point on the way to the config that the platform creates (repeatable or"
+                    + " comma-separated; Talos' own are recognised without it). Any other mount on a config file,"
+                    + " its directory or a directory above makes the node unknown (ConfigPathMounted)."
+                    + " Env CRIFRESH_EXPECTED_MOUNTS.")
+    List<String> expectedMounts;
+
+    @Option(names = "--read-through-containerd-root", negatable = true,
+            defaultValue = "${env:CRIFRESH_READ_THROUGH_CONTAINERD_ROOT:-false}",
+            description = "Read the config through containerd's own root and mount namespace (/proc/<pid>/root;"
+                    + " needs CAP_SYS_PTRACE) instead of --host-root. Env CRIFRESH_READ_THROUGH_CONTAINERD_ROOT."
+                    + " Default: ${DEFAULT-VALUE}.")
+    boolean throughContainerdRoot;
+
+    MountPolicy mounts(CommandSpec spec) {
+        List<String> expected = expectedMounts == null ? List.of()
+                : expectedMounts.stream().filter(m -> !m.isBlank()).toList();
+        for (String m : expected) {
+            if (!m.startsWith("/")) {
+                throw new ParameterException(spec.commandLine(), "--expected-mount " + m + ": not an absolute path");
+            }
+        }
+        return new MountPolicy(throughContainerdRoot, java.util.Set.copyOf(expected), "/");
+    }
 
     ContainerdMatcher matcher(CommandSpec spec) {
         try {

@@ -30,7 +30,7 @@ final class ObserveCommand implements Callable<Integer> {
         host.requireDirectories(spec);
         byte[] fingerprintKey = host.fingerprintKeyBytes(spec);
         HostReader reader = new HostReader(host.procRoot, host.hostRoot, host.watchGlobs(spec), host.matcher(spec),
-                HostClock.system(host.procRoot));
+                HostClock.system(host.procRoot), host.mounts(spec));
         Evaluator evaluator = new Evaluator(reader, host.rules(spec), fingerprintKey);
         Assessment assessment = evaluator.evaluate();
         PrintWriter out = spec.commandLine().getOut();
