@@ -5,6 +5,7 @@ import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.common.attest.AttestationPolicy;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.RuleSettings;
+import dev.crifresh.common.registry.ContainerdReading;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.text.DurationText;
 import dev.crifresh.common.text.IoErrors;
@@ -71,6 +72,24 @@ final class HostOptions {
                     + " needs CAP_SYS_PTRACE) instead of --host-root. Env CRIFRESH_READ_THROUGH_CONTAINERD_ROOT."
                     + " Default: ${DEFAULT-VALUE}.")
     boolean throughContainerdRoot;
+
+    enum Generation { auto, one, two }
+
+    @Option(names = "--containerd-generation", paramLabel = "auto|one|two",
+            defaultValue = "${env:CRIFRESH_CONTAINERD_GENERATION:-auto}",
+            description = "Which containerd reads the config: one (1.x) or two (2.x) — they read registry"
+                    + " credentials from different sections and merge imports differently. auto: both must agree,"
+                    + " except that talos mode tells them apart by the root config's version."
+                    + " Env CRIFRESH_CONTAINERD_GENERATION. Default: ${DEFAULT-VALUE}.")
+    Generation generation;
+
+    ContainerdReading.Generation generation() {
+        return switch (generation) {
+            case one -> ContainerdReading.Generation.ONE;
+            case two -> ContainerdReading.Generation.TWO;
+            case auto -> null;
+        };
+    }
 
     MountPolicy mounts(CommandSpec spec) {
         List<String> expected = expectedMounts == null ? List.of()

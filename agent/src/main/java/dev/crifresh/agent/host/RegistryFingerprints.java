@@ -37,6 +37,12 @@ public final class RegistryFingerprints {
 
     /** @param fingerprintKey the HMAC key, or null to only check that the documents parse */
     public static Result of(List<ConfigDocument> documents, byte[] fingerprintKey, boolean talos) {
+        return of(documents, fingerprintKey, talos, null);
+    }
+
+    /** @param generation the containerd that reads the files, or null to tell from the files */
+    public static Result of(List<ConfigDocument> documents, byte[] fingerprintKey, boolean talos,
+                            ContainerdReading.Generation generation) {
         List<ContainerdReading.Document> parsed = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         for (ConfigDocument doc : documents) {
@@ -51,7 +57,8 @@ public final class RegistryFingerprints {
         if (!failures.isEmpty()) {
             return new Result(fingerprints, failures);
         }
-        ContainerdReading.Result reading = ContainerdReading.read(parsed, talos);
+        ContainerdReading.Result reading = generation == null ? ContainerdReading.read(parsed, talos)
+                : ContainerdReading.read(parsed, generation);
         if (reading instanceof ContainerdReading.Failed failed) {
             return new Result(fingerprints, List.of(failed.message()));
         }

@@ -12,6 +12,7 @@ import dev.crifresh.agent.testing.TalosFiles;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.Reason;
 import dev.crifresh.common.evidence.RuleSettings;
+import dev.crifresh.common.registry.ContainerdReading;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.mockapi.Poll;
@@ -33,6 +34,11 @@ class ConfigVersionsTest {
     Path dir;
 
     private Assessment observe(String root, String criToml, boolean talos) throws Exception {
+        return observe(root, criToml, talos, null);
+    }
+
+    private Assessment observe(String root, String criToml, boolean talos, ContainerdReading.Generation generation)
+            throws Exception {
         Path proc = dir.resolve("proc");
         Path host = dir.resolve("host");
         TalosFiles files = new TalosFiles(host);
@@ -46,7 +52,7 @@ class ConfigVersionsTest {
                 .process(4242, FakeContainerd.TALOS_CRI, 99_980);
         HostReader reader = new HostReader(proc, host, WatchGlobs.TALOS_DEFAULT, ContainerdMatcher.talosCri(),
                 HostClock.system(proc));
-        return new Evaluator(reader, new RuleSettings(RuleSettings.DEFAULT_MARGIN, talos), KEY).evaluate();
+        return new Evaluator(reader, new RuleSettings(RuleSettings.DEFAULT_MARGIN, talos), KEY, generation).evaluate();
     }
 
     private static String auth(String plugin, String password) {
@@ -74,6 +80,15 @@ class ConfigVersionsTest {
         assertEquals(Reason.CONFIG_UNREADABLE, a.evaluation().reason(), a.evaluation().message());
         assertTrue(a.evaluation().message().contains("containerd 1.x and 2.x"), a.evaluation().message());
         assertTrue(!a.evaluation().message().contains("token-v1"), a.evaluation().message());
+        // --containerd-generation settles it: 1.x reads the credential, 2.x holds none.
+        Assessment one = observe(ROOT_V2, auth("io.containerd.grpc.v1.cri", "token-v1"), false,
+                ContainerdReading.Generation.ONE);
+        assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, one.evaluation().reason(), one.evaluation().message());
+        assertEquals(fingerprint("token-v1"), one.registries().get("ghcr.io"));
+        Assessment two = observe(ROOT_V2, auth("io.containerd.grpc.v1.cri", "token-v1"), false,
+                ContainerdReading.Generation.TWO);
+        assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, two.evaluation().reason(), two.evaluation().message());
+        assertEquals(null, two.registries().get("ghcr.io"));
     }
 
     @Test
