@@ -69,8 +69,8 @@ public final class AgentRuntime {
         Context context = vertx.getOrCreateContext();
         AgentMetrics metrics = new AgentMetrics();
         HostReader reader = new HostReader(settings.procRoot(), settings.hostRoot(), settings.watchGlobs(),
-                settings.matcher(), clock);
-        Evaluator evaluator = new Evaluator(reader, settings.rules(), fingerprintKey);
+                settings.matcher(), clock, settings.mounts());
+        Evaluator evaluator = new Evaluator(reader, settings.rules(), fingerprintKey, settings.containerdGeneration());
         ConditionPublisher publisher = new ConditionPublisher(vertx, context, api, settings,
                 new AttestationSigner(key), clock, metrics, backoff);
         AgentLoop loop = new AgentLoop(vertx, context, settings, evaluator, (assessment, heartbeat, change) -> {

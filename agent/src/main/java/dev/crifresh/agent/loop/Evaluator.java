@@ -7,6 +7,7 @@ import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.EvaluationMemory;
 import dev.crifresh.common.evidence.EvidenceRules;
 import dev.crifresh.common.evidence.RuleSettings;
+import dev.crifresh.common.registry.ContainerdReading;
 
 /**
  * Reads the node and applies the rules, carrying {@link EvaluationMemory} from one evaluation to the
@@ -16,20 +17,29 @@ public final class Evaluator {
     private final HostReader reader;
     private final RuleSettings rules;
     private final byte[] fingerprintKey;
+    private final ContainerdReading.Generation generation;
     private EvaluationMemory memory;
 
     /** @param fingerprintKey HMAC key for registry fingerprints, or null to publish none */
     public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey) {
+        this(reader, rules, fingerprintKey, null);
+    }
+
+    /** @param generation which containerd reads the config, or null to tell from the files (see RegistryFingerprints) */
+    public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey,
+                     ContainerdReading.Generation generation) {
         this.reader = reader;
         this.rules = rules;
         this.fingerprintKey = fingerprintKey == null ? null : fingerprintKey.clone();
+        this.generation = generation;
     }
 
     public synchronized Assessment evaluate() {
         long started = System.nanoTime();
         HostSnapshot snapshot = reader.read();
         Evaluation evaluation = EvidenceRules.evaluate(snapshot.observation(), rules, memory);
-        RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey);
+        RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey,
+                rules.talosMode(), generation);
         java.util.List<String> failures = new java.util.ArrayList<>(snapshot.undecodable());
         failures.addAll(registries.parseFailures());
         evaluation = ConfigParseCheck.apply(evaluation, failures);

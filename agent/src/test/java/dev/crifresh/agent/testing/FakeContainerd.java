@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -48,14 +49,37 @@ public final class FakeContainerd implements AutoCloseable {
     }
 
     public static FakeContainerd start(List<String> argv, String comm) throws IOException {
+        return launch(List.of(), "true", argv, comm);
+    }
+
+    /**
+     * Starts it in a private mount namespace ({@code unshare --mount --propagation private}, root only)
+     * after {@code setup} ran there as a bash script: mounts made by {@code setup} are seen by this
+     * process alone, as a mount made in containerd's namespace would be. The process's start time is
+     * that of {@code unshare}, before {@code setup} ran.
+     */
+    public static FakeContainerd startInMountNamespace(List<String> argv, String setup) throws IOException {
+        return launch(List.of("unshare", "--mount", "--propagation", "private"), setup, argv, null);
+    }
+
+    /** Starts it in the mount namespace of {@code pid} ({@code nsenter --mount}). */
+    public static FakeContainerd startInMountNamespaceOf(long pid, List<String> argv) throws IOException {
+        return launch(List.of("nsenter", "--mount", "--target", Long.toString(pid)), "true", argv, null);
+    }
+
+    /** {@code launcher} must exec (not fork) into bash, so that the process the test started is the stand-in. */
+    private static FakeContainerd launch(List<String> launcher, String setup, List<String> argv, String comm)
+            throws IOException {
         byte[] wanted = (String.join("\0", argv) + "\0").getBytes(StandardCharsets.UTF_8);
         // argv of the same total length that sleep accepts: "<padding>\0inf\0"
         int padding = wanted.length - "\0inf\0".length();
         if (argv.isEmpty() || padding < 1) {
             throw new IllegalArgumentException("command line too short for a stand-in process: " + argv);
         }
-        ProcessBuilder pb = new ProcessBuilder("bash", "-c", "exec -a \"$0\" \"$FAKE_BIN\" \"$@\"",
-                "x".repeat(padding), "inf").redirectErrorStream(true)
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of("bash", "-c", "set -e\n" + setup + "\nexec -a \"$0\" \"$FAKE_BIN\" \"$@\"",
+                "x".repeat(padding), "inf"));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         Path binary = binary(comm == null ? "containerd" : comm);
         pb.environment().put("FAKE_BIN", binary.toString());
