@@ -17,6 +17,8 @@ import java.util.List;
  * @param unwatchedImports the files containerd loads (its config and, recursively, the config's
  *                         {@code imports}) that are not among {@code files}, each with why; empty when all are
  * @param observedAt       the wall time of the read
+ * @param containerdSocket the CRI containerd's socket, the clock witness; null when not read (no single
+ *                         containerd, or no {@code --address} on its command line)
  */
 public record Observation(
         String bootId,
@@ -27,13 +29,27 @@ public record Observation(
         List<WatchedFile> files,
         List<WatchedDirectory> directories,
         List<String> unwatchedImports,
-        Instant observedAt) {
+        Instant observedAt,
+        ContainerdSocket containerdSocket) {
 
     public Observation {
         candidates = List.copyOf(candidates);
         files = List.copyOf(files);
         directories = List.copyOf(directories);
         unwatchedImports = List.copyOf(unwatchedImports);
+    }
+
+    /** An observation without the socket witness. */
+    public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
+                       List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
+                       Instant observedAt) {
+        this(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports, observedAt, null);
+    }
+
+    /** The same observation with this socket witness. */
+    public Observation withContainerdSocket(ContainerdSocket socket) {
+        return new Observation(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports,
+                observedAt, socket);
     }
 
     /** An observation without directory stamps or import check (simulations and rule tests). */

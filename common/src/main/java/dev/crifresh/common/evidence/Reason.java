@@ -15,7 +15,12 @@ public enum Reason {
     /** containerd's start (boot-relative) is later than the uptime when it was read: the numbers are wrong. */
     CONTAINERD_START_IN_FUTURE("ContainerdStartInFuture", Verdict.UNKNOWN),
     /** Not in DESIGN §4's list: the boot id or the clock source could not be read. */
-    HOST_UNREADABLE("HostUnreadable", Verdict.UNKNOWN);
+    HOST_UNREADABLE("HostUnreadable", Verdict.UNKNOWN),
+    /**
+     * containerd's socket shows that the wall clock ran ahead at containerd's start and was stepped back
+     * since: stamps from before the step cannot be ordered (DESIGN, "The clock witness").
+     */
+    CLOCK_STEPPED("ClockStepped", Verdict.UNKNOWN);
 
     private final String code;
     private final Verdict verdict;
