@@ -2,6 +2,7 @@ package dev.crifresh.agent.host;
 
 import dev.crifresh.common.evidence.BootClock;
 import dev.crifresh.common.evidence.ContainerdMatcher;
+import dev.crifresh.common.evidence.ContainerdSocket;
 import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.ProcessSample;
 import dev.crifresh.common.evidence.WatchedDirectory;
@@ -41,6 +42,7 @@ public final class HostReader {
     private final ContainerdMatcher matcher;
     private final HostClock clock;
     private final ChangeTimes times;
+    private final ContainerdSocketReader sockets;
 
     public HostReader(Path procRoot, Path hostRoot, List<String> watchGlobs, ContainerdMatcher matcher,
                       HostClock clock) {
@@ -54,6 +56,7 @@ public final class HostReader {
         this.matcher = matcher;
         this.clock = clock;
         this.times = clock.changeTimes();
+        this.sockets = new ContainerdSocketReader(paths, times);
     }
 
     public HostSnapshot read() {
@@ -100,9 +103,11 @@ public final class HostReader {
         watched.sort(Comparator.comparing(WatchedFile::path));
 
         ContainerdImports.Closure closure = null;
+        ContainerdSocket socket = null;
         if (candidates.size() == 1
                 && matcher.match(candidates.get(0).cmdline()) instanceof ContainerdMatcher.Yes yes) {
             closure = imports.resolve(yes.config(), texts);
+            socket = sockets.read(candidates.get(0).cmdline());
         }
         List<ConfigDocument> toml = new ArrayList<>();
         List<String> loaded = closure != null ? closure.loaded()
@@ -131,7 +136,7 @@ public final class HostReader {
 
         String hostError = hostErrors.isEmpty() ? null : String.join("; ", hostErrors);
         Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, watched,
-                directories, closure == null ? List.of() : closure.unwatched(), observedAt);
+                directories, closure == null ? List.of() : closure.unwatched(), observedAt, socket);
         return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable);
     }
 
