@@ -85,15 +85,15 @@ class ClockStepRulesTest {
                         bootWithClock(SLOW).socket(BIND.plus(SLOW)), CONTAINERD_STARTED_AFTER_CONFIG,
                         Proof.SOCKET_ORDERING),
 
-                // The margin and start-up reserve in the socket's clock: 50 ms + 1 s, strict.
+                // The margin and start-up reserve in the socket's clock: 50 ms + 2 s, strict.
                 new Row("newest change exactly margin + reserve before the socket",
-                        bootWithClock(SLOW).touch(CRI_TOML, BIND.plus(SLOW).minus(ms(1050))).socket(BIND.plus(SLOW)),
+                        bootWithClock(SLOW).touch(CRI_TOML, BIND.plus(SLOW).minus(ms(2050))).socket(BIND.plus(SLOW)),
                         ORDERING_WITHIN_MARGIN, Proof.NONE),
                 new Row("newest change 1 ms more before the socket",
-                        bootWithClock(SLOW).touch(CRI_TOML, BIND.plus(SLOW).minus(ms(1051))).socket(BIND.plus(SLOW)),
+                        bootWithClock(SLOW).touch(CRI_TOML, BIND.plus(SLOW).minus(ms(2051))).socket(BIND.plus(SLOW)),
                         CONTAINERD_STARTED_AFTER_CONFIG, Proof.SOCKET_ORDERING),
-                new Row("newest change 0.5 s before the socket: inside the start-up reserve",
-                        bootWithClock(SLOW).touch(CRI_TOML, BIND.plus(SLOW).minus(ms(500))).socket(BIND.plus(SLOW)),
+                new Row("newest change 1.5 s before the socket: inside the start-up reserve",
+                        bootWithClock(SLOW).touch(CRI_TOML, BIND.plus(SLOW).minus(ms(1500))).socket(BIND.plus(SLOW)),
                         ORDERING_WITHIN_MARGIN, Proof.NONE),
                 new Row("newest change at the socket's stamp exactly",
                         bootWithClock(SLOW).touch(CRI_TOML, BIND.plus(SLOW)).socket(BIND.plus(SLOW)),
