@@ -4,12 +4,19 @@ package dev.crifresh.common.evidence;
 public enum Proof {
     ORDERING("ordering"),
     CONTENT("content"),
+    /** Rule 3 judged in the clock of containerd's socket, after a forward clock step (DESIGN, "The clock witness"). */
+    SOCKET_ORDERING("socket-ordering"),
     NONE("none");
 
     private final String wire;
 
     Proof(String wire) {
         this.wire = wire;
+    }
+
+    /** Whether this proof makes a verdict fresh (every proof but {@link #NONE}). */
+    public boolean provesFresh() {
+        return this != NONE;
     }
 
     public String wire() {

@@ -361,6 +361,7 @@ class EvidenceRulesTest {
         Set<Reason> seen = EnumSet.noneOf(Reason.class);
         rows().forEach(r -> seen.add(r.expected()));
         sequences().forEach(s -> s.steps().forEach(st -> seen.add(st.expected())));
+        ClockStepRulesTest.rows().forEach(r -> seen.add(r.expected()));
         assertEquals(EnumSet.allOf(Reason.class), seen);
     }
 

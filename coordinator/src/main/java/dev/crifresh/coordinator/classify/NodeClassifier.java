@@ -94,9 +94,10 @@ public final class NodeClassifier {
             return new Classification(node, NodeVerdict.UNKNOWN, agentReason,
                     "the agent cannot tell: " + sentence(condition), markerSaysCurrent, claims);
         }
-        if (claims.verdict() == Verdict.FRESH && claims.proof() != Proof.ORDERING && claims.proof() != Proof.CONTENT) {
+        if (claims.verdict() == Verdict.FRESH && (claims.proof() == null || !claims.proof().provesFresh())) {
             return new Classification(node, NodeVerdict.UNKNOWN, FRESH_WITHOUT_PROOF_REASON,
-                    "the attestation says fresh but names no proof (ordering or content)", markerSaysCurrent, claims);
+                    "the attestation says fresh but names no proof (ordering, socket-ordering or content)",
+                    markerSaysCurrent, claims);
         }
         if (claims.verdict() == Verdict.FRESH && (claims.containerd() == null || claims.config() == null)) {
             return new Classification(node, NodeVerdict.UNKNOWN, FRESH_WITHOUT_EVIDENCE_REASON,
