@@ -24,6 +24,8 @@ import java.util.Objects;
  * @param debounce     quiet period after a file event before the config is read
  * @param metricsPort  HTTP port for /metrics and the probes; negative = no HTTP server, 0 = any free port
  * @param agentVersion published in the attestation's {@code agent} claim
+ * @param criSocket    the CRI runtime's socket for the opt-in runtime-status proof, or null (the default: off;
+ *                     the CRI socket is root on the node)
  */
 public record AgentSettings(
         String nodeName,
@@ -37,7 +39,8 @@ public record AgentSettings(
         Duration procPoll,
         Duration debounce,
         int metricsPort,
-        String agentVersion) {
+        String agentVersion,
+        Path criSocket) {
 
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofMinutes(5);
     public static final Duration DEFAULT_VALIDITY = Duration.ofMinutes(15);
@@ -66,6 +69,14 @@ public record AgentSettings(
         requireText(agentVersion, "agentVersion");
     }
 
+    /** Without the runtime-status proof ({@code criSocket} null). */
+    public AgentSettings(String nodeName, Path procRoot, Path hostRoot, List<String> watchGlobs, ContainerdMatcher matcher,
+            RuleSettings rules, Duration heartbeat, Duration validity, Duration procPoll, Duration debounce,
+            int metricsPort, String agentVersion) {
+        this(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity, procPoll, debounce,
+                metricsPort, agentVersion, null);
+    }
+
     /** Production defaults (DESIGN §3, issue 3) for one node. */
     public static AgentSettings defaults(String nodeName) {
         return new AgentSettings(nodeName, Path.of("/proc"), Path.of("/host"), WatchGlobs.TALOS_DEFAULT,
@@ -75,28 +86,34 @@ public record AgentSettings(
 
     public AgentSettings withRoots(Path newProcRoot, Path newHostRoot) {
         return new AgentSettings(nodeName, newProcRoot, newHostRoot, watchGlobs, matcher, rules, heartbeat,
-                validity, procPoll, debounce, metricsPort, agentVersion);
+                validity, procPoll, debounce, metricsPort, agentVersion, criSocket);
     }
 
     public AgentSettings withMetricsPort(int port) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
-                procPoll, debounce, port, agentVersion);
+                procPoll, debounce, port, agentVersion, criSocket);
     }
 
     public AgentSettings withTiming(Duration newHeartbeat, Duration newValidity, Duration newProcPoll,
                                     Duration newDebounce) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, newHeartbeat,
-                newValidity, newProcPoll, newDebounce, metricsPort, agentVersion);
+                newValidity, newProcPoll, newDebounce, metricsPort, agentVersion, criSocket);
     }
 
     public AgentSettings withMatcher(ContainerdMatcher newMatcher) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, newMatcher, rules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion);
+                procPoll, debounce, metricsPort, agentVersion, criSocket);
     }
 
     public AgentSettings withRules(RuleSettings newRules) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, newRules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion);
+                procPoll, debounce, metricsPort, agentVersion, criSocket);
+    }
+
+    /** With the opt-in runtime-status proof on {@code socket} (null: off). */
+    public AgentSettings withCriSocket(Path socket) {
+        return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
+                procPoll, debounce, metricsPort, agentVersion, socket);
     }
 
     private static void requireText(String value, String name) {

@@ -224,12 +224,14 @@ class TruthTableTest {
         RealContainerd containerd = startContainerd(node);
         containerd.kill();
         AgentView view = observe(node);
+        AgentView withSocket = observeWithSocket(node, CriNode.watchGlobs());
         CriClient.Pull pull;
         try (CriClient cri = new CriClient(node.socket())) {
             pull = cri.pull(image);
         }
-        TruthTable.row("containerd killed", DEFENDED, view, isCurrent(view, a), pull);
+        TruthTable.row("containerd killed", DEFENDED, view, withSocket, isCurrent(view, a), pull);
         assertEquals("unknown", view.verdict(), view.message());
+        assertEquals("unknown", withSocket.verdict(), withSocket.message());
         assertFalse(pull.ok());
     }
 
@@ -292,16 +294,19 @@ class TruthTableTest {
 
     private void hiddenPath(String phase, CriNode node, RealContainerd containerd, Credential current) {
         AgentView view = observe(node);
+        AgentView withSocket = observeWithSocket(node, CriNode.watchGlobs());
         CriClient.Pull pull = containerd.cri().pull(image);
+        // The runtime-status proof sees through both: containerd reports the credential it holds.
+        assertEquals("stale", withSocket.verdict(), withSocket.message());
         boolean closed = !"fresh".equals(view.verdict());
         if (!closed && !HIDDEN_PATHS_CLOSED) {
-            TruthTable.row(phase + " — KNOWN GAP until the evidence fix is merged", DEFENDED, view,
+            TruthTable.row(phase + " — KNOWN GAP until the evidence fix is merged", DEFENDED, view, withSocket,
                     isCurrent(view, current), pull);
             assertTrue(pull.unauthorized(), pull.detail());
             org.junit.jupiter.api.Assumptions.abort("KNOWN GAP (expected to fail until the evidence fix is merged): "
                     + phase + " → " + view.summary() + ", pull " + pull.summary());
         }
-        record(phase, view, current, pull, Set.of("stale", "unknown"), false);
+        record(phase, view, withSocket, current, pull, Set.of("stale", "unknown"), false);
     }
 
     private void check(String phase, CriNode node, RealContainerd containerd, Credential current, Set<String> verdicts,
@@ -312,15 +317,33 @@ class TruthTableTest {
     private void check(String phase, CriNode node, RealContainerd containerd, Credential current, Set<String> verdicts,
             boolean pullOk, List<String> watch) {
         AgentView view = AgentView.observe(node, fingerprintKey, watch);
+        AgentView withSocket = observeWithSocket(node, watch);
         CriClient.Pull pull = containerd.cri().pull(image);
-        record(phase, view, current, pull, verdicts, pullOk);
+        record(phase, view, withSocket, current, pull, verdicts, pullOk);
     }
 
-    private void record(String phase, AgentView view, Credential current, CriClient.Pull pull, Set<String> verdicts,
-            boolean pullOk) {
-        TruthTable.row(phase, DEFENDED, view, isCurrent(view, current), pull);
-        if ("fresh".equals(view.verdict())) {
-            assertTrue(pull.ok(), "INVARIANT: fresh but the real pull failed: " + phase + ": " + pull.detail());
+    /**
+     * {@code observe --cri-socket}: the runtime-status proof. With exactly one containerd it is fresh exactly
+     * when containerd holds the files' credential, whatever the clocks and stamps say.
+     */
+    private AgentView observeWithSocket(CriNode node, List<String> watch) {
+        return AgentView.observe(node, fingerprintKey, watch, "--cri-socket", node.socket().toString());
+    }
+
+    private void record(String phase, AgentView view, AgentView withSocket, Credential current, CriClient.Pull pull,
+            Set<String> verdicts, boolean pullOk) {
+        TruthTable.row(phase, DEFENDED, view, withSocket, isCurrent(view, current), pull);
+        for (AgentView v : List.of(view, withSocket)) {
+            if ("fresh".equals(v.verdict())) {
+                assertTrue(pull.ok(), "INVARIANT: fresh but the real pull failed: " + phase + ": " + pull.detail());
+            }
+        }
+        if (verdicts.equals(Set.of("unknown"))) {
+            assertEquals("unknown", withSocket.verdict(), phase + " with --cri-socket: " + withSocket.message());
+        } else {
+            assertEquals(pullOk ? "fresh" : "stale", withSocket.verdict(), phase + " with --cri-socket: "
+                    + withSocket.summary() + ": " + withSocket.message());
+            assertEquals("runtime-status", pullOk ? withSocket.proof() : "runtime-status", withSocket.message());
         }
         assertTrue(verdicts.contains(view.verdict()), phase + ": expected " + verdicts + ", agent said "
                 + view.summary() + ": " + view.message());
