@@ -133,6 +133,12 @@ public final class EvidenceRules {
             return Outcome.notFresh(Reason.RUNTIME_CREDENTIAL_DIFFERS, "containerd (pid " + containerd.pid()
                     + ") reports other registry credentials than the config names (" + oneLine(runtime.detail()) + ")");
         }
+        // The mount check after the runtime status: containerd's own report does not depend on the path the
+        // agent read the files through (the files' fingerprints are what it publishes).
+        Outcome mounted = mountCheck(o);
+        if (mounted != null) {
+            return mounted;
+        }
 
         Duration margin = settings.margin().plus(o.clock().error().abs());
         String beyondMargin = ", beyond the " + Durations.text(margin) + " margin";
@@ -189,6 +195,16 @@ public final class EvidenceRules {
         }
         return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config " + newest.describe()
                 + " changed " + Durations.text(gap.negated()) + " after " + who + " started");
+    }
+
+    /** Rule 1, mounts: a tree mounted on the way to the config moves no stamp, so nothing can be proven. */
+    private static Outcome mountCheck(Observation o) {
+        if (o.mountProblems().isEmpty()) {
+            return null;
+        }
+        return Outcome.notFresh(Reason.CONFIG_PATH_MOUNTED, oneLine(o.mountProblems().get(0))
+                + (o.mountProblems().size() > 1 ? " (and " + (o.mountProblems().size() - 1) + " more)" : "")
+                + ": a tree mounted on the way to the config moves no stamp");
     }
 
     private static boolean hostReadable(Observation o) {

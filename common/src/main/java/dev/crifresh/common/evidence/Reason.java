@@ -18,6 +18,11 @@ public enum Reason {
     CONFIG_UNWATCHED_IMPORT("ConfigUnwatchedImport", Verdict.UNKNOWN),
     /** containerd's start (boot-relative) is later than the uptime when it was read: the numbers are wrong. */
     CONTAINERD_START_IN_FUTURE("ContainerdStartInFuture", Verdict.UNKNOWN),
+    /**
+     * A mount point on the way to the config (a file, its directory or a directory above it) that the
+     * platform does not create: a tree mounted there moves no stamp the agent reads.
+     */
+    CONFIG_PATH_MOUNTED("ConfigPathMounted", Verdict.UNKNOWN),
     /** Not in DESIGN §4's list: the boot id or the clock source could not be read. */
     HOST_UNREADABLE("HostUnreadable", Verdict.UNKNOWN);
 
