@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
 public final class AgentRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
     /** How long one CRI Status call may take (the opt-in runtime-status proof); then today's rules decide. */
-    static final java.time.Duration CRI_STATUS_TIMEOUT = java.time.Duration.ofSeconds(2);
+    static final java.time.Duration CRI_STATUS_TIMEOUT = java.time.Duration.ofSeconds(5);
     private volatile RuntimeAuthProbe runtimeProbe;
 
     private final AgentSettings settings;

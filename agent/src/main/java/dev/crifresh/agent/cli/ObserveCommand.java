@@ -41,7 +41,7 @@ final class ObserveCommand implements Callable<Integer> {
         } else {
             Vertx vertx = Vertx.vertx();
             try (RuntimeAuthProbe probe = new RuntimeAuthProbe(new CriStatusClient(vertx, host.criSocket,
-                    Duration.ofSeconds(2)))) {
+                    Duration.ofSeconds(5)))) {
                 assessment = new Evaluator(reader, host.rules(spec), fingerprintKey, probe).evaluate();
             } finally {
                 vertx.close();
