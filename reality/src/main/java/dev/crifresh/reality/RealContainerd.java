@@ -49,6 +49,7 @@ public final class RealContainerd implements AutoCloseable {
                 "mount --rbind /sys " + host.resolve("sys"),
                 "exec chroot " + host + " containerd " + String.join(" ", TALOS_ARGS));
         Path log = r.resolve(logName);
+        MachineLock.acquire();
         try {
             Files.deleteIfExists(node.socket());
             Process p = new ProcessBuilder("unshare", "--mount", "--propagation", "private", "sh", "-c", script)
@@ -68,7 +69,11 @@ public final class RealContainerd implements AutoCloseable {
             }
             return new RealContainerd(p, node, log, cri);
         } catch (java.io.IOException e) {
+            MachineLock.release();
             throw new java.io.UncheckedIOException("cannot start containerd", e);
+        } catch (RuntimeException e) {
+            MachineLock.release();
+            throw e;
         }
     }
 
@@ -143,11 +148,19 @@ public final class RealContainerd implements AutoCloseable {
         await();
     }
 
+    private boolean released;
+
     private void await() {
         try {
             process.waitFor(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            if (!released) {
+                released = true;
+                MachineLock.release();
+            }
         }
     }
 

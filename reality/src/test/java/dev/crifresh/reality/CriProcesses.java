@@ -13,6 +13,25 @@ final class CriProcesses {
     private CriProcesses() {
     }
 
+    /**
+     * Waits (up to 10 minutes) until no process outside this JVM's containerds has the CRI command line: a
+     * suite on an older harness (no {@link MachineLock}) may still be running on a shared machine.
+     */
+    static void awaitNoneForeign(java.util.Collection<Long> ours) {
+        java.util.concurrent.atomic.AtomicBoolean said = new java.util.concurrent.atomic.AtomicBoolean();
+        Waits.until(java.time.Duration.ofMinutes(10), "other CRI containerds on this machine to stop", () -> {
+            List<Long> foreign = new ArrayList<>(matching());
+            foreign.removeAll(ours);
+            if (foreign.isEmpty()) {
+                return Boolean.TRUE;
+            }
+            if (said.compareAndSet(false, true)) {
+                System.out.println("reality suite: waiting for other CRI containerds on this machine to stop: " + foreign);
+            }
+            return null;
+        });
+    }
+
     static List<Long> matching() {
         List<Long> pids = new ArrayList<>();
         try (Stream<Path> entries = Files.list(Path.of("/proc"))) {

@@ -60,6 +60,7 @@ class TruthTableTest {
     static String image;
     static Path fingerprintKey;
     private final List<RealContainerd> started = new ArrayList<>();
+    private boolean locked;
 
     @BeforeAll
     static void startRegistry() throws IOException {
@@ -82,14 +83,17 @@ class TruthTableTest {
     @BeforeEach
     void onlyOurContainerds() {
         RealityGate.require();
-        List<Long> others = CriProcesses.matching();
-        assertTrue(others.isEmpty(), "another process with the CRI containerd's command line runs on this machine"
-                + " (pids " + others + "); the truth table needs to be the only one");
+        MachineLock.acquire();
+        locked = true;
+        CriProcesses.awaitNoneForeign(List.of());
     }
 
     @AfterEach
     void stopContainerds() {
         started.forEach(RealContainerd::close);
+        if (locked) {
+            MachineLock.release();
+        }
     }
 
     @Test

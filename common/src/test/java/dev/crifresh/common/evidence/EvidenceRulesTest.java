@@ -354,6 +354,7 @@ class EvidenceRulesTest {
         Set<Reason> seen = EnumSet.noneOf(Reason.class);
         rows().forEach(r -> seen.add(r.expected()));
         sequences().forEach(s -> s.steps().forEach(st -> seen.add(st.expected())));
+        seen.addAll(EvidenceRulesRuntimeTest.REASONS);
         assertEquals(EnumSet.allOf(Reason.class), seen);
     }
 
