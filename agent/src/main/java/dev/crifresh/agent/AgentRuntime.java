@@ -74,10 +74,11 @@ public final class AgentRuntime {
         Context context = vertx.getOrCreateContext();
         AgentMetrics metrics = new AgentMetrics();
         HostReader reader = new HostReader(settings.procRoot(), settings.hostRoot(), settings.watchGlobs(),
-                settings.matcher(), clock);
+                settings.matcher(), clock, settings.mounts());
         RuntimeAuthProbe runtimeProbe = settings.criSocket() == null ? null
                 : new RuntimeAuthProbe(new CriStatusClient(vertx, settings.criSocket(), CRI_STATUS_TIMEOUT));
-        Evaluator evaluator = new Evaluator(reader, settings.rules(), fingerprintKey, runtimeProbe);
+        Evaluator evaluator = new Evaluator(reader, settings.rules(), fingerprintKey, settings.containerdGeneration(),
+                runtimeProbe);
         ConditionPublisher publisher = new ConditionPublisher(vertx, context, api, settings,
                 new AttestationSigner(key), clock, metrics, backoff);
         AgentLoop loop = new AgentLoop(vertx, context, settings, evaluator, (assessment, heartbeat, change) -> {

@@ -34,15 +34,15 @@ final class ObserveCommand implements Callable<Integer> {
         host.requireDirectories(spec);
         byte[] fingerprintKey = host.fingerprintKeyBytes(spec);
         HostReader reader = new HostReader(host.procRoot, host.hostRoot, host.watchGlobs(spec), host.matcher(spec),
-                HostClock.system(host.procRoot));
+                HostClock.system(host.procRoot), host.mounts(spec));
         Assessment assessment;
         if (host.criSocket == null) {
-            assessment = new Evaluator(reader, host.rules(spec), fingerprintKey).evaluate();
+            assessment = new Evaluator(reader, host.rules(spec), fingerprintKey, host.generation()).evaluate();
         } else {
             Vertx vertx = Vertx.vertx();
             try (RuntimeAuthProbe probe = new RuntimeAuthProbe(new CriStatusClient(vertx, host.criSocket,
                     Duration.ofSeconds(5)))) {
-                assessment = new Evaluator(reader, host.rules(spec), fingerprintKey, probe).evaluate();
+                assessment = new Evaluator(reader, host.rules(spec), fingerprintKey, host.generation(), probe).evaluate();
             } finally {
                 vertx.close();
             }

@@ -3,6 +3,7 @@ package dev.crifresh.agent.cri;
 import dev.crifresh.agent.host.ConfigDocument;
 import dev.crifresh.agent.host.RegistryFingerprints;
 import dev.crifresh.common.evidence.RuntimeAuth;
+import dev.crifresh.common.registry.ContainerdReading;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.CriStatusConfig;
 import java.security.SecureRandom;
@@ -25,8 +26,11 @@ public final class RuntimeAuthProbe implements AutoCloseable {
         new SecureRandom().nextBytes(key);
     }
 
-    /** Blocking: asks the runtime, then compares with {@code documents} (the loaded files, in load order). */
-    public RuntimeAuth compare(List<ConfigDocument> documents) {
+    /**
+     * Blocking: asks the runtime, then compares with {@code documents} (the loaded files, in load order), read
+     * as the evaluation reads them ({@code talosMode}, {@code generation}: see {@link RegistryFingerprints}).
+     */
+    public RuntimeAuth compare(List<ConfigDocument> documents, boolean talosMode, ContainerdReading.Generation generation) {
         Map<String, String> info;
         try {
             info = source.statusInfo();
@@ -44,7 +48,7 @@ public final class RuntimeAuthProbe implements AutoCloseable {
         if (parsed instanceof CriStatusConfig.Failed failed) {
             return new RuntimeAuth(RuntimeAuth.State.UNAVAILABLE, failed.message());
         }
-        RegistryFingerprints.Result files = RegistryFingerprints.of(documents, key);
+        RegistryFingerprints.Result files = RegistryFingerprints.of(documents, key, talosMode, generation);
         if (!files.parseFailures().isEmpty()) {
             return new RuntimeAuth(RuntimeAuth.State.UNAVAILABLE, "the config files do not parse");
         }

@@ -23,7 +23,7 @@ class RuntimeAuthProbeTest {
 
     private static RuntimeAuth compare(Map<String, String> info) {
         try (RuntimeAuthProbe probe = new RuntimeAuthProbe(new Fixed(info, null))) {
-            return probe.compare(FILES);
+            return probe.compare(FILES, true, null);
         }
     }
 
@@ -60,7 +60,7 @@ class RuntimeAuthProbeTest {
     @Test
     void anUnansweredStatusIsUnavailable() {
         try (RuntimeAuthProbe probe = new RuntimeAuthProbe(new Fixed(null, "CRI Status on /x failed: refused"))) {
-            RuntimeAuth r = probe.compare(FILES);
+            RuntimeAuth r = probe.compare(FILES, true, null);
             assertEquals(RuntimeAuth.State.UNAVAILABLE, r.state());
             assertEquals("CRI Status on /x failed: refused", r.detail());
         }

@@ -64,7 +64,22 @@ public final class FakeContainerd implements AutoCloseable {
         }
         FakeContainerd fake = new FakeContainerd(pb.start(), List.copyOf(argv));
         fake.awaitExec();
+        if (comm != null) {
+            fake.awaitComm(comm); // prctl runs after exec: until then the kernel's comm is still the binary's name
+        }
         return fake;
+    }
+
+    private void awaitComm(String comm) {
+        Path file = Path.of("/proc", Long.toString(pid()), "comm");
+        String want = comm.length() > 15 ? comm.substring(0, 15) : comm;
+        Poll.until(Duration.ofSeconds(10), "comm " + want, () -> {
+            try {
+                return Files.readString(file).strip().equals(want);
+            } catch (IOException e) {
+                return false;
+            }
+        });
     }
 
     /**
