@@ -59,6 +59,12 @@ final class HostOptions {
                     + " Env CRIFRESH_FINGERPRINT_KEY.")
     Path fingerprintKey;
 
+    @Option(names = "--cri-socket", paramLabel = "PATH", defaultValue = "${env:CRIFRESH_CRI_SOCKET}",
+            description = "Opt-in runtime-status proof: ask the CRI runtime on this unix socket (CRI Status, verbose)"
+                    + " which registry credentials it holds. Off by default: the CRI socket is root on the node."
+                    + " Env CRIFRESH_CRI_SOCKET.")
+    Path criSocket;
+
     @Option(names = "--expected-mount", paramLabel = "PATH", split = ",",
             defaultValue = "${env:CRIFRESH_EXPECTED_MOUNTS:-}",
             description = "A mount point on the way to the config that the platform creates (repeatable or"

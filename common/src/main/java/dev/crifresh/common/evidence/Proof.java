@@ -6,6 +6,8 @@ public enum Proof {
     CONTENT("content"),
     /** Rule 3 judged in the clock of containerd's socket, after a forward clock step (DESIGN, "The clock witness"). */
     SOCKET_ORDERING("socket-ordering"),
+    /** The CRI runtime's own status reports the files' registry credentials (opt-in, containerd 1.x). */
+    RUNTIME_STATUS("runtime-status"),
     NONE("none");
 
     private final String wire;

@@ -4,6 +4,10 @@ package dev.crifresh.common.evidence;
 public enum Reason {
     CONTAINERD_STARTED_AFTER_CONFIG("ContainerdStartedAfterConfig", Verdict.FRESH),
     CONFIG_UNCHANGED_SINCE_LOAD("ConfigUnchangedSinceLoad", Verdict.FRESH),
+    /** CRI Status reports the registry credentials the files name (opt-in runtime-status proof). */
+    RUNTIME_STATUS_MATCHES_CONFIG("RuntimeStatusMatchesConfig", Verdict.FRESH),
+    /** CRI Status reports other registry credentials than the files name. */
+    RUNTIME_CREDENTIAL_DIFFERS("RuntimeCredentialDiffers", Verdict.STALE),
     CONFIG_CHANGED_AFTER_CONTAINERD_START("ConfigChangedAfterContainerdStart", Verdict.STALE),
     ORDERING_WITHIN_MARGIN("OrderingWithinMargin", Verdict.STALE),
     CLOCK_ANOMALY("ClockAnomaly", Verdict.STALE),

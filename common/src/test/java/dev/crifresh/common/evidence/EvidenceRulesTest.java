@@ -362,6 +362,7 @@ class EvidenceRulesTest {
         rows().forEach(r -> seen.add(r.expected()));
         sequences().forEach(s -> s.steps().forEach(st -> seen.add(st.expected())));
         ClockStepRulesTest.rows().forEach(r -> seen.add(r.expected()));
+        seen.addAll(EvidenceRulesRuntimeTest.REASONS);
         assertEquals(EnumSet.allOf(Reason.class), seen);
     }
 

@@ -21,8 +21,8 @@ import java.util.Map;
  *       ({@code DuplicateCondition}): never pick one of them;</li>
  *   <li>the attestation must verify against the Node (name, UID, boot id, condition status) with a
  *       trusted key — otherwise {@code unknown} with the verifier's failure as the reason;</li>
- *   <li>an agent that says {@code unknown} → {@code unknown}; a {@code fresh} that names neither proof
- *       (ordering, content) → {@code unknown} ({@code FreshWithoutProof}); a {@code fresh} without the
+ *   <li>an agent that says {@code unknown} → {@code unknown}; a {@code fresh} that names none of the proofs
+ *       (ordering, content, runtime-status) → {@code unknown} ({@code FreshWithoutProof}); a {@code fresh} without the
  *       {@code containerd} and {@code config} claims it was decided on → {@code unknown}
  *       ({@code FreshWithoutEvidence}); a {@code fresh} decided with a margin below the policy's floor →
  *       {@code unknown} ({@code MarginBelowFloor});</li>
@@ -96,7 +96,7 @@ public final class NodeClassifier {
         }
         if (claims.verdict() == Verdict.FRESH && (claims.proof() == null || !claims.proof().provesFresh())) {
             return new Classification(node, NodeVerdict.UNKNOWN, FRESH_WITHOUT_PROOF_REASON,
-                    "the attestation says fresh but names no proof (ordering, socket-ordering or content)",
+                    "the attestation says fresh but names no proof (ordering, socket-ordering, content or runtime-status)",
                     markerSaysCurrent, claims);
         }
         if (claims.verdict() == Verdict.FRESH && (claims.containerd() == null || claims.config() == null)) {
