@@ -71,7 +71,9 @@ final class NodeRoll {
     private final java.util.Set<String> attestationsBefore = new java.util.HashSet<>();
     /** When the last-moment check first said "wait" (nanoTime), or -1. */
     private long waitingSince = -1;
+    /** Refusals of the phase rebooting patch on a node that did not change in between (see {@link GuardedPatch}). */
     private int rebootConflicts;
+    private String rebootConflictVersion;
     /** While releasing: the outcome the release completes. */
     private Outcome releasing;
     private String releasingWhy;
@@ -225,7 +227,7 @@ final class NodeRoll {
             if (owner != null) {
                 return new GuardedPatch.Refuse("it is now owned by '" + owner + "'");
             }
-            return new GuardedPatch.Patch(NodePatches.ownAndCordon(ours, !f.unschedulable(), f.resourceVersion()));
+            return new GuardedPatch.Patch(NodePatches.claim(node, ours, !f.unschedulable()));
         }).onComplete(ar -> {
             busy = false;
             if (state != State.OWNING) {
@@ -323,14 +325,15 @@ final class NodeRoll {
         }
         String ownership = new Ownership(host.settings().runId(), Phase.REBOOTING).toString();
         busy = true;
-        host.retry().call(() -> host.nodes().mergePatch(name, NodePatches.phase(ownership, go.bootId(), go.resourceVersion())))
+        String patch = NodePatches.phase(fresh, ownership, go.bootId());
+        host.retry().call(() -> host.nodes().jsonPatch(name, patch))
                 .onComplete(ar -> {
                     busy = false;
                     if (state != State.REBOOTING) {
                         return;
                     }
-                    if (ar.failed() && ApiFailure.of(ar.cause()) == ApiFailure.CONFLICT && ++rebootConflicts < GuardedPatch.CONFLICTS) {
-                        reboot();
+                    if (ar.failed() && GuardedPatch.refusedGuard(ar.cause()) && conflictAgain(go.resourceVersion())) {
+                        reboot(); // the node changed in between: read and check everything again
                     } else if (ar.failed()) {
                         failRollingBack("could not record phase rebooting: " + ErrorText.message(ar.cause()));
                     } else {
@@ -338,6 +341,13 @@ final class NodeRoll {
                         callDriver(ar.result() == null ? fresh : ar.result());
                     }
                 });
+    }
+
+    /** Whether a refused phase rebooting patch is tried again: always when the node changed, else a few times. */
+    private boolean conflictAgain(String version) {
+        rebootConflicts = version != null && version.equals(rebootConflictVersion) ? rebootConflicts + 1 : 0;
+        rebootConflictVersion = version;
+        return rebootConflicts < GuardedPatch.UNCHANGED_CONFLICTS;
     }
 
     private void callDriver(Node node) {
@@ -425,7 +435,7 @@ final class NodeRoll {
         state = State.ATTESTING;
         GuardedPatch.apply(host, name, node -> ownedHere(node) == null
                 ? new GuardedPatch.Refuse(notOursAnyMore(node))
-                : new GuardedPatch.Patch(NodePatches.phase(ownership, null, node.getMetadata().getResourceVersion())))
+                : new GuardedPatch.Patch(NodePatches.phase(node, ownership, null)))
                 .onComplete(ar -> {
                     busy = false;
                     if (state != State.ATTESTING) {
@@ -558,7 +568,7 @@ final class NodeRoll {
         busy = true;
         GuardedPatch.apply(host, name, node -> ownedHere(node) == null
                 ? new GuardedPatch.Refuse(notOursAnyMore(node))
-                : new GuardedPatch.Patch(NodePatches.phase(ownership, null, node.getMetadata().getResourceVersion())))
+                : new GuardedPatch.Patch(NodePatches.phase(node, ownership, null)))
                 .onComplete(ar -> {
             busy = false;
             if (state != State.RELEASING || (ar.failed() && ar.cause() instanceof GuardedPatch.Fenced)) {
@@ -632,7 +642,7 @@ final class NodeRoll {
                 return new GuardedPatch.Refuse(notOursAnyMore(node));
             }
             uncordoned[0] = cordonedByUs || "true".equals(f.annotation(CrifreshAnnotations.CORDONED));
-            return new GuardedPatch.Patch(NodePatches.release(uncordoned[0], f.resourceVersion()));
+            return new GuardedPatch.Patch(NodePatches.release(node, uncordoned[0]));
         }).onComplete(ar -> {
             busy = false;
             if (state != State.RELEASING || (ar.failed() && ar.cause() instanceof GuardedPatch.Fenced)) {

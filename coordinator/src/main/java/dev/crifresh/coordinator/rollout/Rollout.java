@@ -692,8 +692,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 if (!owner.equals(seen)) {
                     return new GuardedPatch.Refuse(f.name() + " is now owned by '" + owner + "'");
                 }
-                return new GuardedPatch.Patch(NodePatches.release("true".equals(now.annotation(CrifreshAnnotations.CORDONED)),
-                        now.resourceVersion()));
+                return new GuardedPatch.Patch(NodePatches.release(node, "true".equals(now.annotation(CrifreshAnnotations.CORDONED))));
             }));
         }
         return Future.join(patches).mapEmpty();

@@ -95,6 +95,11 @@ class CoordinatorApiFaultSuiteTest {
                         CoordinatorApiFaultSuiteTest::conflicts),
                 new Case("H8", "429 on every eviction, forever (--drain-timeout 3 s)", "w1's drain",
                         CoordinatorApiFaultSuiteTest::evictionsRefusedForever),
+                new Case("H9", "w1's agent heartbeating on its status back to back (every write a new resourceVersion)",
+                        "from w1's reboot request to the end of the run (its phase and release patches)",
+                        CoordinatorApiFaultSuiteTest::heartbeatDuringRelease),
+                new Case("H10", "409 Conflict on w1's release patch, 5 times", "w1's release",
+                        CoordinatorApiFaultSuiteTest::conflictsOnRelease),
                 new Case("L1", "the Lease held by another live holder", "before the run",
                         CoordinatorApiFaultSuiteTest::leaseHeld),
                 new Case("L2", "the Lease lost mid-run: the coordinator's Lease calls answered 500 until its hold ended,"
@@ -157,7 +162,8 @@ class CoordinatorApiFaultSuiteTest {
 
     /** The cordon in the ownership patch of a node. */
     private static Predicate<RecordedRequest> cordonOf(String node) {
-        return Requests.call("PATCH", "/api/v1/nodes/" + node).and(Requests.bodyContains("\"unschedulable\":true"));
+        return Requests.call("PATCH", "/api/v1/nodes/" + node)
+                .and(Requests.bodyContains("{\"op\":\"add\",\"path\":\"/spec/unschedulable\",\"value\":true}"));
     }
 
     /**
@@ -495,5 +501,37 @@ class CoordinatorApiFaultSuiteTest {
         assertFalse(cordoned(h, "w1") || cordoned(h, "w2"), "left cordoned");
         return "exactly one proceeded: exit 0, both rebooted once; the other exited 4 after --lock-timeout without a single"
                 + " write (mock history)";
+    }
+
+    // ---- unrelated writes -------------------------------------------------------------------------------
+
+    private static String heartbeatDuringRelease(Harness h, List<String> lines) throws Exception {
+        twoStaleWorkers(h);
+        Harness.Run run = h.run(C, settings(), lines).rollout();
+        Poll.until(WAIT, "w1's reboot request", () -> h.driver.rebootsOf("w1") == 1);
+        Report r;
+        int beats;
+        try (StatusHeartbeat heartbeat = new StatusHeartbeat(h.cluster, "w1")) {
+            r = run.report(WAIT);
+            beats = heartbeat.beats();
+        }
+        assertTrue(beats >= 20, "too few heartbeats to meet the run: " + beats);
+        long conflicts = h.cluster.api.dispatcher().history(C, x -> x.code() == 409 || x.code() == 422).size();
+        assertTrue(conflicts < 5, conflicts + " conflicts: the patches depend on the heartbeat's writes");
+        return "status writes on w1 during its phase and release patches; " + completed(h, r);
+    }
+
+    /** A node's release: the patch that drops {@code crifresh.dev/rollout}. */
+    private static Predicate<RecordedRequest> releaseOf(String node) {
+        return Requests.call("PATCH", "/api/v1/nodes/" + node)
+                .and(Requests.bodyContains("{\"op\":\"remove\",\"path\":\"/metadata/annotations/crifresh.dev~1rollout\"}"));
+    }
+
+    private static String conflictsOnRelease(Harness h, List<String> lines) throws Exception {
+        twoStaleWorkers(h);
+        h.cluster.api.faults(C).fail(releaseOf("w1"), 409, 5);
+        Report r = h.run(C, settings(), lines).rollout().report(WAIT);
+        assertEquals(5, faulted(h).size(), "the 409s were not all met: " + faulted(h));
+        return "read again and released: " + completed(h, r);
     }
 }

@@ -58,9 +58,9 @@ class TransientErrorsTest {
     @Test
     void aReleaseThatKeepsFailingLeavesTheRebootedNodeCountedRebootedWithTheMissingUncordonStated() throws Exception {
         h.worker("w1", Verdict.STALE);
-        // The release is the only patch that drops the annotations (a null value): fail every one of them.
+        // The release is the only patch that drops the ownership annotation: fail every one of them.
         h.cluster.api.faults("a").fail(Requests.call("PATCH", "/api/v1/nodes/w1")
-                .and(Requests.bodyContains("\"crifresh.dev/rollout\":null")), 500);
+                .and(Requests.bodyContains("{\"op\":\"remove\",\"path\":\"/metadata/annotations/crifresh.dev~1rollout\"}")), 500);
         Report r = h.run("a", Harness.fastSettings(), lines).rollout().report();
         assertEquals(1, r.exitCode(), r.toJson());
         assertEquals(Outcome.REBOOTED, line(r, "w1").outcome(), r.toJson());
