@@ -60,6 +60,14 @@ final class GuardedPatch {
         return attempt(host, name, decide, 0, null);
     }
 
+    /**
+     * Like {@link #apply}, for a claim — this run's ownership written on a node, or another run's taken over or
+     * dropped: the Lease is read first and must still name this run ({@link RollHost#confirmLease()}).
+     */
+    static Future<Node> claim(RollHost host, String name, Function<Node, Step> decide) {
+        return host.confirmLease().compose(v -> apply(host, name, decide));
+    }
+
     /** Whether the server refused the patch's guard: a {@code test} op (422) or a resource version (409). */
     static boolean refusedGuard(Throwable e) {
         return ApiFailure.of(e) == ApiFailure.CONFLICT

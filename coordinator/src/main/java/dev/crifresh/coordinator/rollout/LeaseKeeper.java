@@ -53,6 +53,10 @@ final class LeaseKeeper {
     private long renewTimer = -1;
     private long expiryTimer = -1;
     private String lastRenewError;
+    /** This run's holder identity, as the acquire wrote it. */
+    private String identity;
+    private LeaseLock.Watch watch;
+    private boolean stopped;
 
     LeaseKeeper(Vertx vertx, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
         this.vertx = vertx;
@@ -80,17 +84,67 @@ final class LeaseKeeper {
         return locked && !lost && System.nanoTime() - validUntilNanos < 0;
     }
 
-    /** Whether the hold was lost during the run. */
-    boolean lost() {
-        return lost;
+    /**
+     * Reads the Lease right before a reboot request or an ownership claim: it must still name this run. A
+     * Lease taken by force (deleted, or another holder written into it) ends the hold at once; fails with
+     * {@link GuardedPatch.Fenced} then, or when the hold is not valid now.
+     */
+    Future<Void> confirm() {
+        if (!held()) {
+            return Future.failedFuture(new GuardedPatch.Fenced());
+        }
+        return lease.holder().compose(holder -> {
+            if (!lost && !run.done() && !java.util.Objects.equals(identity, holder)) {
+                lose(takenBy(holder));
+            }
+            return held() ? Future.<Void>succeededFuture() : Future.failedFuture(new GuardedPatch.Fenced());
+        });
     }
 
-    /** Stops renewing (the run is ending). */
+    /** Stops renewing and watching (the run is ending). */
     void stopRenewing() {
+        stopped = true;
         cancel(renewTimer);
         cancel(expiryTimer);
         renewTimer = -1;
         expiryTimer = -1;
+        if (watch != null) {
+            watch.close();
+            watch = null;
+        }
+    }
+
+    /**
+     * Watches the Lease for as long as the run holds it: a holder other than this run, or none (deleted), ends the
+     * hold at once — an operator who takes a Lease by force does not wait for it to expire (see docs/design.md,
+     * "Fencing"). Without the watch a takeover is still noticed at the next renewal and by {@link #confirm()}.
+     */
+    private void watchHolder() {
+        lease.watch(this::holderSeen).onComplete(ar -> {
+            if (ar.failed()) {
+                progress.log(ProgressListener.Level.WARN, "warning: cannot watch the rollout Lease (" + ErrorText.message(ar.cause())
+                        + "); a takeover is noticed at the next renewal or right before the next reboot or claim");
+                return;
+            }
+            if (stopped || lost || run.done()) {
+                ar.result().close();
+                return;
+            }
+            watch = ar.result();
+        });
+    }
+
+    private void holderSeen(String holder) {
+        if (!locked || stopped || lost || run.done()) {
+            return;
+        }
+        if (!java.util.Objects.equals(identity, holder)) {
+            lose(takenBy(holder));
+        }
+    }
+
+    private static String takenBy(String holder) {
+        return holder == null ? "the Lease was deleted (or released by someone else)" : "taken over by " + holder;
     }
 
     /** Gives the Lease back if this run still holds it (never after a loss: it may be someone else's now). */
@@ -119,7 +173,9 @@ final class LeaseKeeper {
                     retryLock(first, "the Lease answer came too late to act on");
                     return;
                 }
+                identity = ar.result().holder();
                 extend(sent);
+                watchHolder();
                 progress.line("rollout lock acquired (Lease " + settings.leaseNamespace() + "/crifresh-rollout, run " + settings.runId() + ")");
                 scheduleRenew(renewDelay(sent));
                 run.lockAcquired();

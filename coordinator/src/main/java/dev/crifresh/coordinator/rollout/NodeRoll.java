@@ -215,7 +215,7 @@ final class NodeRoll {
         busy = true;
         String runId = host.settings().runId();
         String ours = new Ownership(runId, Phase.DRAINING).toString();
-        GuardedPatch.apply(host, name, node -> {
+        GuardedPatch.claim(host, name, node -> {
             if (node == null) {
                 return new GuardedPatch.Refuse("the node was deleted");
             }
@@ -367,6 +367,23 @@ final class NodeRoll {
             attestationsBefore.add(sent.attestation().message());
         }
         busy = true;
+        host.confirmLease().onComplete(confirmed -> {
+            busy = false;
+            if (state != State.REBOOTING || (confirmed.failed() && confirmed.cause() instanceof GuardedPatch.Fenced)) {
+                return; // fenced: a Lease taken by force ends the run; phase rebooting stays for the next run
+            }
+            if (confirmed.failed()) {
+                failRollingBack("not rebooted: could not read the rollout Lease right before its reboot: "
+                        + ErrorText.message(confirmed.cause()));
+                return;
+            }
+            requestReboot(node);
+        });
+    }
+
+    /** The reboot request itself: the Lease was read right before and still names this run. */
+    private void requestReboot(Node node) {
+        busy = true;
         host.vertx().<Void>executeBlocking(() -> {
             host.driver().reboot(node);
             return null;
@@ -433,7 +450,7 @@ final class NodeRoll {
         String ownership = new Ownership(host.settings().runId(), Phase.VERIFYING).toString();
         busy = true;
         state = State.ATTESTING;
-        GuardedPatch.apply(host, name, node -> ownedHere(node) == null
+        guarded(node -> ownedHere(node) == null
                 ? new GuardedPatch.Refuse(notOursAnyMore(node))
                 : new GuardedPatch.Patch(NodePatches.phase(node, ownership, null)))
                 .onComplete(ar -> {
@@ -533,6 +550,11 @@ final class NodeRoll {
         return null;
     }
 
+    /** A guarded patch of the node; a claim when it writes over the ownership of the earlier run this one resumed. */
+    private Future<Node> guarded(java.util.function.Function<Node, GuardedPatch.Step> decide) {
+        return resumeFrom != null ? GuardedPatch.claim(host, name, decide) : GuardedPatch.apply(host, name, decide);
+    }
+
     /** The node's ownership when it is this run's (or the earlier run's this one resumed), else null. */
     private Ownership ownedHere(Node node) {
         if (node == null) {
@@ -566,7 +588,7 @@ final class NodeRoll {
                 + "; not rebooted again by this run (a resumed node skipped the budget and control-plane checks)";
         String ownership = new Ownership(host.settings().runId(), Phase.DRAINING).toString();
         busy = true;
-        GuardedPatch.apply(host, name, node -> ownedHere(node) == null
+        guarded(node -> ownedHere(node) == null
                 ? new GuardedPatch.Refuse(notOursAnyMore(node))
                 : new GuardedPatch.Patch(NodePatches.phase(node, ownership, null)))
                 .onComplete(ar -> {
@@ -630,7 +652,7 @@ final class NodeRoll {
         releasingWhy = why;
         boolean[] uncordoned = {false};
         busy = true;
-        GuardedPatch.apply(host, name, node -> {
+        guarded(node -> {
             if (node == null) {
                 return new GuardedPatch.Refuse("the node was deleted");
             }

@@ -49,6 +49,14 @@ interface RollHost {
     /** Whether the run may cause a side effect now: it holds the Lease and the hold is certainly valid. */
     boolean leaseHeld();
 
+    /**
+     * Reads the Lease right before a reboot request or an ownership claim: fails with {@link GuardedPatch.Fenced}
+     * when it no longer names this run (taken by force) or the hold is not valid now.
+     */
+    default io.vertx.core.Future<Void> confirmLease() {
+        return leaseHeld() ? io.vertx.core.Future.succeededFuture() : io.vertx.core.Future.failedFuture(new GuardedPatch.Fenced());
+    }
+
     /** Retries a Kubernetes call on transient errors while the Lease is held. */
     ApiRetry retry();
 

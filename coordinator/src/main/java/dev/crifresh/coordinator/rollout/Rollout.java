@@ -680,7 +680,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             String seen = f.annotation(CrifreshAnnotations.ROLLOUT);
             boolean uncordon = "true".equals(f.annotation(CrifreshAnnotations.CORDONED));
             progress.line(f.name() + ": dropping an earlier run's crifresh annotations" + (uncordon ? " and uncordoning it" : ""));
-            patches.add(GuardedPatch.apply(this, f.name(), node -> {
+            patches.add(GuardedPatch.claim(this, f.name(), node -> {
                 if (node == null) {
                     return new GuardedPatch.Skip();
                 }
@@ -1018,6 +1018,11 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     @Override
     public boolean leaseHeld() {
         return stage != Stage.DONE && lease.held();
+    }
+
+    @Override
+    public Future<Void> confirmLease() {
+        return stage == Stage.DONE ? Future.failedFuture(new GuardedPatch.Fenced()) : retry.call(lease::confirm);
     }
 
     @Override

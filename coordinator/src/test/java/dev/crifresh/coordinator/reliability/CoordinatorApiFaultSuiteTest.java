@@ -106,7 +106,11 @@ class CoordinatorApiFaultSuiteTest {
                         + " then another holder took the expired Lease (6 s Lease)", "while w1 is down rebooting",
                         CoordinatorApiFaultSuiteTest::leaseLost),
                 new Case("L3", "two coordinators started at once (--lock-timeout 2 s each)", "start",
-                        CoordinatorApiFaultSuiteTest::twoAtOnce));
+                        CoordinatorApiFaultSuiteTest::twoAtOnce),
+                new Case("L4", "the Lease taken over by force (an operator writes another holder into the live Lease)",
+                        "while w2 drains (a PodDisruptionBudget holds its last pod)", CoordinatorApiFaultSuiteTest::takenOverWhileDraining),
+                new Case("L5", "the Lease deleted by force", "while w1's phase rebooting patch is in flight (answered after 3 s),"
+                        + " right before its reboot request", CoordinatorApiFaultSuiteTest::deletedBeforeTheDriverCall));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -533,5 +537,67 @@ class CoordinatorApiFaultSuiteTest {
         Report r = h.run(C, settings(), lines).rollout().report(WAIT);
         assertEquals(5, faulted(h).size(), "the 409s were not all met: " + faulted(h));
         return "read again and released: " + completed(h, r);
+    }
+
+    // ---- a Lease taken by force -------------------------------------------------------------------------
+
+    private static List<Exchange> nodePatchesAfter(Harness h, long nanos) {
+        return h.cluster.api.dispatcher().history(C, x -> x.nanos() > nanos && "PATCH".equals(x.method())
+                && x.path().startsWith("/api/v1/nodes"));
+    }
+
+    private static String takenOverWhileDraining(Harness h, List<String> lines) throws Exception {
+        twoStaleWorkers(h);
+        h.worker("w3", Verdict.STALE);
+        h.cluster.addPod("shop", "db-0", "w2");
+        h.cluster.refuseEvictionsAlways("shop", "db-0");
+        Harness.Run run = h.run(C, settings(), lines).rollout();
+        Poll.until(WAIT, "w2 draining", () -> "draining".equals(phase(h, "w2")) && h.cluster.refusals() > 0);
+        int rebootsBefore = h.driver.reboots().size();
+        takeLease(h, "operator", 3600);
+        long taken = System.nanoTime();
+        // The next run may drain w2 now: the PodDisruptionBudget lets the pod go.
+        h.cluster.server.clearExpectations();
+        h.cluster.acceptEvictions("shop", "db-0", h.evictions);
+        Report r = run.report(WAIT);
+        long noticedMillis = (System.nanoTime() - taken) / 1_000_000;
+        assertEquals(Result.LEASE_LOST, r.result(), r.toJson());
+        assertEquals(4, r.exitCode());
+        assertEquals(rebootsBefore, h.driver.reboots().size(), "a reboot after the takeover: " + h.driver.reboots());
+        assertEquals(0, h.driver.rebootsOf("w2"));
+        assertEquals(0, h.driver.rebootsOf("w3"));
+        assertEquals(List.of(), nodePatchesAfter(h, taken), "a node patched after the takeover");
+        assertEquals("operator", lease(h).getSpec().getHolderIdentity(), "the new holder's Lease was changed");
+        assertTrue(noticedMillis < 10_000, "noticed only after " + noticedMillis + " ms (a renewal is due every 10 s)");
+        assertTrue(cordoned(h, "w2"), "w2 released by the run that lost the Lease");
+        assertFalse(cordoned(h, "w3"));
+        return "exit 4 (lease-lost) at once, not at the next renewal; " + outcomes(r) + "; no reboot and no node patch after the"
+                + " takeover (mock history), w2 left cordoned in phase " + phase(h, "w2") + " for the next run, w3 untouched,"
+                + " the Lease left to its new holder";
+    }
+
+    private static String deletedBeforeTheDriverCall(Harness h, List<String> lines) throws Exception {
+        twoStaleWorkers(h);
+        java.util.concurrent.atomic.AtomicBoolean sent = new java.util.concurrent.atomic.AtomicBoolean();
+        Predicate<RecordedRequest> rebooting = Requests.call("PATCH", "/api/v1/nodes/w1").and(Requests.bodyContains("/rebooting\""));
+        h.cluster.api.faults(C).delay(r -> {
+            if (rebooting.test(r)) {
+                sent.set(true);
+                return true;
+            }
+            return false;
+        }, Duration.ofSeconds(3));
+        Harness.Run run = h.run(C, settings(), lines).rollout();
+        Poll.until(WAIT, "w1's phase rebooting patch sent", sent::get);
+        h.cluster.test.leases().inNamespace("crifresh").withName("crifresh-rollout").delete();
+        Report r = run.report(WAIT);
+        assertEquals(Result.LEASE_LOST, r.result(), r.toJson());
+        assertEquals(4, r.exitCode());
+        assertEquals(List.of(), h.driver.reboots(), "the driver was called after the Lease was deleted");
+        assertEquals(null, lease(h), "the run took the deleted Lease again");
+        assertTrue(cordoned(h, "w1"));
+        assertFalse(cordoned(h, "w2"));
+        return "exit 4 (lease-lost), " + outcomes(r) + "; the driver never called, w1 left cordoned in phase " + phase(h, "w1")
+                + " for the next run, w2 untouched, the Lease not created again";
     }
 }
