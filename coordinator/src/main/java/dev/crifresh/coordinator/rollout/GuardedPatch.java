@@ -13,7 +13,8 @@ import java.util.function.Function;
  * patch was built on — are retried for as long as the run holds the Lease; a refusal of a node that did not
  * change (an injected or unexplained 409/422) at most {@link #UNCHANGED_CONFLICTS} times. Reads and patches are
  * retried on transient errors ({@link ApiRetry}); nothing is sent once the run no longer holds the Lease
- * ({@link Fenced}).
+ * ({@link Fenced}); while an allowed API outage lasts, nothing is sent until the Lease is renewed again, and then the
+ * patch is decided anew on a fresh read.
  */
 final class GuardedPatch {
     /** Refusals of a patch on a node that did not change in between, before the patch fails. */
@@ -76,7 +77,8 @@ final class GuardedPatch {
 
     private static Future<Node> attempt(RollHost host, String name, Function<Node, Step> decide, int unchanged, String lastVersion) {
         if (!host.leaseHeld()) {
-            return Future.failedFuture(new Fenced());
+            // After an allowed API outage (the Lease renewed again), decided anew on a fresh read; else fenced.
+            return host.whenHeld().compose(v -> attempt(host, name, decide, unchanged, lastVersion));
         }
         return host.retry().call(() -> host.nodes().get(name)).compose(node -> {
             Step step = decide.apply(node);
@@ -87,7 +89,7 @@ final class GuardedPatch {
                 return Future.succeededFuture(node);
             }
             if (!host.leaseHeld()) {
-                return Future.failedFuture(new Fenced());
+                return host.whenHeld().compose(v -> attempt(host, name, decide, unchanged, lastVersion));
             }
             String version = node.getMetadata().getResourceVersion();
             int same = version != null && version.equals(lastVersion) ? unchanged + 1 : 0;

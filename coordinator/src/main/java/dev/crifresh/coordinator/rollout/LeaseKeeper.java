@@ -57,6 +57,13 @@ final class LeaseKeeper {
     private String identity;
     private LeaseLock.Watch watch;
     private boolean stopped;
+    /** With {@code --api-outage-budget}: when the hold lapsed without a renewal (nanoTime), or 0 while held. */
+    private long suspendedSince;
+    /** How often the hold lapsed during an allowed outage: a decision read before a lapse is stale after it. */
+    private int lapses;
+    private long outageTimer = -1;
+    /** Side effects waiting for the hold to come back after an allowed outage. */
+    private final java.util.List<io.vertx.core.Promise<Void>> waiting = new java.util.ArrayList<>();
 
     LeaseKeeper(Vertx vertx, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
         this.vertx = vertx;
@@ -77,6 +84,33 @@ final class LeaseKeeper {
     void acquire() {
         lockDeadline = System.nanoTime() + settings.lockTimeout().toNanos();
         tryLock(true);
+    }
+
+    /**
+     * Completes once this run may act: at once while {@link #held()}; while an allowed API outage lasts (the hold
+     * lapsed, {@code --api-outage-budget} not used up), when a renewal gets through again; fails with
+     * {@link GuardedPatch.Fenced} when the hold ended for good.
+     */
+    Future<Void> whenHeld() {
+        if (held()) {
+            return Future.succeededFuture();
+        }
+        if (suspended()) {
+            io.vertx.core.Promise<Void> p = io.vertx.core.Promise.promise();
+            waiting.add(p);
+            return p.future();
+        }
+        return Future.failedFuture(new GuardedPatch.Fenced());
+    }
+
+    /** How often the hold lapsed during an allowed API outage so far. */
+    int lapses() {
+        return lapses;
+    }
+
+    /** Whether the hold lapsed during an allowed API outage and may still come back. */
+    boolean suspended() {
+        return suspendedSince != 0 && !lost && !stopped;
     }
 
     /** Whether this run may act now: it holds the Lease and its hold is certainly still valid. */
@@ -108,6 +142,9 @@ final class LeaseKeeper {
         cancel(expiryTimer);
         renewTimer = -1;
         expiryTimer = -1;
+        cancel(outageTimer);
+        outageTimer = -1;
+        wake(false);
         if (watch != null) {
             watch.close();
             watch = null;
@@ -223,8 +260,13 @@ final class LeaseKeeper {
         long left = Math.max(1, (validUntilNanos - System.nanoTime()) / 1_000_000 + 1);
         expiryTimer = vertx.setTimer(left, id -> {
             expiryTimer = -1;
-            if (!lost && !run.done() && !held()) {
-                lose("not renewed within its validity" + (lastRenewError == null ? "" : " (last renewal: " + lastRenewError + ")"));
+            if (!lost && !run.done() && !held() && suspendedSince == 0) {
+                String why = "not renewed within its validity" + (lastRenewError == null ? "" : " (last renewal: " + lastRenewError + ")");
+                if (settings.apiOutageBudget().isZero() || stopped) {
+                    lose(why);
+                } else {
+                    suspend(why);
+                }
             }
         });
     }
@@ -242,6 +284,9 @@ final class LeaseKeeper {
                 lastRenewError = null;
                 extend(sent);
                 scheduleRenew(renewDelay(sent));
+                if (suspendedSince != 0) {
+                    resume();
+                }
                 return;
             }
             if (ar.succeeded()) {
@@ -249,11 +294,58 @@ final class LeaseKeeper {
                 return;
             }
             lastRenewError = ErrorText.message(ar.cause());
-            if (held()) {
+            if (held() || suspended()) {
                 scheduleRenew(Math.max(10, settings.leaseDuration().toMillis() / 10));
             }
-            // else: the expiry timer ends the hold
+            // else: the expiry timer ends the hold (or suspends it, with an outage budget)
         });
+    }
+
+    /**
+     * The hold lapsed and {@code --api-outage-budget} allows an outage (a reboot that takes the API server away):
+     * nothing is sent from now on (the fence is closed), renewals go on, and the run waits. A renewal that gets
+     * through proves the Lease still names this run — a taker writes its own identity, a deletion leaves none —
+     * so nobody held it in between: the run goes on. Another holder, or the budget used up, ends the hold.
+     */
+    private void suspend(String why) {
+        suspendedSince = System.nanoTime();
+        lapses++;
+        Duration budget = settings.apiOutageBudget();
+        progress.log(ProgressListener.Level.WARN, "the rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) was "
+                + why + ": nothing is sent until a renewal gets through; waiting up to " + NodeRoll.seconds(budget)
+                + " (--api-outage-budget)");
+        outageTimer = vertx.setTimer(Math.max(1, budget.toMillis()), id -> {
+            outageTimer = -1;
+            if (suspended() && !run.done()) {
+                lose("not renewed within --api-outage-budget " + NodeRoll.seconds(budget)
+                        + (lastRenewError == null ? "" : " (last renewal: " + lastRenewError + ")"));
+            }
+        });
+        if (renewTimer < 0) {
+            scheduleRenew(Math.max(10, settings.leaseDuration().toMillis() / 10));
+        }
+    }
+
+    private void resume() {
+        Duration away = Duration.ofNanos(System.nanoTime() - suspendedSince).withNanos(0);
+        suspendedSince = 0;
+        cancel(outageTimer);
+        outageTimer = -1;
+        progress.line("rollout lock renewed again after " + NodeRoll.seconds(away) + " without it: going on (every write is"
+                + " decided on a fresh read)");
+        wake(true);
+    }
+
+    private void wake(boolean held) {
+        java.util.List<io.vertx.core.Promise<Void>> woken = java.util.List.copyOf(waiting);
+        waiting.clear();
+        for (io.vertx.core.Promise<Void> p : woken) {
+            if (held && held()) {
+                p.tryComplete();
+            } else {
+                p.tryFail(new GuardedPatch.Fenced());
+            }
+        }
     }
 
     private void lose(String why) {

@@ -74,6 +74,10 @@ final class NodeRoll {
     /** Refusals of the phase rebooting patch on a node that did not change in between (see {@link GuardedPatch}). */
     private int rebootConflicts;
     private String rebootConflictVersion;
+    /** Phase rebooting is recorded and the driver not called yet (an outage came in between): checked again as such. */
+    private boolean rebootingRecorded;
+    /** {@link RollHost#leaseLapses()} when the last-moment check read the nodes. */
+    private int checkedInLapse;
     /** While releasing: the outcome the release completes. */
     private Outcome releasing;
     private String releasingWhy;
@@ -144,7 +148,13 @@ final class NodeRoll {
         cordonedByUs = "true".equals(facts.annotation(CrifreshAnnotations.CORDONED));
         startedAs = facts;
         if (!host.leaseHeld()) {
-            return; // fenced: the lost Lease ends the run, which abandons this node untouched
+            // fenced: a lost Lease ends the run, which abandons this node untouched; after an allowed outage, start then
+            host.whenHeld().onSuccess(v -> {
+                if (state == State.QUEUED) {
+                    start();
+                }
+            });
+            return;
         }
         if (resumeFrom == null) {
             gate(facts);
@@ -264,10 +274,12 @@ final class NodeRoll {
             return;
         }
         if (!host.leaseHeld()) {
-            return; // fenced: the lost Lease ends the run
+            afterOutage(this::reboot); // fenced: a lost Lease ends the run
+            return;
         }
         state = State.REBOOTING;
         busy = true;
+        checkedInLapse = host.leaseLapses();
         Future<Node> node = host.retry().call(() -> host.nodes().get(name));
         Future<java.util.List<Node>> all = host.freshNodeList();
         Future.all(node, all).onComplete(ar -> {
@@ -280,7 +292,7 @@ final class NodeRoll {
                 return;
             }
             NodeFacts fresh = node.result() == null ? null : NodeFacts.of(node.result());
-            LastMomentCheck.Verdict verdict = LastMomentCheck.check(host.settings().runId(), startedAs, fresh,
+            LastMomentCheck.Verdict verdict = LastMomentCheck.check(host.settings().runId(), rebootingRecorded, startedAs, fresh,
                     all.result().stream().map(NodeFacts::of).toList(), host.inFlight(), host.budget());
             if (verdict instanceof LastMomentCheck.Go go) {
                 recordRebooting(go, node.result());
@@ -321,6 +333,7 @@ final class NodeRoll {
     private void recordRebooting(LastMomentCheck.Go go, Node fresh) {
         waitingSince = -1;
         if (!host.leaseHeld()) {
+            afterOutage(this::reboot);
             return;
         }
         String ownership = new Ownership(host.settings().runId(), Phase.REBOOTING).toString();
@@ -338,6 +351,7 @@ final class NodeRoll {
                         failRollingBack("could not record phase rebooting: " + ErrorText.message(ar.cause()));
                     } else {
                         bootBefore = go.bootId();
+                        rebootingRecorded = true;
                         callDriver(ar.result() == null ? fresh : ar.result());
                     }
                 });
@@ -351,8 +365,11 @@ final class NodeRoll {
     }
 
     private void callDriver(Node node) {
-        if (!host.leaseHeld()) {
-            return; // fenced: phase rebooting stays with the boot id; the next run waits for a new boot or fails it
+        if (!host.leaseHeld() || host.leaseLapses() != checkedInLapse) {
+            // fenced: phase rebooting stays with the boot id; the next run waits for a new boot or fails it. After an
+            // allowed API outage the last-moment check is stale: read and check everything again.
+            afterOutage(this::reboot);
+            return;
         }
         if (host.stopping()) {
             release(Outcome.NOT_ATTEMPTED, "not rebooted: the rollout stopped before its reboot; released");
@@ -369,8 +386,14 @@ final class NodeRoll {
         busy = true;
         host.confirmLease().onComplete(confirmed -> {
             busy = false;
-            if (state != State.REBOOTING || (confirmed.failed() && confirmed.cause() instanceof GuardedPatch.Fenced)) {
-                return; // fenced: a Lease taken by force ends the run; phase rebooting stays for the next run
+            if (state != State.REBOOTING) {
+                return;
+            }
+            if ((confirmed.failed() && confirmed.cause() instanceof GuardedPatch.Fenced) || host.leaseLapses() != checkedInLapse) {
+                // a Lease taken by force ends the run (phase rebooting stays for the next run); a hold that lapsed and
+                // came back during the read: check everything again
+                afterOutage(this::reboot);
+                return;
             }
             if (confirmed.failed()) {
                 failRollingBack("not rebooted: could not read the rollout Lease right before its reboot: "
@@ -383,6 +406,7 @@ final class NodeRoll {
 
     /** The reboot request itself: the Lease was read right before and still names this run. */
     private void requestReboot(Node node) {
+        rebootingRecorded = false;
         busy = true;
         host.vertx().<Void>executeBlocking(() -> {
             host.driver().reboot(node);
@@ -553,6 +577,19 @@ final class NodeRoll {
     /** A guarded patch of the node; a claim when it writes over the ownership of the earlier run this one resumed. */
     private Future<Node> guarded(java.util.function.Function<Node, GuardedPatch.Step> decide) {
         return resumeFrom != null ? GuardedPatch.claim(host, name, decide) : GuardedPatch.apply(host, name, decide);
+    }
+
+    /**
+     * The run may not act now: after an allowed API outage (the Lease renewed again) {@code step} runs, unless the roll
+     * moved on meanwhile; a lost Lease ends the run instead.
+     */
+    private void afterOutage(Runnable step) {
+        State was = state;
+        host.whenHeld().onSuccess(v -> {
+            if (state == was && !busy() && !finished()) {
+                step.run();
+            }
+        });
     }
 
     /** The node's ownership when it is this run's (or the earlier run's this one resumed), else null. */

@@ -57,6 +57,20 @@ interface RollHost {
         return leaseHeld() ? io.vertx.core.Future.succeededFuture() : io.vertx.core.Future.failedFuture(new GuardedPatch.Fenced());
     }
 
+    /**
+     * Completes once the run may act: at once while {@link #leaseHeld()}; after an allowed API outage
+     * ({@code --api-outage-budget}) once the Lease is renewed again; fails with {@link GuardedPatch.Fenced} when
+     * the hold ended for good.
+     */
+    default io.vertx.core.Future<Void> whenHeld() {
+        return leaseHeld() ? io.vertx.core.Future.succeededFuture() : io.vertx.core.Future.failedFuture(new GuardedPatch.Fenced());
+    }
+
+    /** How often the hold lapsed during an allowed API outage: a check read before a lapse is stale after it. */
+    default int leaseLapses() {
+        return 0;
+    }
+
     /** Retries a Kubernetes call on transient errors while the Lease is held. */
     ApiRetry retry();
 

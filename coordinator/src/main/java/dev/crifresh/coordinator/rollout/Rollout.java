@@ -137,6 +137,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     private StopReason stop;
     private String error;
+    private String apiHost;
 
     public Rollout(Vertx vertx, Context context, NodeOps nodeOps, PodOps podOps, LeaseLock lease,
                    EventOps eventOps, NodeClassifier classifier, CoordinatorSettings settings, RebootDriver driver,
@@ -146,7 +147,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.nodeOps = new PatchEchoNodeOps(nodeOps, this::patched);
         this.podOps = podOps;
         this.lease = new LeaseKeeper(vertx, lease, settings, progress, new LeaseEvents());
-        this.retry = new ApiRetry(vertx, this::leaseHeld, settings.leaseDuration());
+        this.retry = new ApiRetry(vertx, this::leaseHeld, settings.leaseDuration(), this::whenHeld);
         this.freshNodes = new SharedNodeList(() -> retry.call(() -> this.nodeOps.listAll()));
         this.classifier = classifier;
         this.cache = new ClassificationCache(classifier);
@@ -168,6 +169,12 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     /** The rollout gates (blockers, etcd, pull proof); none unless set before {@link #run()}. */
     public Rollout withGates(Gates gates) {
         this.gates = gates;
+        return this;
+    }
+
+    /** The host of the API server URL this run uses (to tell a reboot that takes the API server away), or null. */
+    public Rollout withApiHost(String host) {
+        this.apiHost = host;
         return this;
     }
 
@@ -498,6 +505,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     private void checkDriver(List<NodeFacts> ordered, List<NodeFacts> leftovers) {
+        if (refusedApiAway(ordered)) {
+            return;
+        }
         List<Node> selected = initial.keySet().stream().map(raw::get).filter(n -> n != null).toList();
         Map<String, Node> toCheck = new LinkedHashMap<>();
         for (NodeFacts f : ordered) {
@@ -539,6 +549,35 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 });
             });
         });
+    }
+
+    /**
+     * Pre-flight: a node whose reboot takes the API server away ({@link ApiAway}) is refused before any node is
+     * touched, unless {@code --api-outage-budget} allows the outage (then the run waits it out with no side effect).
+     * Nodes an earlier run may already have rebooted are only waited for and not checked.
+     */
+    private boolean refusedApiAway(List<NodeFacts> ordered) {
+        Map<String, String> refused = new LinkedHashMap<>();
+        for (NodeFacts f : ordered) {
+            Ownership o = Decisions.leftover(f);
+            String why = o != null && o.phase().mayHaveRebooted() ? null : ApiAway.why(f, safetyView(), apiHost);
+            if (why == null) {
+                continue;
+            }
+            if (settings.apiOutageBudget().isZero()) {
+                refused.put(f.name(), ApiAway.refusal(why));
+            } else {
+                progress.line(f.name() + ": " + ApiAway.allowed(why, settings.apiOutageBudget()));
+            }
+        }
+        if (refused.isEmpty()) {
+            return false;
+        }
+        refused.forEach((name, why) -> ended(name, Outcome.FAILED, "not rebooted: " + why));
+        stopWith(StopReason.NODE_FAILED, "refused to reboot " + String.join(", ", refused.keySet()) + ": "
+                + refused.values().iterator().next() + "; no node was touched");
+        finish();
+        return true;
     }
 
     // ---- 7a. where evicted pods land (StaleNodeTaints, EvictionPlacement) -------------------------------------
@@ -1018,6 +1057,16 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     @Override
     public boolean leaseHeld() {
         return stage != Stage.DONE && lease.held();
+    }
+
+    @Override
+    public Future<Void> whenHeld() {
+        return stage == Stage.DONE ? Future.failedFuture(new GuardedPatch.Fenced()) : lease.whenHeld();
+    }
+
+    @Override
+    public int leaseLapses() {
+        return lease.lapses();
     }
 
     @Override

@@ -110,7 +110,12 @@ class CoordinatorApiFaultSuiteTest {
                 new Case("L4", "the Lease taken over by force (an operator writes another holder into the live Lease)",
                         "while w2 drains (a PodDisruptionBudget holds its last pod)", CoordinatorApiFaultSuiteTest::takenOverWhileDraining),
                 new Case("L5", "the Lease deleted by force", "while w1's phase rebooting patch is in flight (answered after 3 s),"
-                        + " right before its reboot request", CoordinatorApiFaultSuiteTest::deletedBeforeTheDriverCall));
+                        + " right before its reboot request", CoordinatorApiFaultSuiteTest::deletedBeforeTheDriverCall),
+                new Case("C1", "a single control plane (cp1, stale; the API server runs only there), no --api-outage-budget",
+                        "plan and rollout", CoordinatorApiFaultSuiteTest::singleControlPlaneRefused),
+                new Case("C2", "a single control plane with --api-outage-budget 60s: connections refused while cp1 is down, until"
+                        + " the run's Lease expired (6 s Lease)", "cp1's reboot (it returns during the outage)",
+                        CoordinatorApiFaultSuiteTest::singleControlPlaneOutageRiddenOut));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -599,5 +604,59 @@ class CoordinatorApiFaultSuiteTest {
         assertFalse(cordoned(h, "w2"));
         return "exit 4 (lease-lost), " + outcomes(r) + "; the driver never called, w1 left cordoned in phase " + phase(h, "w1")
                 + " for the next run, w2 untouched, the Lease not created again";
+    }
+
+    // ---- a reboot that takes the API server away ---------------------------------------------------------
+
+    private static void singleControlPlane(Harness h) {
+        h.worker("w1", Verdict.STALE);
+        h.controlPlane("cp1", Verdict.STALE);
+    }
+
+    private static String singleControlPlaneRefused(Harness h, List<String> lines) throws Exception {
+        singleControlPlane(h);
+        Map<String, Boolean> cordonsBefore = ApiState.cordons(h);
+        Report plan = h.run(C, settings(), lines).plan();
+        String planned = line(plan, "cp1").detail();
+        assertTrue(planned.contains("--api-outage-budget"), "the plan does not say a rollout refuses cp1: " + planned);
+        Report r = h.run(C, settings(), lines).rollout().report(WAIT);
+        assertEquals(1, r.exitCode(), r.toJson());
+        String why = line(r, "cp1").detail();
+        assertEquals(Outcome.FAILED, line(r, "cp1").outcome(), r.toJson());
+        assertTrue(why.contains("API server") && why.contains("--api-outage-budget"), why);
+        assertEquals(Outcome.NOT_ATTEMPTED, line(r, "w1").outcome(), r.toJson());
+        assertEquals(List.of(), h.driver.reboots());
+        assertEquals(List.of(), owned(h));
+        assertEquals(cordonsBefore, ApiState.cordons(h));
+        assertEquals(List.of(), tainted(h));
+        return "plan and rollout refuse before any node is touched: exit 1, " + outcomes(r) + " (cp1: \"" + why + "\"); nothing"
+                + " rebooted, cordoned, owned or tainted";
+    }
+
+    private static String singleControlPlaneOutageRiddenOut(Harness h, List<String> lines) throws Exception {
+        singleControlPlane(h);
+        h.driver.behave("cp1", Behaviour.HOLD);
+        CoordinatorSettings riding = settings().withLeaseDuration(Duration.ofSeconds(6)).withApiOutageBudget(Duration.ofSeconds(60));
+        Harness.Run run = h.run(C, riding, lines).rollout();
+        down(h, "cp1");
+        h.cluster.api.proxy(C).refuse();
+        long refused = System.nanoTime();
+        h.driver.bringBack("cp1"); // while the coordinator cannot see it
+        Poll.until(WAIT, "the run's Lease to expire during the outage", () -> expired(lease(h)));
+        long back = System.nanoTime();
+        h.cluster.api.proxy(C).pass();
+        Report r = run.report(WAIT);
+        assertEquals(0, r.exitCode(), r.toJson());
+        assertEquals(Outcome.REBOOTED, line(r, "cp1").outcome(), r.toJson());
+        assertEquals(Outcome.REBOOTED, line(r, "w1").outcome(), r.toJson());
+        assertEquals(1, h.driver.rebootsOf("cp1"), "cp1 rebooted twice");
+        assertEquals(1, h.driver.rebootsOf("w1"));
+        assertEquals(List.of(), writesAfter(h, C, refused).stream().filter(x -> x.nanos() < back).toList(),
+                "writes got through a refusing proxy?");
+        assertEquals(List.of(), owned(h));
+        assertFalse(cordoned(h, "cp1") || cordoned(h, "w1"), "left cordoned");
+        assertEquals(List.of(), tainted(h));
+        return "no write while the API was away; the Lease renewed again after it (no other holder), then: exit 0, "
+                + outcomes(r) + ", each rebooted once, nothing left cordoned, owned or tainted";
     }
 }
