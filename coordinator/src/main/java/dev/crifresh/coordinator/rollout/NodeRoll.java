@@ -95,7 +95,7 @@ final class NodeRoll {
         this.index = index;
         this.total = total;
         this.resumeFrom = resumeFrom;
-        this.drain = new NodeDrain(host, name, () -> state == State.DRAINING, this::say, this::reboot, this::failRollingBack);
+        this.drain = new NodeDrain(host, name, () -> state == State.DRAINING, this::say, this::drained, this::failRollingBack);
     }
 
     String name() {
@@ -261,8 +261,13 @@ final class NodeRoll {
 
     // ---- reboot ------------------------------------------------------------------------------------
 
-    private void reboot() {
+    /** The drain ended: recorded once per drain (the last-moment check may re-check {@link #reboot()} many times). */
+    private void drained() {
         event(EventReason.DRAINED, "every pod to evict is gone");
+        reboot();
+    }
+
+    private void reboot() {
         if (host.stopping()) {
             String why = reboots == 0 ? "not rebooted: the rollout stopped before its reboot; released"
                     : "still stale after its reboot; not rebooted again because the rollout stopped";

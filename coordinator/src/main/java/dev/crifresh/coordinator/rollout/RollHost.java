@@ -38,8 +38,6 @@ interface RollHost {
     /** The node's latest state from the informer; null once deleted. */
     NodeFacts facts(String name);
 
-    Node node(String name);
-
     /** Classifies the node's latest state now. */
     Classification classifyNow(String name);
 

@@ -46,7 +46,10 @@ import java.util.TreeMap;
  * <ol>
  *   <li><b>Lock</b> ({@link LeaseKeeper}): take the Lease {@code crifresh-rollout} (retrying until {@code --lock-timeout}, else
  *       exit 4) and renew it every third of its duration. The hold fences every side effect; when it ends,
- *       the run ends at once (result lease-lost, exit 4), leaving its nodes for the next run.</li>
+ *       the run ends at once (result lease-lost, exit 4), leaving its nodes for the next run. The Lease is
+ *       watched: deleted or given another holder (taken by force), the hold ends at once; it is also read again
+ *       right before every driver call and claim. With {@code --api-outage-budget} a hold that runs out is
+ *       suspended, not ended: nothing is sent until a renewal gets through again.</li>
  *   <li><b>Observe</b>: start a Node informer on the selected nodes (with a node selector, a second one
  *       on every node, for the safety checks).</li>
  *   <li><b>Classify</b> every node (signature checks on worker threads).</li>
@@ -60,7 +63,8 @@ import java.util.TreeMap;
  *       and then decided and scheduled like any other node, within the budget and the control-plane
  *       rule.</li>
  *   <li><b>Check</b> ({@link DriverCheck}): the reboot driver checks every node it will reboot (e.g. a unique InternalIP)
- *       before any node is touched.</li>
+ *       before any node is touched; a node whose reboot takes the API server away ({@link ApiAway}) is refused
+ *       then, unless {@code --api-outage-budget} allows the outage.</li>
  *   <li><b>Where evicted pods land</b> ({@link StaleNodeTaints}, {@code EvictionPlacement}): taint every stale
  *       node to be rebooted ({@code crifresh.dev/stale}); with no fresh schedulable node, the stale worker with
  *       the fewest pods goes first and alone (the seed). A rebooted node's taint comes off before the next
@@ -156,8 +160,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.progress = progress;
         this.clock = clock;
         this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock, this.lease::held);
-        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, () -> this.lease.held(),
-                retry);
+        // The taints come off also while the run ends (after its stage is done): retried for as long as the Lease is held.
+        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, this.lease::held,
+                new ApiRetry(vertx, this.lease::held, settings.leaseDuration()));
         this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
                 this::configSettled, this::decide, this::configTimedOut);
         this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
@@ -616,7 +621,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
             List<Node> leftovers = raw.values().stream()
                     .filter(n -> taints.leftover(n) && !names.contains(n.getMetadata().getName())).toList();
-            return taints.untaintAll(leftovers, false)
+            return taints.untaintAll(leftovers)
                     .compose(v -> taints.taint(names))
                     .map(v -> {
                         if (seed == null) {
@@ -861,7 +866,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     /** A joined node attested fresh or stale, or its wait ended: decide it now, or once rolling starts. */
-    private void joinedSettled(String name, boolean timedOut) {
+    private void joinedSettled(String name) {
         if (stage == Stage.DONE || facts.get(name) == null) {
             return;
         }
@@ -1026,11 +1031,6 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     @Override
     public NodeFacts facts(String name) {
         return facts.get(name);
-    }
-
-    @Override
-    public Node node(String name) {
-        return raw.get(name);
     }
 
     @Override
@@ -1211,7 +1211,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (!lockHeld || stop == StopReason.LOCK_LOST) {
             return Future.succeededFuture();
         }
-        return taints.untaintAll(new ArrayList<>(raw.values()), stop == StopReason.LOCK_LOST)
+        return taints.untaintAll(new ArrayList<>(raw.values()))
                 .compose(v -> taints.untaintRemembered());
     }
 

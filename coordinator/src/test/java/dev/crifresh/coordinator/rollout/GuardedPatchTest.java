@@ -251,11 +251,6 @@ class GuardedPatchTest {
         }
 
         @Override
-        public Node node(String name) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
         public Classification classifyNow(String name) {
             throw new UnsupportedOperationException();
         }
