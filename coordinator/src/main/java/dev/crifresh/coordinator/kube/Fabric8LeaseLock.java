@@ -126,4 +126,14 @@ public final class Fabric8LeaseLock implements LeaseLock {
             return null;
         }, false);
     }
+
+    @Override
+    public Future<String> holder() {
+        return context.executeBlocking(() -> LeaseHolderWatch.holderOf(client.leases().inNamespace(namespace).withName(name).get()), false);
+    }
+
+    @Override
+    public Future<Watch> watch(java.util.function.Consumer<String> holder) {
+        return LeaseHolderWatch.start(context, client, namespace, name, holder);
+    }
 }
