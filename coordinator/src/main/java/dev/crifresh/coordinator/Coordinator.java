@@ -185,7 +185,7 @@ public final class Coordinator {
                 : new NodeReport(n.name(), n.role(), n.verdict(), n.reason(), n.decision(), n.outcome(), n.markerSaysCurrent(),
                         n.markerContradicts(), says.get(n.name()) + "; " + n.detail())).toList();
         return new Report(report.result(), nodes, report.summary(), report.rebootOrder(), report.stop(), report.error(),
-                report.placement(), report.joinedDuringRun(), report.gates());
+                report.placement(), report.joinedDuringRun(), report.gates(), report.cluster());
     }
 
     /** The host of the API server URL this coordinator uses, or null. */
