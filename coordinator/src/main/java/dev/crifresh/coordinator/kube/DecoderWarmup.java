@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseList;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.vertx.core.Context;
 import java.util.List;
@@ -27,12 +28,13 @@ import java.util.List;
 public final class DecoderWarmup {
     /** The kinds the coordinator's API calls and informers decode, as fabric8 asks for them. */
     public static final List<Class<?>> KINDS = List.of(Node.class, NodeList.class, Pod.class, PodList.class,
-            Lease.class, Event.class, Secret.class, Status.class, WatchEvent.class);
+            Lease.class, LeaseList.class, Event.class, Secret.class, Status.class, WatchEvent.class);
 
     /** A watch event of each kind the informers watch: fabric8 resolves its {@code object} by kind. */
     private static final List<String> WATCH_EVENTS = List.of(
             "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\"}}",
-            "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}}");
+            "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}}",
+            "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"coordination.k8s.io/v1\",\"kind\":\"Lease\"}}");
 
     private DecoderWarmup() {
     }
