@@ -821,6 +821,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     private void turnedFresh(Classification c) {
+        // With action auto the reboots follow: a node that turned fresh is capacity for their evicted pods.
+        freshAtDecision.add(c.name());
         ended(c.name(), Outcome.BECAME_FRESH, "turned fresh without a reboot; " + c.detail());
         progress.line(c.name() + " is fresh (" + c.reason() + ")");
     }

@@ -86,6 +86,9 @@ class AutoActionTest {
             assertNull(line(r, "w-fresh").action());
             assertEquals(Set.of("w-113", "w-beta", "w-ubuntu"), new TreeSet<>(h.driver.reboots()));
             assertEquals("w-114", r.rebootOrder().get(0), "the wait began first: " + r.rebootOrder());
+            assertEquals(Set.of("w-113", "w-beta", "w-ubuntu"), Set.copyOf(r.placement().tainted()));
+            assertTrue(r.placement().freshSchedulable().contains("w-114"),
+                    "a node that turned fresh takes evicted pods: " + r.placement().freshSchedulable());
             // A waited-for node is never cordoned and so never counts against --max-unavailable.
             assertFalse(timeline.cordonOrder().contains("w-114"), timeline.cordonOrder().toString());
             assertTrue(timeline.maxUnavailable() <= 1, "over the budget of 1: " + timeline.events());
