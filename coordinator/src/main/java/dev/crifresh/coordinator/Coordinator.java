@@ -117,7 +117,7 @@ public final class Coordinator {
      * action none (nothing is drained).
      */
     private Future<EvictionPlacement> placement(List<Node> nodes, Map<String, Classification> classified) {
-        if (settings.action() != Action.REBOOT) {
+        if (settings.action() == Action.NONE) {
             return Future.succeededFuture(null);
         }
         Set<String> fresh = new TreeSet<>();
@@ -157,7 +157,7 @@ public final class Coordinator {
         List<NodeFacts> all = list.stream().map(NodeFacts::of).toList();
         java.util.Set<String> toReboot = report.nodes().stream().filter(n -> n.decision() == Decision.REBOOT)
                 .map(NodeReport::name).collect(java.util.stream.Collectors.toSet());
-        List<NodeFacts> rolled = settings.action() != Action.REBOOT ? List.of()
+        List<NodeFacts> rolled = settings.action() == Action.NONE ? List.of()
                 : all.stream().filter(f -> toReboot.contains(f.name())).toList();
         return context.executeBlocking(() -> planCluster(all), false)
                 .compose(cluster -> planGates.plan(rolled, cluster).map(notes -> apiAway(report.withGates(notes), rolled, cluster)))
@@ -183,7 +183,7 @@ public final class Coordinator {
         }
         List<NodeReport> nodes = report.nodes().stream().map(n -> !says.containsKey(n.name()) ? n
                 : new NodeReport(n.name(), n.role(), n.verdict(), n.reason(), n.decision(), n.outcome(), n.markerSaysCurrent(),
-                        n.markerContradicts(), says.get(n.name()) + "; " + n.detail())).toList();
+                        n.markerContradicts(), says.get(n.name()) + "; " + n.detail(), n.action())).toList();
         return new Report(report.result(), nodes, report.summary(), report.rebootOrder(), report.stop(), report.error(),
                 report.placement(), report.joinedDuringRun(), report.gates(), report.cluster());
     }
@@ -211,9 +211,13 @@ public final class Coordinator {
 
     Report planReport(Map<String, Classification> classified, EvictionPlacement placement) {
         List<NodeReport> nodes = new ArrayList<>();
-        classified.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(c ->
-                nodes.add(new NodeReport(c.name(), c.node().role(), c.verdict(), c.reason(), Decisions.of(c, settings.action()),
-                        Outcome.NOT_ATTEMPTED, c.markerSaysCurrent(), c.markerContradicts(), c.detail())));
+        classified.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(c -> {
+            Decision d = Decisions.of(c, settings.action());
+            String detail = settings.action() == Action.AUTO && d != Decision.SKIP
+                    ? NodeAction.forNode(Action.AUTO, c.node()).why() + "; " + c.detail() : c.detail();
+            nodes.add(new NodeReport(c.name(), c.node().role(), c.verdict(), c.reason(), d, Outcome.NOT_ATTEMPTED,
+                    c.markerSaysCurrent(), c.markerContradicts(), detail, Decisions.actionWire(c, settings.action(), d)));
+        });
         List<String> order = Decisions.order(classified.values());
         if (placement == null) {
             return Report.of(Result.PLANNED, nodes, order, StopReason.COMPLETED, null);

@@ -15,6 +15,7 @@ import java.util.Map;
  *                    null deletes it on a real API server; fabric8's mock keeps a null entry instead)
  * @param attestation the {@code ContainerdConfigFresh} condition, or null when absent (see
  *                    {@link AttestationCondition#duplicated()} when the Node has several)
+ * @param osImage     the Node's {@code status.nodeInfo.osImage} (e.g. {@code Talos (v1.14.1)}), or null
  */
 public record NodeFacts(
         String name,
@@ -26,7 +27,8 @@ public record NodeFacts(
         boolean unschedulable,
         List<String> internalIps,
         Map<String, String> annotations,
-        AttestationCondition attestation) {
+        AttestationCondition attestation,
+        String osImage) {
 
     public NodeFacts {
         internalIps = List.copyOf(internalIps);
@@ -47,12 +49,14 @@ public record NodeFacts(
         }
         boolean unschedulable = node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable());
         String bootId = null;
+        String osImage = null;
         boolean ready = false;
         AttestationCondition attestation = null;
         var status = node.getStatus();
         if (status != null) {
             if (status.getNodeInfo() != null) {
                 bootId = status.getNodeInfo().getBootID();
+                osImage = status.getNodeInfo().getOsImage();
             }
             if (status.getConditions() != null) {
                 for (NodeCondition c : status.getConditions()) {
@@ -68,7 +72,7 @@ public record NodeFacts(
             }
         }
         return new NodeFacts(meta.getName(), meta.getUid(), meta.getResourceVersion(), role,
-                bootId == null || bootId.isBlank() ? null : bootId, ready, unschedulable, InternalIps.all(node), annotations, attestation);
+                bootId == null || bootId.isBlank() ? null : bootId, ready, unschedulable, InternalIps.all(node), annotations, attestation, osImage);
     }
 
     /** Not Ready or cordoned: such a node already counts against the unavailability budget. */

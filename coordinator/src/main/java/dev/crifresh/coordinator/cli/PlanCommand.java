@@ -1,11 +1,13 @@
 package dev.crifresh.coordinator.cli;
 
+import dev.crifresh.coordinator.Action;
 import dev.crifresh.coordinator.Coordinator;
 import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.report.Report;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -22,9 +24,15 @@ public final class PlanCommand implements Callable<Integer> {
     @Mixin
     GateOptions gateOptions;
 
+    @Option(names = "--action", paramLabel = "reboot|none|auto", defaultValue = "reboot",
+            converter = RolloutCommand.ActionConverter.class,
+            description = "The action of the rollout to plan; auto shows per node whether it would be rebooted or waited for "
+                    + "(default: ${DEFAULT-VALUE}).")
+    Action action;
+
     @Override
     public Integer call() throws Exception {
-        CoordinatorSettings settings = Settings.of(options);
+        CoordinatorSettings settings = Settings.of(options).withAction(action);
         var gates = gateOptions.wiring();
         try (Session session = Session.open(options, spec, settings, ApiPreflight.plan())) {
             Coordinator coordinator = session.coordinator(settings, node -> {

@@ -47,8 +47,9 @@ public final class RolloutCommand implements Callable<Integer> {
             description = "Workers unavailable at once, counting nodes already NotReady or cordoned: a count or a percentage of the selected nodes, rounded down, at least 1 (default: ${DEFAULT-VALUE}).")
     String maxUnavailable;
 
-    @Option(names = "--action", paramLabel = "reboot|none", defaultValue = "reboot", converter = ActionConverter.class,
-            description = "reboot stale nodes, or none: only wait for them to turn fresh (Talos >= 1.14 restarts containerd itself) (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--action", paramLabel = "reboot|none|auto", defaultValue = "reboot", converter = ActionConverter.class,
+            description = "reboot stale nodes; none: only wait for them to turn fresh (Talos >= 1.14 restarts containerd itself); "
+                    + "auto: per node from its Talos version, wait on >= 1.14, reboot the others (default: ${DEFAULT-VALUE}).")
     Action action;
 
     @Option(names = "--reboot-driver", paramLabel = "talosctl|command", defaultValue = "talosctl",
@@ -102,7 +103,7 @@ public final class RolloutCommand implements Callable<Integer> {
         var err = spec.commandLine().getErr();
         Instant started = Instant.now();
         try (Session session = Session.open(options, spec, settings, ApiPreflight.rollout(namespace),
-                ApiPreflight.rolloutPermissions(namespace, action == Action.REBOOT))) {
+                ApiPreflight.rolloutPermissions(namespace, action != Action.NONE))) {
             Coordinator coordinator = session.coordinator(settings, rebootDriver).withGates(gates);
             CompletableFuture<Report> result = coordinator.rollout().toCompletionStage().toCompletableFuture();
             CountDownLatch written = new CountDownLatch(1);
@@ -193,14 +194,14 @@ public final class RolloutCommand implements Callable<Integer> {
         return new TalosctlDriver(gateOptions.talosctl, gateOptions.talosconfig, runner);
     }
 
-    /** {@code reboot} or {@code none}. */
+    /** {@code reboot}, {@code none} or {@code auto}. */
     public static final class ActionConverter implements picocli.CommandLine.ITypeConverter<Action> {
         @Override
         public Action convert(String value) {
             try {
                 return Action.fromWire(value);
             } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not reboot or none");
+                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not reboot, none or auto");
             }
         }
     }

@@ -6,6 +6,8 @@ package dev.crifresh.coordinator.events;
  */
 public enum EventReason {
     /** The stale node got crifresh's taint, so evicted pods avoid it. */
+    /** With {@code --action auto}: what the node's Talos version decided ({@code reboot} or {@code wait-restart}). */
+    ACTION("CrifreshAction", false),
     TAINTED("CrifreshTainted", false),
     /** No fresh schedulable node exists: this stale worker is rolled first, alone. */
     SEED("CrifreshSeed", false),

@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.report;
 
-/** What the coordinator decided for a node. {@code wait} = config-pending, or action none. */
+/** What the coordinator decided for a node. {@code wait} = config-pending, or action none (auto: on Talos >= 1.14). */
 public enum Decision {
     SKIP("skip"),
     REBOOT("reboot"),

@@ -17,14 +17,15 @@ public final class MarkdownReport {
         Summary s = report.summary();
         sb.append(String.format("%d nodes: %d fresh, %d stale, %d config-pending, %d unknown — %d rebooted, %d skipped, %d failed%n%n",
                 s.nodes(), s.fresh(), s.stale(), s.configPending(), s.unknown(), s.rebooted(), s.skipped(), s.failed()));
-        sb.append("| Node | Role | Verdict | Reason | Decision | Outcome | Marker says current | Detail |\n");
-        sb.append("|---|---|---|---|---|---|---|---|\n");
+        sb.append("| Node | Role | Verdict | Reason | Decision | Action | Outcome | Marker says current | Detail |\n");
+        sb.append("|---|---|---|---|---|---|---|---|---|\n");
         for (NodeReport n : report.nodes()) {
             sb.append("| ").append(cell(n.name()))
                     .append(" | ").append(n.role().wire())
                     .append(" | ").append(n.verdict().wire())
                     .append(" | ").append(cell(n.reason()))
                     .append(" | ").append(n.decision().wire())
+                    .append(" | ").append(n.action() == null ? "-" : n.action())
                     .append(" | ").append(n.outcome().wire())
                     .append(" | ").append(n.markerContradicts() ? "**yes — but containerd is " + n.verdict().wire() + "**"
                             : n.markerSaysCurrent() ? "yes" : "no")

@@ -13,6 +13,8 @@ import dev.crifresh.coordinator.classify.Role;
  * @param markerSaysCurrent whether the machine-config marker claims the node is current
  * @param markerContradicts the marker says current while containerd is stale or unknown
  * @param detail            one human sentence: what happened, or why it failed
+ * @param action            what {@code --action} resolved to for this node: {@code reboot} or {@code wait-restart}
+ *                          (containerd restarts itself); null for a node the run skips
  */
 public record NodeReport(
         String name,
@@ -23,5 +25,12 @@ public record NodeReport(
         Outcome outcome,
         boolean markerSaysCurrent,
         boolean markerContradicts,
-        String detail) {
+        String detail,
+        String action) {
+
+    /** A line without a resolved action. */
+    public NodeReport(String name, Role role, NodeVerdict verdict, String reason, Decision decision, Outcome outcome,
+                      boolean markerSaysCurrent, boolean markerContradicts, String detail) {
+        this(name, role, verdict, reason, decision, outcome, markerSaysCurrent, markerContradicts, detail, null);
+    }
 }

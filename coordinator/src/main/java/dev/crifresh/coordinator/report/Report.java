@@ -14,7 +14,7 @@ import tools.jackson.databind.node.ObjectNode;
  * <pre>
  * {"result": "succeeded|failed|planned|lease-lost",
  *  "cluster": {"server", "context", "source"},   (when run from the command line)
- *  "nodes": [{"name", "role", "verdict", "reason", "decision", "outcome", "markerSaysCurrent",
+ *  "nodes": [{"name", "role", "verdict", "reason", "decision", "action", "outcome", "markerSaysCurrent",
  *             "markerContradicts", "detail"}],
  *  "summary": {"nodes", "fresh", "stale", "configPending", "unknown", "rebooted", "skipped", "failed"},
  *  "rebootOrder": ["node", ...],
@@ -23,7 +23,7 @@ import tools.jackson.databind.node.ObjectNode;
  *  "gates": [{"gate", "node", "result", "detail"}],   (only when a gate had something to say)
  *  "error": "why the run failed"}          (only when result is failed or lease-lost)
  * </pre>
- * {@code markerContradicts}, {@code detail}, {@code staleTaint}, {@code joinedDuringRun} and {@code error} are
+ * {@code action} ({@code reboot}, {@code wait-restart}, or null for a skipped node), {@code markerContradicts}, {@code detail}, {@code staleTaint}, {@code joinedDuringRun} and {@code error} are
  * additions to the scenario schema.
  *
  * @param rebootOrder node names in the order their reboots (with action none: their waits) began; for a
@@ -94,6 +94,11 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
             o.put("verdict", n.verdict().wire());
             o.put("reason", n.reason());
             o.put("decision", n.decision().wire());
+            if (n.action() == null) {
+                o.putNull("action");
+            } else {
+                o.put("action", n.action());
+            }
             o.put("outcome", n.outcome().wire());
             o.put("markerSaysCurrent", n.markerSaysCurrent());
             o.put("markerContradicts", n.markerContradicts());

@@ -5,7 +5,7 @@ import java.util.List;
 
 /** The human summary table printed at the end of {@code plan} and {@code rollout}. */
 public final class TextReport {
-    private static final String[] HEADER = {"NODE", "ROLE", "VERDICT", "REASON", "DECISION", "OUTCOME", "MARKER", "DETAIL"};
+    private static final String[] HEADER = {"NODE", "ROLE", "VERDICT", "REASON", "DECISION", "ACTION", "OUTCOME", "MARKER", "DETAIL"};
 
     private TextReport() {
     }
@@ -14,7 +14,7 @@ public final class TextReport {
         List<String[]> rows = new ArrayList<>();
         rows.add(HEADER);
         for (NodeReport n : report.nodes()) {
-            rows.add(new String[] {n.name(), n.role().wire(), n.verdict().wire(), n.reason(), n.decision().wire(),
+            rows.add(new String[] {n.name(), n.role().wire(), n.verdict().wire(), n.reason(), n.decision().wire(), n.action() == null ? "-" : n.action(),
                 n.outcome().wire(), marker(n), n.detail()});
         }
         int[] width = new int[HEADER.length];

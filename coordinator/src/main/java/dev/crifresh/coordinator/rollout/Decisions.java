@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.rollout;
 
 import dev.crifresh.coordinator.Action;
+import dev.crifresh.coordinator.NodeAction;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
@@ -21,7 +22,15 @@ public final class Decisions {
         if (c.verdict() == NodeVerdict.CONFIG_PENDING) {
             return Decision.WAIT;
         }
-        return action == Action.REBOOT ? Decision.REBOOT : Decision.WAIT;
+        return NodeAction.forNode(action, c.node()).action() == Action.REBOOT ? Decision.REBOOT : Decision.WAIT;
+    }
+
+    /**
+     * The per-node action a report shows: {@code reboot} or {@code wait-restart}; null for a node the run skips
+     * (fresh, nothing to do).
+     */
+    public static String actionWire(Classification c, Action action, Decision decision) {
+        return decision == Decision.SKIP ? null : NodeAction.forNode(action, c.node()).wire();
     }
 
     /** An earlier run's ownership annotation on the node, or null. */

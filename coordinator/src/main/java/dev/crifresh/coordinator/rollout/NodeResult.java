@@ -40,6 +40,6 @@ record NodeResult(Decision decision, Outcome outcome, String detail) {
             why = "not attempted: the rollout stopped; " + c.detail();
         }
         return new NodeReport(c.name(), c.node().role(), c.verdict(), c.reason(), d, o,
-                c.markerSaysCurrent(), c.markerContradicts(), why);
+                c.markerSaysCurrent(), c.markerContradicts(), why, Decisions.actionWire(c, action, d));
     }
 }

@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.rollout;
 
 import dev.crifresh.coordinator.Action;
+import dev.crifresh.coordinator.NodeAction;
 import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.ProgressListener;
 import dev.crifresh.coordinator.classify.Classification;
@@ -124,6 +125,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final PendingWait freshWait;
     private final RollScheduler rolls = new RollScheduler();
     private final List<String> rebootOrder = new ArrayList<>();
+    /** With action auto: the nodes rebooted once the wait for the others is over; null when there is no such wait. */
+    private List<NodeFacts> deferredReboots;
+    private List<NodeFacts> deferredLeftovers = List.of();
     private int budget;
     /** Selected nodes that were fresh when the run decided: where evicted pods should land. */
     private final java.util.Set<String> freshAtDecision = new java.util.TreeSet<>();
@@ -166,7 +170,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
                 this::configSettled, this::decide, this::configTimedOut);
         this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
-                this::turnedFresh, this::finishAfterInventory, this::freshTimedOut);
+                this::turnedFresh, this::freshWaitEnded, this::freshTimedOut);
         this.joinedNodes = new JoinedNodes(vertx, settings.attestTimeout(), this::joinedSettled);
         this.gates = Gates.none(vertx, context);
     }
@@ -437,6 +441,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     private void decide(Map<String, Classification> latest) {
         List<NodeFacts> toRoll = new ArrayList<>();
+        List<NodeFacts> toWait = new ArrayList<>();
         List<NodeFacts> leftovers = new ArrayList<>();
         List<NodeFacts> freshSkipped = new ArrayList<>();
         for (Classification first : initial.values()) {
@@ -448,7 +453,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
             Classification now = latest.getOrDefault(name, first);
             Ownership owner = Decisions.leftover(f);
-            if (owner != null && owner.phase().mayHaveRebooted() && settings.action() == Action.REBOOT) {
+            NodeAction action = NodeAction.forNode(settings.action(), f);
+            boolean rebootIt = action.action() == Action.REBOOT;
+            if (owner != null && owner.phase().mayHaveRebooted() && rebootIt) {
                 decided(name, Decision.REBOOT);
                 toRoll.add(f);
                 continue;
@@ -464,20 +471,22 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 decided(name, becameFresh ? Decision.WAIT : Decision.SKIP);
                 ended(name, becameFresh ? Outcome.BECAME_FRESH : Outcome.SKIPPED,
                         (becameFresh ? "the config now holds the desired credential; " : "") + now.detail());
-            } else if (settings.action() == Action.REBOOT) {
+            } else if (rebootIt) {
                 decided(name, Decision.REBOOT);
                 if (first.verdict() == NodeVerdict.CONFIG_PENDING) {
                     noted(name, "the config now holds the desired credential, containerd is " + now.verdict().wire());
                 }
+                announceAction(name, action);
                 toRoll.add(f);
             } else {
                 decided(name, Decision.WAIT);
-                toRoll.add(f);
+                announceAction(name, action);
+                toWait.add(f);
             }
         }
         List<NodeFacts> ordered = RolloutOrder.order(toRoll);
-        boolean controlPlanes = settings.action() == Action.REBOOT
-                && ordered.stream().anyMatch(f -> f.role() == dev.crifresh.coordinator.classify.Role.CONTROL_PLANE);
+        List<NodeFacts> waited = RolloutOrder.order(toWait);
+        boolean controlPlanes = ordered.stream().anyMatch(f -> f.role() == dev.crifresh.coordinator.classify.Role.CONTROL_PLANE);
         gates.start(controlPlanes).compose(v -> gates.proveSkipped(freshSkipped)).onComplete(ar -> {
             if (stage != Stage.DECIDING) {
                 return;
@@ -487,7 +496,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 return;
             }
             if (settings.action() == Action.NONE) {
-                releaseLeftovers(leftovers).onComplete(released -> waitForFresh(ordered));
+                releaseLeftovers(leftovers).onComplete(released -> waitForFresh(waited));
+            } else if (settings.action() == Action.AUTO && !waited.isEmpty()) {
+                // auto: first the nodes that restart containerd themselves (no side effect), then the reboots.
+                List<NodeFacts> waitedLeftovers = leftovers.stream().filter(waited::contains).toList();
+                deferredReboots = new ArrayList<>(ordered);
+                deferredLeftovers = leftovers.stream().filter(f -> !waited.contains(f)).toList();
+                releaseLeftovers(waitedLeftovers).onComplete(released -> waitForFresh(waited));
             } else {
                 checkDriver(ordered, leftovers);
             }
@@ -756,10 +771,41 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             rebootOrder.add(f.name());
         });
         Duration timeout = settings.attestTimeout();
-        progress.line("action none: waiting up to " + NodeRoll.seconds(timeout) + " for " + freshWait.size()
+        progress.line("action " + settings.action().wire() + ": waiting up to " + NodeRoll.seconds(timeout) + " for " + freshWait.size()
                 + " node(s) to attest fresh: " + String.join(", ", freshWait.names()));
         freshWait.start(timeout);
         classifyLatest(freshWait.snapshot()).onSuccess(latest -> freshWait.checkAll(latest.values()));
+    }
+
+    /**
+     * Every waited-for node turned fresh (or left): the run ends, or with action auto goes on to reboot the nodes
+     * that do not restart containerd themselves.
+     */
+    private void freshWaitEnded() {
+        if (stage != Stage.WAITING) {
+            return;
+        }
+        if (deferredReboots == null || stopping()) {
+            finishAfterInventory();
+            return;
+        }
+        List<NodeFacts> reboots = RolloutOrder.order(deferredReboots.stream().map(f -> facts.getOrDefault(f.name(), f))
+                .filter(f -> facts.containsKey(f.name())).toList());
+        List<NodeFacts> leftovers = deferredLeftovers;
+        deferredReboots = null;
+        deferredLeftovers = List.of();
+        // Out of WAITING: a node that joins now is decided when the roll begins.
+        stage = Stage.DECIDING;
+        checkDriver(reboots, leftovers);
+    }
+
+    /** With action auto, what the node's Talos version decided, on the node's Events and the progress output. */
+    private void announceAction(String name, NodeAction action) {
+        if (settings.action() != Action.AUTO) {
+            return;
+        }
+        progress.line(name + ": " + action.wire() + " (" + action.why() + ")");
+        events.emit(name, EventReason.ACTION, action.wire() + ": " + action.why());
     }
 
     private void freshTimedOut() {
@@ -775,6 +821,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     private void turnedFresh(Classification c) {
+        // With action auto the reboots follow: a node that turned fresh is capacity for their evicted pods.
+        freshAtDecision.add(c.name());
         ended(c.name(), Outcome.BECAME_FRESH, "turned fresh without a reboot; " + c.detail());
         progress.line(c.name() + " is fresh (" + c.reason() + ")");
     }
@@ -840,7 +888,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (joinedNodes.remove(name)) {
             progress.line(name + " joined and was deleted again during the run");
             if (stage == Stage.WAITING && freshWait.isEmpty()) {
-                finishAfterInventory();
+                freshWaitEnded();
             }
         }
         if (stage == Stage.ROLLING) {
@@ -915,10 +963,20 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                         + classifier.registry() + " within " + NodeRoll.seconds(settings.attestTimeout()));
             }
             default -> {
-                decided(name, settings.action() == Action.REBOOT ? Decision.REBOOT : Decision.WAIT);
+                NodeAction action = NodeAction.forNode(settings.action(), f);
+                if (action.action() == Action.NONE && settings.action() == Action.AUTO && stage == Stage.ROLLING) {
+                    // auto: the wait is over once the reboots began; a node joining then is rebooted (fail toward rebooting).
+                    action = new NodeAction(Action.REBOOT, action.why() + ", but it joined after the wait ended");
+                }
+                boolean rebootIt = action.action() == Action.REBOOT;
+                decided(name, rebootIt ? Decision.REBOOT : Decision.WAIT);
+                announceAction(name, action);
                 if (stopping()) {
                     ended(name, Outcome.NOT_ATTEMPTED, joined + "not attempted: the rollout stopped; " + c.detail());
-                } else if (settings.action() == Action.REBOOT) {
+                } else if (rebootIt && stage == Stage.WAITING) {
+                    progress.line(name + " (joined) is " + c.verdict().wire() + " (" + c.reason() + "): rebooted after the wait");
+                    deferredReboots.add(f);
+                } else if (rebootIt) {
                     progress.line(name + " (joined) is " + c.verdict().wire() + " (" + c.reason() + "): it is rolled too");
                     joinsPending++;
                     taints.taint(List.of(name)).onComplete(ar -> {
@@ -944,7 +1002,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (stage == Stage.ROLLING) {
             pump();
         } else if (stage == Stage.WAITING && freshWait.isEmpty()) {
-            finishAfterInventory();
+            freshWaitEnded();
         }
     }
 

@@ -233,7 +233,7 @@ class CliTest {
         cases.put("mutually exclusive", args("plan", "--trust-secret", "a/b"));
         cases.put("--max-unavailable '0'", args("rollout", "--max-unavailable", "0"));
         cases.put("'10x' is not a duration", args("rollout", "--drain-timeout", "10x"));
-        cases.put("'kexec' is not reboot or none", args("rollout", "--action", "kexec"));
+        cases.put("'kexec' is not reboot, none or auto", args("rollout", "--action", "kexec"));
         cases.put("--reboot-driver command needs --reboot-command", args("rollout", "--reboot-driver", "command"));
         cases.put("unbalanced", args("rollout", "--reboot-driver", "command", "--reboot-command", "ssh '{ip}"));
         cases.put("no credential for registry quay.io", args("plan", "--registry", "quay.io"));

@@ -23,9 +23,9 @@ class ReportTest {
                 new NodeReport("worker-a", Role.WORKER, NodeVerdict.FRESH, "ContainerdStartedAfterConfig", Decision.SKIP,
                         Outcome.SKIPPED, true, false, "containerd loaded the current config"),
                 new NodeReport("worker-b", Role.WORKER, NodeVerdict.STALE, "ConfigChangedAfterContainerdStart", Decision.REBOOT,
-                        stop == StopReason.COMPLETED ? Outcome.REBOOTED : Outcome.FAILED, true, true, "rebooted | fine"),
+                        stop == StopReason.COMPLETED ? Outcome.REBOOTED : Outcome.FAILED, true, true, "rebooted | fine", "reboot"),
                 new NodeReport("cp-1", Role.CONTROL_PLANE, NodeVerdict.CONFIG_PENDING, "DesiredCredentialNotInConfig", Decision.WAIT,
-                        Outcome.BECAME_FRESH, false, false, "the config now holds it"),
+                        Outcome.BECAME_FRESH, false, false, "the config now holds it", "wait-restart"),
                 new NodeReport("cp-2", Role.CONTROL_PLANE, NodeVerdict.UNKNOWN, "AttestationExpired", Decision.REBOOT,
                         Outcome.NOT_ATTEMPTED, false, false, "attestation rejected"));
         return Report.of(stop == StopReason.COMPLETED ? Result.SUCCEEDED : Result.FAILED, nodes, List.of("worker-b"), stop, error);
@@ -41,14 +41,19 @@ class ReportTest {
         assertEquals(Set.of("result", "nodes", "summary", "rebootOrder"), fields(root));
         assertEquals("succeeded", root.get("result").asString());
         for (JsonNode n : root.get("nodes")) {
-            assertEquals(Set.of("name", "role", "verdict", "reason", "decision", "outcome", "markerSaysCurrent",
+            assertEquals(Set.of("name", "role", "verdict", "reason", "decision", "action", "outcome", "markerSaysCurrent",
                     "markerContradicts", "detail"), fields(n));
+            assertTrue(n.get("action").isNull() || Set.of("reboot", "wait-restart").contains(n.get("action").asString()),
+                    n.toString());
             assertTrue(n.get("markerSaysCurrent").isBoolean());
             assertTrue(Set.of("worker", "control-plane").contains(n.get("role").asString()));
             assertTrue(Set.of("fresh", "stale", "config-pending", "unknown").contains(n.get("verdict").asString()));
             assertTrue(Set.of("skip", "reboot", "wait").contains(n.get("decision").asString()));
             assertTrue(Set.of("skipped", "rebooted", "became-fresh", "failed", "not-attempted").contains(n.get("outcome").asString()));
         }
+        assertTrue(root.get("nodes").get(0).get("action").isNull(), "a skipped node has no action");
+        assertEquals("reboot", root.get("nodes").get(1).get("action").asString());
+        assertEquals("wait-restart", root.get("nodes").get(2).get("action").asString());
         JsonNode s = root.get("summary");
         assertEquals(Set.of("nodes", "fresh", "stale", "configPending", "unknown", "rebooted", "skipped", "failed"), fields(s));
         assertEquals(4, s.get("nodes").asInt());
@@ -91,6 +96,10 @@ class ReportTest {
         int column = lines[0].indexOf("VERDICT");
         assertEquals("fresh", lines[1].substring(column, column + 5));
         assertEquals("config-pending", lines[3].substring(column, column + 14));
+        int action = lines[0].indexOf("ACTION");
+        assertEquals("- ", lines[1].substring(action, action + 2));
+        assertEquals("reboot ", lines[2].substring(action, action + 7));
+        assertEquals("wait-restart ", lines[3].substring(action, action + 13));
     }
 
     @Test

@@ -30,7 +30,11 @@ public final class CoordinatorFlags {
         return CoordinatorSettings.defaults()
                 .withRegistry(scenario.registry())
                 .withMaxUnavailable(c.maxUnavailable())
-                .withAction(c.action() == ScenarioAction.NONE ? Action.NONE : Action.REBOOT)
+                .withAction(switch (c.action()) {
+                    case NONE -> Action.NONE;
+                    case AUTO -> Action.AUTO;
+                    case REBOOT -> Action.REBOOT;
+                })
                 .withConfigTimeout(c.configTimeout())
                 .withRebootTimeout(c.rebootTimeout())
                 .withAttestTimeout(c.attestTimeout())

@@ -1,9 +1,13 @@
 package dev.crifresh.sim.scenario;
 
-/** The coordinator's action: reboot stale nodes, or (Talos >= 1.14) only wait for them to turn fresh. */
+/**
+ * The coordinator's action: reboot stale nodes, or (Talos >= 1.14) only wait for them to turn fresh, or decide per
+ * node from its Talos version.
+ */
 public enum ScenarioAction implements WireValue {
     REBOOT("reboot"),
-    NONE("none");
+    NONE("none"),
+    AUTO("auto");
 
     private final String wire;
 

@@ -125,6 +125,39 @@ class ExampleScenariosTest {
         assertEquals(Proof.NONE, after.claims().proof());
     }
 
+    @Test
+    void midTalosUpgradeTheNodesOn114RestartContainerdThemselvesAndTheOthersAreRebooted() throws Exception {
+        Runs.Finished run = Runs.rollout(example("talos-upgrade-in-progress.yaml"));
+
+        assertEquals(0, run.report().exitCode(), run.progress().toString());
+        assertEquals("succeeded", run.report().result().wire());
+        for (String name : List.of("cp-1", "worker-1")) {
+            NodeReport n = run.node(name);
+            assertEquals("config-pending", n.verdict().wire(), name);
+            assertEquals("wait", n.decision().wire(), name);
+            assertEquals("wait-restart", n.action(), name + ": " + n.detail());
+            assertEquals("became-fresh", n.outcome().wire(), name + ": " + n.detail());
+            assertEquals(1, run.nodes().get(name).boots(), name + " was rebooted");
+        }
+        for (String name : List.of("worker-2", "worker-3")) {
+            NodeReport n = run.node(name);
+            assertEquals("reboot", n.decision().wire(), name);
+            assertEquals("reboot", n.action(), name + ": " + n.detail());
+            assertEquals("rebooted", n.outcome().wire(), name + ": " + n.detail());
+            assertEquals(2, run.nodes().get(name).boots(), name);
+        }
+        assertEquals(List.of("worker-2", "worker-3"), run.rebootRequested().stream().sorted().toList());
+        for (RebootRequest reboot : run.reboots()) {
+            assertTrue(reboot.configHeldDesired(), reboot.node() + " was rebooted before its config held token-v3");
+        }
+        assertEquals(List.of("cp-1", "worker-1"), run.events().stream()
+                .filter(e -> e.kind() == SimEvent.Kind.CONTAINERD_RESTARTED).map(SimEvent::node).sorted().toList(),
+                "only the Talos 1.14 nodes restart containerd on the config change");
+        assertTrue(run.progress().stream().anyMatch(l -> l.equals("worker-2: reboot (Talos v1.13.4 does not restart containerd on a config change)")),
+                run.progress().toString());
+        assertEverythingTidy(run);
+    }
+
     static void assertNode(NodeReport n, String verdict, String reason, String decision, String outcome,
             boolean markerSaysCurrent) {
         assertEquals(verdict, n.verdict().wire(), n.name() + " verdict: " + n.detail());

@@ -168,7 +168,7 @@ class ScenarioReaderTest {
             'nodes: [{name: a, marker: maybe}]' => 'nodes[0] (a).marker: unknown value ''maybe'', expected current | stale | absent'
             'nodes: [{name: a, agent: hung}]' => 'nodes[0] (a).agent: unknown value ''hung'', expected running | absent | expired | forged | tampered | wrong-node | wrong-boot'
             'nodes: [{name: a, reboot: 1}]' => 'nodes[0] (a).reboot: expected ok | never-returns, got 1'
-            'coordinator: {action: drain}\nnodes: [{name: a}]' => 'coordinator.action: unknown value ''drain'', expected reboot | none'
+            'coordinator: {action: drain}\nnodes: [{name: a}]' => 'coordinator.action: unknown value ''drain'', expected reboot | none | auto'
             'nodes: [{name: a}, {name: b}, {name: a}]' => 'nodes[2] (a).name: duplicate node name ''a'' (also nodes[0])'
             'nodes: [{name: a, bootedSecondsAgo: -1}]' => 'nodes[0] (a).bootedSecondsAgo: must not be negative, got -1'
             'nodes: [{name: a, containerdStartedSecondsAfterBoot: -0.5}]' => 'nodes[0] (a).containerdStartedSecondsAfterBoot: must not be negative, got -0.5'
