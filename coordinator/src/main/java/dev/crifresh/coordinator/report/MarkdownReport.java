@@ -48,6 +48,9 @@ public final class MarkdownReport {
             }
             sb.append('\n');
         }
+        for (String w : report.warnings()) {
+            sb.append("> **Warning:** ").append(cell(w)).append("\n\n");
+        }
         return sb.toString();
     }
 
