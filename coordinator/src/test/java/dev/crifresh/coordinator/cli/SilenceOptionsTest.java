@@ -54,7 +54,9 @@ class SilenceOptionsTest {
         StringWriter err = new StringWriter();
         cmd.setErr(new PrintWriter(err, true));
         // no cluster anywhere: exit 2 naming the flag proves the check comes before any connection
-        int exit = cmd.execute("rollout", "--kubeconfig", "/nonexistent/kubeconfig", "--reboot-driver", "command",
+        int exit = cmd.execute("rollout", "--kubeconfig", "/nonexistent/kubeconfig", "--credential-file", "/nonexistent/cred.json",
+                "--trust-bundle", "/nonexistent/trust",
+                "--reboot-driver", "command",
                 "--reboot-command", "true {node}", "--silence-alertmanager", "ftp://alertmanager:9093");
         assertEquals(2, exit, err.toString());
         assertTrue(err.toString().contains("--silence-alertmanager 'ftp://alertmanager:9093'"), err.toString());
