@@ -141,6 +141,25 @@ class SilenceRolloutTest {
     }
 
     @Test
+    void aRunStoppedWhileTheNodeIsDownExpiresItsSilenceAsItEnds() throws Exception {
+        h.worker("sil-d", Verdict.STALE);
+        h.driver.behave("sil-d", Behaviour.NO_AGENT);
+        CoordinatorSettings settings = Harness.fastSettings().withRunId("run-stopped");
+        Harness.Run run = withSilences(h.run(settings), am.url, settings).rollout();
+        Poll.until(Duration.ofSeconds(30), "sil-d verifying", () -> {
+            String v = annotation(h, "sil-d", CrifreshAnnotations.ROLLOUT);
+            return v != null && v.endsWith("/verifying");
+        });
+        assertEquals(List.of("active"), states(crifreshSilences("sil-d")));
+        run.coordinator.stop(); // SIGTERM: the node is left owned for a rerun, its silence is not left behind
+        Report r = run.report(Duration.ofSeconds(60));
+
+        assertEquals(Outcome.FAILED, line(r, "sil-d").outcome(), r.toJson());
+        assertEquals(List.of("expired"), states(crifreshSilences("sil-d")), "the stopped run left its silence active");
+        assertEquals(List.of(), r.warnings(), r.toJson());
+    }
+
+    @Test
     void aRerunThatResumesACrashedRunsNodeExpiresTheSilenceItLeft() throws Exception {
         h.worker("sil-c", Verdict.STALE);
         h.driver.behave("sil-c", Behaviour.NO_AGENT);
