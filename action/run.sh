@@ -146,6 +146,7 @@ if [[ -s "$report" ]] && jq -e . "$report" >/dev/null 2>&1; then
         | select(.node as $n | $failed | index($n) | not)
         | "::warning title=" + ("crifresh: " + .node + " blocked" | prop) + "::"
           + (.node + ": " + .gate + " gate " + .result + ": " + (.detail // "") | data)),
+      ((.warnings // [])[] | "::warning title=" + ("crifresh warning" | prop) + "::" + data),
       (select(.error != null and ($failed | length) == 0)
         | "::error title=" + ("crifresh " + (.result // "run") | prop) + "::" + (.error | data))
   ' "$report")

@@ -91,6 +91,18 @@ class CoordinatorCliFlagsTest {
     }
 
     @Test
+    void theSilenceValuesReachTheRolloutAsTheCliParsesThem() {
+        List<String> args = containerArgs(Chart.render(CoordinatorJobTest.hookJob(), "silence.yaml")
+                .one("Job", "crifresh-coordinator-rollout"));
+        ParseResult rollout = parse(CoordinatorMain::commandLine, args).subcommand();
+        assertEquals("http://alertmanager.monitoring:9093", rollout.matchedOptionValue("--silence-alertmanager", ""), args.toString());
+        assertEquals(List.of("node=\"{node}\"", "instance=~\"{node}(:.*)?\",severity!=\"info\""),
+                rollout.matchedOptionValue("--silence-matcher", List.of()), args.toString());
+        assertTrue(containerArgs(Chart.render(CoordinatorJobTest.hookJob()).one("Job", "crifresh-coordinator-rollout"))
+                .stream().noneMatch(a -> a.startsWith("--silence")), "no silences by default");
+    }
+
+    @Test
     void aFlagTheCliDoesNotKnowWouldFailThisCheck() {
         List<String> args = new ArrayList<>(containerArgs(
                 Chart.render(CoordinatorJobTest.hookJob()).one("Job", "crifresh-coordinator-rollout")));

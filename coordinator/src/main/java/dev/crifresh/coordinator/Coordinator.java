@@ -66,6 +66,7 @@ public final class Coordinator {
     private final Clock clock = Clock.systemUTC();
     private volatile Rollout running;
     private volatile GateWiring gates = GateWiring.none();
+    private volatile dev.crifresh.coordinator.silence.Silences silences = dev.crifresh.coordinator.silence.Silences.none();
 
     /**
      * @param trust   the trusted attestation keys and the fingerprint HMAC key
@@ -94,6 +95,15 @@ public final class Coordinator {
     /** The rollout gates (pull proof, etcd, blockers) for {@link #plan()} and {@link #rollout()}; none by default. */
     public Coordinator withGates(GateWiring wiring) {
         this.gates = wiring == null ? GateWiring.none() : wiring;
+        return this;
+    }
+
+    /**
+     * The Alertmanager silences for {@link #rollout()}'s nodes while they are down; none by default. The rollout
+     * closes them when it ends.
+     */
+    public Coordinator withSilences(dev.crifresh.coordinator.silence.Silences silences) {
+        this.silences = silences == null ? dev.crifresh.coordinator.silence.Silences.none() : silences;
         return this;
     }
 
@@ -185,7 +195,7 @@ public final class Coordinator {
                 : new NodeReport(n.name(), n.role(), n.verdict(), n.reason(), n.decision(), n.outcome(), n.markerSaysCurrent(),
                         n.markerContradicts(), says.get(n.name()) + "; " + n.detail(), n.action())).toList();
         return new Report(report.result(), nodes, report.summary(), report.rebootOrder(), report.stop(), report.error(),
-                report.placement(), report.joinedDuringRun(), report.gates(), report.cluster());
+                report.placement(), report.joinedDuringRun(), report.gates(), report.cluster(), report.warnings());
     }
 
     /** The host of the API server URL this coordinator uses, or null. */
@@ -237,7 +247,8 @@ public final class Coordinator {
                             settings.leaseDuration(), clock),
                     new Fabric8EventOps(context, client), classifier, settings, driver, progress, clock)
                     .withGates(gates.build(vertx, context, client, settings.runId(), progress))
-                    .withApiHost(apiHost());
+                    .withApiHost(apiHost())
+                    .withSilences(silences);
             running = rollout;
             rollout.run().onComplete(ar -> context.<Void>executeBlocking(() -> {
                 leaseClient.close();

@@ -39,6 +39,9 @@ public final class RolloutCommand implements Callable<Integer> {
     @Mixin
     GateOptions gateOptions;
 
+    @Mixin
+    SilenceOptions silence;
+
     @Option(names = "--namespace", paramLabel = "NS", defaultValue = CoordinatorSettings.DEFAULT_LEASE_NAMESPACE,
             description = "Namespace of the rollout Lease crifresh-rollout (default: ${DEFAULT-VALUE}).")
     String namespace;
@@ -100,11 +103,18 @@ public final class RolloutCommand implements Callable<Integer> {
         CoordinatorSettings settings = settings();
         RebootDriver rebootDriver = rebootDriver();
         var gates = gateOptions.wiring();
+        // usage mistakes (exit 2) before anything connects; action none takes no node down and needs no silence
+        boolean silencing = action == Action.REBOOT
+                && silence.settings(settings.runId(), rebootTimeout, attestTimeout).isPresent();
         var err = spec.commandLine().getErr();
         Instant started = Instant.now();
         try (Session session = Session.open(options, spec, settings, ApiPreflight.rollout(namespace),
                 ApiPreflight.rolloutPermissions(namespace, action != Action.NONE))) {
             Coordinator coordinator = session.coordinator(settings, rebootDriver).withGates(gates);
+            if (silencing) {
+                coordinator.withSilences(silence.silences(session.vertx, java.time.Clock.systemUTC(), settings.runId(),
+                        rebootTimeout, attestTimeout));
+            }
             CompletableFuture<Report> result = coordinator.rollout().toCompletionStage().toCompletableFuture();
             CountDownLatch written = new CountDownLatch(1);
             // SIGTERM (a cancelled job): stop starting work, release the Lease, and let the report be written.

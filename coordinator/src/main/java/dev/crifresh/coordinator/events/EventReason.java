@@ -22,7 +22,9 @@ public enum EventReason {
     UNTAINTED("CrifreshUntainted", false),
     /** The node joined while the run was under way. */
     JOINED("CrifreshJoined", false),
-    FAILED("CrifreshFailed", true);
+    FAILED("CrifreshFailed", true),
+    /** An Alertmanager silence for the node could not be created or expired (a warning, never a stop). */
+    SILENCE_FAILED("CrifreshSilenceFailed", true);
 
     private final String reason;
     private final boolean warning;

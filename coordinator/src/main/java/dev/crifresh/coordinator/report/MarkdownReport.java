@@ -49,6 +49,9 @@ public final class MarkdownReport {
             }
             sb.append('\n');
         }
+        for (String w : report.warnings()) {
+            sb.append("> **Warning:** ").append(cell(w)).append("\n\n");
+        }
         return sb.toString();
     }
 

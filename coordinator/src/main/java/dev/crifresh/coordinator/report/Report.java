@@ -21,6 +21,7 @@ import tools.jackson.databind.node.ObjectNode;
  *  "staleTaint": {"key", "effect", "tainted": [...], "freshSchedulable": [...], "seed"},   (when nodes are rolled)
  *  "joinedDuringRun": ["node", ...],       (only when nodes joined)
  *  "gates": [{"gate", "node", "result", "detail"}],   (only when a gate had something to say)
+ *  "warnings": ["...", ...],               (only when something that never stops a run went wrong, e.g. a silence)
  *  "error": "why the run failed"}          (only when result is failed or lease-lost)
  * </pre>
  * {@code action} ({@code reboot}, {@code wait-restart}, or null for a skipped node), {@code markerContradicts}, {@code detail}, {@code staleTaint}, {@code joinedDuringRun} and {@code error} are
@@ -32,9 +33,11 @@ import tools.jackson.databind.node.ObjectNode;
  * @param error       one line naming what stopped the run, null when it did not fail
  * @param gates       what the rollout gates (pull proof, etcd, blockers) found, in order
  * @param cluster     the cluster the run talked to; null when the embedding did not say
+ * @param warnings    what went wrong without stopping the run (an Alertmanager silence not created or expired)
  */
 public record Report(Result result, List<NodeReport> nodes, Summary summary, List<String> rebootOrder, StopReason stop, String error,
-                     EvictionPlacement placement, List<String> joinedDuringRun, List<GateNote> gates, ClusterRef cluster) {
+                     EvictionPlacement placement, List<String> joinedDuringRun, List<GateNote> gates, ClusterRef cluster,
+                     List<String> warnings) {
     private static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     public Report {
@@ -42,30 +45,38 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
         rebootOrder = List.copyOf(rebootOrder);
         joinedDuringRun = List.copyOf(joinedDuringRun);
         gates = gates == null ? List.of() : List.copyOf(gates);
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
     }
 
     public static Report of(Result result, List<NodeReport> nodes, List<String> rebootOrder, StopReason stop, String error) {
-        return new Report(result, nodes, Summary.of(nodes), rebootOrder, stop, error, null, List.of(), List.of(), null);
+        return new Report(result, nodes, Summary.of(nodes), rebootOrder, stop, error, null, List.of(), List.of(), null, List.of());
     }
 
     /** With where evicted pods were steered (the stale taint, fresh capacity, the seed). */
     public Report withPlacement(EvictionPlacement p) {
-        return new Report(result, nodes, summary, rebootOrder, stop, error, p, joinedDuringRun, gates, cluster);
+        return new Report(result, nodes, summary, rebootOrder, stop, error, p, joinedDuringRun, gates, cluster, warnings);
     }
 
     /** With the nodes that joined the cluster while the run was under way. */
     public Report withJoinedDuringRun(List<String> names) {
-        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, names, gates, cluster);
+        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, names, gates, cluster, warnings);
     }
 
     /** With what the rollout gates found. */
     public Report withGates(List<GateNote> notes) {
-        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, joinedDuringRun, notes, cluster);
+        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, joinedDuringRun, notes, cluster, warnings);
     }
 
     /** With the cluster the run talked to (the command line names it; an embedding may not). */
     public Report withCluster(ClusterRef ref) {
-        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, joinedDuringRun, gates, ref);
+        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, joinedDuringRun, gates, ref, warnings);
+    }
+
+    /** With warnings that did not stop the run (an Alertmanager silence that could not be created or expired). */
+    public Report withWarnings(List<String> more) {
+        List<String> all = new java.util.ArrayList<>(warnings);
+        all.addAll(more);
+        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, joinedDuringRun, gates, cluster, all);
     }
 
     /** 0 succeeded or planned, 1 a node failed, 3 timed out waiting, 4 lock not acquired or lost. */
@@ -141,6 +152,9 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
                 o.put("result", g.result());
                 o.put("detail", g.detail());
             }
+        }
+        if (!warnings.isEmpty()) {
+            warnings.forEach(root.putArray("warnings")::add);
         }
         if (error != null) {
             root.put("error", error);

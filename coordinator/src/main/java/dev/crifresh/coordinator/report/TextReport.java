@@ -56,6 +56,9 @@ public final class TextReport {
                         .append(g.result()).append(" — ").append(g.detail()).append('\n');
             }
         }
+        for (String w : report.warnings()) {
+            sb.append("WARNING: ").append(w).append('\n');
+        }
         for (NodeReport n : report.nodes()) {
             if (n.markerContradicts()) {
                 sb.append("WARNING: ").append(n.name()).append(": the machine-config marker says current, but containerd is ")

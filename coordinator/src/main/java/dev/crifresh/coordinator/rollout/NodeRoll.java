@@ -26,8 +26,8 @@ import java.time.Duration;
  *       all within {@code --drain-timeout};</li>
  *   <li>{@code REBOOTING}: re-check at the last moment on a fresh read ({@link LastMomentCheck}: same machine,
  *       still ours and cordoned, budget, other control planes Ready — else wait bounded, release or hands off);
- *       record phase {@code rebooting} with the fresh read's boot id and resource version; check the Lease
- *       once more and call the reboot driver;</li>
+ *       record phase {@code rebooting} with the fresh read's boot id and resource version; silence its alerts
+ *       ({@link RollHost#silence}); check the Lease once more and call the reboot driver;</li>
  *   <li>{@code RETURNING}: wait for a new boot id and Ready within {@code --reboot-timeout}, then phase
  *       {@code verifying};</li>
  *   <li>{@code ATTESTING}: wait within {@code --attest-timeout} for a valid fresh attestation from the new
@@ -389,7 +389,8 @@ final class NodeRoll {
             attestationsBefore.add(sent.attestation().message());
         }
         busy = true;
-        host.confirmLease().onComplete(confirmed -> {
+        // the node's alerts are silenced before the Lease is read for its reboot (never fails; see RunSilences)
+        host.silence(name).compose(v -> host.confirmLease()).onComplete(confirmed -> {
             busy = false;
             if (state != State.REBOOTING) {
                 return;

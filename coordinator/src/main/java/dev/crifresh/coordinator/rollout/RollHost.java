@@ -97,6 +97,15 @@ interface RollHost {
     default void event(String node, EventReason reason, String message) {
     }
 
+    /**
+     * Silences the node's alerts in Alertmanager right before its reboot request; never fails (a warning at most),
+     * and creates nothing once the run may not act (the Lease not held) or is stopping. The run expires it when
+     * the node's step ends.
+     */
+    default io.vertx.core.Future<Void> silence(String node) {
+        return io.vertx.core.Future.succeededFuture();
+    }
+
     void rebootRequested(NodeRoll roll);
 
     void finished(NodeRoll roll);

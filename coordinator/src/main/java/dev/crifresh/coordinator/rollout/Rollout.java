@@ -26,6 +26,8 @@ import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.Result;
 import dev.crifresh.coordinator.report.StopReason;
+import dev.crifresh.coordinator.silence.SilenceOutcome;
+import dev.crifresh.coordinator.silence.Silences;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -107,6 +109,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private Gates gates;
     private final ApiRetry retry;
     private final SharedNodeList freshNodes;
+    private RunSilences silences;
 
     private Stage stage = Stage.LOCKING;
     private NodeOps.NodeWatch watch;
@@ -173,6 +176,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 this::turnedFresh, this::freshWaitEnded, this::freshTimedOut);
         this.joinedNodes = new JoinedNodes(vertx, settings.attestTimeout(), this::joinedSettled);
         this.gates = Gates.none(vertx, context);
+        this.silences = new RunSilences(Silences.none(), this::silenceNoted);
     }
 
     /** The rollout gates (blockers, etcd, pull proof); none unless set before {@link #run()}. */
@@ -184,6 +188,12 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     /** The host of the API server URL this run uses (to tell a reboot that takes the API server away), or null. */
     public Rollout withApiHost(String host) {
         this.apiHost = host;
+        return this;
+    }
+
+    /** The Alertmanager silences for nodes while they are down (none unless set before {@link #run()}); closed at the end. */
+    public Rollout withSilences(Silences silences) {
+        this.silences = new RunSilences(silences, this::silenceNoted);
         return this;
     }
 
@@ -674,6 +684,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         // the control-plane rule like any other node.
         for (NodeRoll roll : rolls.queued()) {
             if (roll.resumed()) {
+                silences.owe(roll.name()); // the earlier run may have left its silence: expired when this step ends
                 rolls.start(roll);
             }
         }
@@ -1182,6 +1193,24 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
 
+    /** Alerts are noise, not safety: not fenced like a cluster write, but never created once the run may not act. */
+    @Override
+    public Future<Void> silence(String node) {
+        if (!leaseHeld() || stopping()) {
+            return Future.succeededFuture();
+        }
+        return silences.create(node);
+    }
+
+    private void silenceNoted(SilenceOutcome outcome) {
+        if (outcome.isWarning()) {
+            progress.log(ProgressListener.Level.WARN, "warning: " + outcome.message());
+            events.emit(outcome.node(), EventReason.SILENCE_FAILED, outcome.message());
+        } else if (outcome.kind() != SilenceOutcome.Kind.NOTHING) {
+            progress.line(outcome.node() + ": " + outcome.message());
+        }
+    }
+
     @Override
     public void rebootRequested(NodeRoll roll) {
         if (!rebootOrder.contains(roll.name())) {
@@ -1192,6 +1221,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     @Override
     public void finished(NodeRoll roll) {
         rolls.finished(roll);
+        silences.expire(roll.name()); // every way a node's step ends; never fails
         if (roll.timedOut()) {
             stopWith(StopReason.TIMED_OUT, roll.name() + ": " + roll.detail());
         } else if (roll.outcome() == Outcome.FAILED || roll.leftCordoned()) {
@@ -1243,9 +1273,10 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         lease.stopRenewing();
         rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
         Report report = report();
-        gates.close().compose(v -> removeTaints()).eventually(this::eventsSettled).eventually(lease::release).onComplete(ar -> {
+        gates.close().compose(v -> removeTaints()).eventually(silences::expireAll).eventually(this::eventsSettled)
+                .eventually(lease::release).onComplete(ar -> {
             closeWatch(); // whether or not the Lease could be released: the run is over either way
-            promise.tryComplete(report);
+            promise.tryComplete(report.withWarnings(silences.warnings()));
         });
     }
 

@@ -49,6 +49,20 @@ class SilenceOptionsTest {
     }
 
     @Test
+    void theRolloutCommandRefusesABadSilenceFlagBeforeItConnects() {
+        CommandLine cmd = CoordinatorMain.commandLine();
+        StringWriter err = new StringWriter();
+        cmd.setErr(new PrintWriter(err, true));
+        // no cluster anywhere: exit 2 naming the flag proves the check comes before any connection
+        int exit = cmd.execute("rollout", "--kubeconfig", "/nonexistent/kubeconfig", "--credential-file", "/nonexistent/cred.json",
+                "--trust-bundle", "/nonexistent/trust",
+                "--reboot-driver", "command",
+                "--reboot-command", "true {node}", "--silence-alertmanager", "ftp://alertmanager:9093");
+        assertEquals(2, exit, err.toString());
+        assertTrue(err.toString().contains("--silence-alertmanager 'ftp://alertmanager:9093'"), err.toString());
+    }
+
+    @Test
     void withoutAnAlertmanagerNothingIsSilenced() {
         Run r = run();
         assertEquals(0, r.exit(), r.err());

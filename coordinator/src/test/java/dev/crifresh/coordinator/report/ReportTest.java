@@ -36,6 +36,19 @@ class ReportTest {
     }
 
     @Test
+    void warningsAreListedInEveryFormatAndOnlyWhenThereAreSome() {
+        String w = "cannot create the Alertmanager silence node=\"worker-b\" for worker-b: http://am:9093/api/v2/silences: refused";
+        Report r = sample(StopReason.COMPLETED, null).withWarnings(List.of(w)).withCluster(null);
+        JsonNode root = JSON.readTree(r.toJson());
+        assertEquals(w, root.get("warnings").get(0).asString());
+        assertEquals(1, root.get("warnings").size());
+        assertEquals(0, r.exitCode(), "a warning never changes the exit code");
+        assertTrue(TextReport.render(r).contains("WARNING: " + w), TextReport.render(r));
+        assertTrue(MarkdownReport.render("rollout", r).contains("> **Warning:** " + w), MarkdownReport.render("rollout", r));
+        assertFalse(sample(StopReason.COMPLETED, null).toJson().contains("warnings"));
+    }
+
+    @Test
     void jsonHasExactlyTheScenarioSchema() {
         JsonNode root = JSON.readTree(sample(StopReason.COMPLETED, null).toJson());
         assertEquals(Set.of("result", "nodes", "summary", "rebootOrder"), fields(root));

@@ -17,12 +17,12 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * Debian's Alertmanager ({@code /usr/bin/prometheus-alertmanager}, package prometheus-alertmanager) on a
  * loopback port, with its storage in a temporary directory and clustering off ({@code --cluster.listen-address=}).
- * Missing binary: the test is skipped with one line, except under {@code CI=true}, where it fails.
+ * Public for the rollout's silence test. Missing binary: the test is skipped with one line, except under {@code CI=true}, where it fails.
  */
-final class RealAlertmanager implements AutoCloseable {
+public final class RealAlertmanager implements AutoCloseable {
     static final Path BINARY = Path.of("/usr/bin/prometheus-alertmanager");
 
-    final String url;
+    public final String url;
     private final Process process;
     private final Path log;
     private final HttpClient http = HttpClient.newHttpClient();
@@ -33,7 +33,7 @@ final class RealAlertmanager implements AutoCloseable {
         this.log = log;
     }
 
-    static RealAlertmanager start(Path dir) throws IOException {
+    public static RealAlertmanager start(Path dir) throws IOException {
         requireBinary();
         Path config = dir.resolve("alertmanager.yml");
         Files.writeString(config, "route:\n  receiver: blackhole\nreceivers:\n  - name: blackhole\n");
@@ -68,11 +68,11 @@ final class RealAlertmanager implements AutoCloseable {
         }
     }
 
-    HttpResponse<String> get(String path) throws IOException {
+    public HttpResponse<String> get(String path) throws IOException {
         return send(HttpRequest.newBuilder(URI.create(url + path)).GET().build());
     }
 
-    HttpResponse<String> post(String path, String json) throws IOException {
+    public HttpResponse<String> post(String path, String json) throws IOException {
         return send(HttpRequest.newBuilder(URI.create(url + path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
@@ -86,7 +86,7 @@ final class RealAlertmanager implements AutoCloseable {
         }
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
