@@ -1,0 +1,125 @@
+package dev.crifresh.reality;
+
+import dev.crifresh.sim.cluster.TalosConfigFiles;
+import dev.crifresh.sim.scenario.Credential;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One node's file tree in a temporary directory: {@code host/} is the node's root as the agent reads it
+ * ({@code host/etc/cri/…}, Talos's CRI files rendered by the sim's {@link TalosConfigFiles} in config
+ * version 2 for containerd 1.x), {@code containerd/root} and {@code containerd/state} are containerd's
+ * {@code /var/lib/containerd} and {@code /run/containerd}, {@code ns/} holds the overlay layers of the
+ * private mount namespace. Files are written as Talos writes them: in place (truncate and write, never a
+ * rename), {@code 01-registries.part} mode 0600, and a file whose content is already identical is not
+ * written at all.
+ */
+public final class CriNode {
+    /** The CRI settings Talos leaves at their defaults, set so containerd needs no overlay mounts or CNI. */
+    private final TalosConfigFiles.CriSettings settings;
+    private final Path root;
+
+    public CriNode(Path root) {
+        this.root = root;
+        this.settings = new TalosConfigFiles.CriSettings("native", root.resolve("cni/bin").toString(),
+                root.resolve("cni/conf").toString());
+        for (String d : List.of("host/etc/cri/conf.d", "containerd/root", "containerd/state", "cni/bin", "cni/conf",
+                "ns/etc-upper", "ns/etc-work", "ns/varlib-upper", "ns/varlib-work")) {
+            try {
+                Files.createDirectories(root.resolve(d));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create " + root.resolve(d), e);
+            }
+        }
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** The node's root file system as the agent reads it ({@code --host-root}). */
+    public Path hostRoot() {
+        return root.resolve("host");
+    }
+
+    /** A node path such as {@code /etc/cri/conf.d/cri.toml} inside {@link #hostRoot()}. */
+    public Path path(String nodePath) {
+        return hostRoot().resolve(nodePath.substring(1));
+    }
+
+    /** containerd's CRI socket as seen from outside its mount namespace. */
+    public Path socket() {
+        return root.resolve("containerd/state/containerd.sock");
+    }
+
+    /**
+     * Renders every CRI file for {@code registry} and {@code credential} as Talos does: {@code containerd.toml},
+     * {@code 00-base.part}, {@code 01-registries.part}, the merged {@code cri.toml} and the base runtime spec.
+     *
+     * @return the node paths actually written (identical files are skipped)
+     */
+    public List<String> render(String registry, Credential credential) {
+        List<String> written = new java.util.ArrayList<>();
+        if (write(TalosConfigFiles.CONTAINERD_TOML, TalosConfigFiles.containerdTomlV2(), false)) {
+            written.add(TalosConfigFiles.CONTAINERD_TOML);
+        }
+        if (write(TalosConfigFiles.BASE_PART, TalosConfigFiles.basePartV2(settings), false)) {
+            written.add(TalosConfigFiles.BASE_PART);
+        }
+        if (write(TalosConfigFiles.REGISTRIES_PART, TalosConfigFiles.registriesPartV2(registry, credential), true)) {
+            written.add(TalosConfigFiles.REGISTRIES_PART);
+        }
+        if (write(TalosConfigFiles.CRI_TOML, TalosConfigFiles.criTomlV2(registry, credential, settings), false)) {
+            written.add(TalosConfigFiles.CRI_TOML);
+        }
+        // containerd 1.x reads base_runtime_spec when the CRI plugin starts; Talos writes the real one.
+        write("/etc/cri/conf.d/base-spec.json", "{\"ociVersion\":\"1.0.2-dev\"}\n", false);
+        return written;
+    }
+
+    /** The merged file's text for {@code credential}: what a rotation writes into {@code cri.toml}. */
+    public String criToml(String registry, Credential credential) {
+        return TalosConfigFiles.criTomlV2(registry, credential, settings);
+    }
+
+    /** The registries part's text for {@code credential}. */
+    public String registriesPart(String registry, Credential credential) {
+        return TalosConfigFiles.registriesPartV2(registry, credential);
+    }
+
+    /** Writes {@code text} to {@code nodePath} in place; false (and no write) when the file already holds it. */
+    public boolean write(String nodePath, String text, boolean secret) {
+        Path file = path(nodePath);
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        try {
+            Files.createDirectories(file.getParent());
+            if (Files.exists(file) && Arrays.equals(Files.readAllBytes(file), bytes)) {
+                return false;
+            }
+            if (secret && !Files.exists(file)) {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            }
+            Files.write(file, bytes, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                    StandardOpenOption.WRITE);
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    /** The watch set of a Talos node, as the agent's {@code --watch} default names it. */
+    public static List<String> watchGlobs() {
+        return List.of(TalosConfigFiles.CONTAINERD_TOML, TalosConfigFiles.CRI_TOML, "/etc/cri/conf.d/*.part");
+    }
+
+    TalosConfigFiles.CriSettings settings() {
+        return settings;
+    }
+}
