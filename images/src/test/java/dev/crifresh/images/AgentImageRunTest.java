@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.mockapi.MockApiServer;
+import dev.crifresh.mockapi.Poll;
 import dev.crifresh.reality.CriClient;
 import dev.crifresh.reality.CriNode;
 import dev.crifresh.reality.Prerequisites;
@@ -34,8 +35,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -52,6 +55,7 @@ import tools.jackson.databind.node.ObjectNode;
  * (containerd's /proc entries, the 0600 registries part) without any privilege beyond uid 0, so the
  * chart does not have to grant capabilities an attacker in the pod could use.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AgentImageRunTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -59,8 +63,8 @@ class AgentImageRunTest {
     private static final Credential V1 = new Credential("deploy-bot", "token-v1");
     private static final Credential V2 = new Credential("deploy-bot", "token-v2");
 
-    @TempDir
-    static Path work;
+    // not @TempDir: JUnit warns about every symlink of the unpacked image as it deletes; rm -rf does not
+    private static Path work;
 
     private static RealRegistry registry;
     private static RealContainerd containerd;
@@ -75,6 +79,7 @@ class AgentImageRunTest {
 
     @BeforeAll
     static void pullTheImageWithTheRealContainerd() throws Exception {
+        work = Files.createTempDirectory("crifresh-images-run-");
         BuiltImages images = BuiltImages.get();
         Optional<String> missing = Prerequisites.missing();
         assertTrue(missing.isEmpty(), "the real containerd cannot run here: " + missing.orElse(""));
@@ -126,10 +131,18 @@ class AgentImageRunTest {
         if (api != null) {
             api.destroy();
         }
+        if (work != null) {
+            // containerd's mounts live in its private namespace: nothing is mounted here in this one
+            Command.run(Duration.ofMinutes(2), Command.of("rm", "-rf", "--one-file-system", work));
+        }
     }
 
-    /** {@code observe} in the container, with the chart's host options, and on the host give the same evidence. */
+    /**
+     * {@code observe} in the container, with the chart's host options, and on the host give the same
+     * evidence: fresh as rendered, then stale once the registries part is rewritten (last: the node stays stale).
+     */
     @Test
+    @Order(2)
     void observeInTheContainerSeesWhatTheHostSees() throws Exception {
         JsonNode inside = observeInside("observe-fresh");
         JsonNode outside = observeOutside();
@@ -144,9 +157,6 @@ class AgentImageRunTest {
         JsonNode staleOutside = observeOutside();
         assertEquals("stale", staleInside.path("verdict").asString(), staleInside.toPrettyString());
         assertEquals(comparable(staleOutside), comparable(staleInside));
-        // restore: the other tests expect the node as rendered (containerd still runs the v1 config)
-        node.write(TalosConfigFiles.REGISTRIES_PART, node.registriesPart(registry.host(), V1), true);
-        node.write(TalosConfigFiles.CRI_TOML, node.criToml(registry.host(), V1), false);
     }
 
     private static JsonNode observeInside(String id) {
@@ -176,11 +186,119 @@ class AgentImageRunTest {
         return out;
     }
 
-    /** The evidence without what differs between two reads a moment apart (read time, boot-time estimate). */
+    /**
+     * The evidence without what differs between two reads a moment apart: the read time and what derives
+     * from the boot-time estimate (/proc/uptime against the wall clock, a few µs apart): containerd's
+     * wall-clock start and the margin in the message. Its start in ticks, the files and the verdict stay.
+     */
     private static JsonNode comparable(JsonNode observation) {
         ObjectNode copy = (ObjectNode) observation.deepCopy();
-        copy.remove(List.of("observedAt", "bootTime", "bootTimeErrorMs"));
+        copy.remove(List.of("observedAt", "bootTime", "bootTimeErrorMs", "message"));
+        if (copy.path("containerd") instanceof ObjectNode c) {
+            c.remove("startedAt");
+        }
         return copy;
+    }
+
+    /**
+     * {@code run} exactly as the DaemonSet runs it: it serves the probes' paths and /metrics on the chart's
+     * port, publishes the condition to the API server, and the process has the security context the
+     * chart asks for, as the kernel reports it in /proc.
+     */
+    @Test
+    @Order(1)
+    void runServesItsProbesAndPublishesUnderTheChartsSecurityContext() throws Exception {
+        String id = "agent-run";
+        Path log = work.resolve("agent-run.log");
+        List<String> args = run.agent().expandedArgs(run.environment());
+        long t0 = System.nanoTime();
+        ctr.check(run.ctrArgs(rootfs, id, args, true, log, ctr.hostPidNamespace()).toArray());
+        try {
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            String base = "http://127.0.0.1:" + run.agent().metricsPort();
+            // the chart's startup probe allows 36 x 5 s for the JVM to start under the CPU limit
+            Poll.until(Duration.ofMinutes(3), "/healthz on " + base + " (log " + log + ")",
+                    () -> status(http, base + run.agent().probePaths().get(0)) == 200);
+            long started = (System.nanoTime() - t0) / 1_000_000;
+            Poll.until(Duration.ofMinutes(2), "/readyz", () -> status(http, base + "/readyz") == 200);
+            for (String path : run.agent().probePaths()) {
+                assertEquals(200, status(http, base + path), path);
+            }
+            String metrics = get(http, base + "/metrics");
+            assertTrue(Pattern.compile("(?m)^crifresh_node_fresh(\\{[^}]*})? 1(\\.0)?$").matcher(metrics).find(), metrics);
+            Poll.until(Duration.ofMinutes(1), "the condition on Node " + NODE,
+                    () -> condition(NODE).map(c -> c.getStatus().equals("True")).orElse(false));
+            NodeCondition c = condition(NODE).orElseThrow();
+            assertEquals("ContainerdStartedAfterConfig", c.getReason(), c.toString());
+            System.out.printf("images: agent container healthy %d ms after ctr run (100m CPU limit)%n", started);
+
+            long pid = taskPid(id);
+            checkProcess(pid, run.argv(args));
+        } finally {
+            ctr.run(Duration.ofMinutes(1), "task", "kill", "--signal", "SIGTERM", id);
+            Poll.until(Duration.ofMinutes(1), "the agent to stop on SIGTERM",
+                    () -> ctr.run(Duration.ofMinutes(1), "task", "ls").stdout().lines()
+                            .noneMatch(l -> l.startsWith(id + " ") && l.contains("RUNNING")));
+            ctr.run(Duration.ofMinutes(1), "task", "rm", id);
+            ctr.run(Duration.ofMinutes(1), "container", "rm", id);
+        }
+        assertTrue(Files.readString(log).contains("SIGTERM: stopping"), Files.readString(log));
+    }
+
+    /** What the kernel says about the agent's process: the chart's security context, applied. */
+    private static void checkProcess(long pid, List<String> argv) throws IOException {
+        Path proc = Path.of("/proc", Long.toString(pid));
+        List<String> cmdline = List.of(new String(Files.readAllBytes(proc.resolve("cmdline")), java.nio.charset.StandardCharsets.UTF_8)
+                .split("\u0000"));
+        assertEquals(argv, cmdline, "the process runs the image's ENTRYPOINT with the chart's args");
+        String status = Files.readString(proc.resolve("status"));
+        assertTrue(status.matches("(?s).*\\nUid:\\s+0\\s+0\\s+0\\s+0\\n.*"), "runAsUser 0: " + status);
+        assertTrue(status.matches("(?s).*\\nGid:\\s+0\\s+0\\s+0\\s+0\\n.*"), "runAsGroup 0: " + status);
+        for (String set : List.of("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")) {
+            assertTrue(status.contains("\n" + set + ":\t0000000000000000\n"), "drop ALL: " + set + " in " + status);
+        }
+        assertTrue(status.contains("\nNoNewPrivs:\t1\n"), "allowPrivilegeEscalation false: " + status);
+        assertTrue(status.contains("\nSeccomp:\t2\n"), "seccomp RuntimeDefault (a filter): " + status);
+        assertEquals(Files.readSymbolicLink(Path.of("/proc/self/ns/pid")), Files.readSymbolicLink(proc.resolve("ns/pid")),
+                "hostPID: the test's PID namespace");
+        Map<String, String> mounts = new java.util.HashMap<>();
+        for (String line : Files.readAllLines(proc.resolve("mountinfo"))) {
+            String[] f = line.split(" ");
+            mounts.put(f[4], f[5]);
+        }
+        assertTrue(List.of(mounts.get("/").split(",")).contains("ro"), "readOnlyRootFilesystem: / is " + mounts.get("/"));
+        for (ChartAgent.Mount m : run.agent().mounts()) {
+            String options = mounts.get(m.mountPath());
+            assertTrue(options != null, m.mountPath() + " is mounted: " + mounts);
+            assertEquals(m.readOnly(), List.of(options.split(",")).contains("ro"), m.mountPath() + " " + options);
+        }
+    }
+
+    private static long taskPid(String id) {
+        for (String line : ctr.check("task", "ls").stdout().lines().skip(1).toList()) {
+            String[] cells = line.trim().split("\\s+");
+            if (cells[0].equals(id)) {
+                return Long.parseLong(cells[1]);
+            }
+        }
+        throw new AssertionError("no task " + id);
+    }
+
+    private static int status(HttpClient http, String url) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    private static String get(HttpClient http, String url) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
     }
 
     // --- setup ---
