@@ -44,19 +44,22 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The agent image, pushed to the real registry, pulled by the real containerd's CRI plugin (with the
+ * The images run for real. The agent image, pushed to the real registry, pulled by the real containerd's CRI plugin (with the
  * registry credential of Talos's CRI config, as the kubelet has it pull) and run by containerd and runc
  * exactly as the rendered chart's DaemonSet says ({@link ChartAgent}, {@link ChartRun}): uid 0 with every
  * capability dropped, no_new_privs, RuntimeDefault seccomp, a read-only root file system with the /tmp
  * emptyDir, the host's PID namespace, /etc/cri read-only at /host/etc/cri, the key Secrets read-only
  * (0400), the chart's memory and CPU limits.
  *
+ * The coordinator image, pulled the same way, runs {@code plan} (as its own uid 65532) against
+ * {@code crifresh-sim serve}.
+ *
  * <p>Threat model: this stands on the defended side — it shows the agent reads the evidence it needs
  * (containerd's /proc entries, the 0600 registries part) without any privilege beyond uid 0, so the
  * chart does not have to grant capabilities an attacker in the pod could use.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class AgentImageRunTest {
+class ImageRunTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String NODE = "worker-1";
@@ -71,6 +74,7 @@ class AgentImageRunTest {
     private static CriNode node;
     private static NodeCtr ctr;
     private static String ref;
+    private static String coordinatorRef;
     private static Path rootfs;
     private static KubernetesMockServer api;
     private static KubernetesClient client;
@@ -94,9 +98,14 @@ class AgentImageRunTest {
         node.render(registry.host(), V1);
         images.buildah.run("push", "--tls-verify=false", "--creds", V1.username() + ":" + V1.password(),
                 BuiltImages.AGENT, "docker://" + ref);
+        coordinatorRef = registry.host() + "/crifresh/coordinator:test";
+        images.buildah.run("push", "--tls-verify=false", "--creds", V1.username() + ":" + V1.password(),
+                BuiltImages.COORDINATOR, "docker://" + coordinatorRef);
         containerd = RealContainerd.start(node);
-        CriClient.Pull pull = containerd.cri().pull(ref);
-        assertTrue(pull.ok(), pull.detail() + "\n" + containerd.logTail());
+        for (String image : List.of(ref, coordinatorRef)) {
+            CriClient.Pull pull = containerd.cri().pull(image);
+            assertTrue(pull.ok(), image + ": " + pull.detail() + "\n" + containerd.logTail());
+        }
         ctr = new NodeCtr(containerd);
         rootfs = work.resolve("rootfs");
         ctr.mountImage(ref, rootfs);
@@ -157,6 +166,73 @@ class AgentImageRunTest {
         JsonNode staleOutside = observeOutside();
         assertEquals("stale", staleInside.path("verdict").asString(), staleInside.toPrettyString());
         assertEquals(comparable(staleOutside), comparable(staleInside));
+    }
+
+    /**
+     * The coordinator image's {@code plan} against the simulated cluster classifies every node as the
+     * coordinator jar does outside the image, and finds the talosctl the image ships on its PATH.
+     */
+    @Test
+    @Order(3)
+    void theCoordinatorImagePlansAgainstTheSimulatedCluster() throws Exception {
+        Path simDir = Files.createDirectories(work.resolve("sim"));
+        Process serve = new ProcessBuilder(java(), "-jar", BuiltImages.REPO.resolve("sim/target/crifresh-sim.jar").toString(), "serve")
+                .directory(simDir.toFile()).redirectOutput(simDir.resolve("serve.out").toFile())
+                .redirectError(simDir.resolve("serve.err").toFile()).start();
+        try {
+            Poll.until(Duration.ofMinutes(3), "crifresh-sim serve to be ready",
+                    () -> !serve.isAlive() || read(simDir.resolve("serve.out")).contains("Serving until Ctrl-C."));
+            assertTrue(serve.isAlive(), read(simDir.resolve("serve.out")) + read(simDir.resolve("serve.err")));
+            Path files = simDir.resolve("crifresh-sim");
+            // the chart mounts the trust Secret 0440 for the pod's fsGroup; the image runs as 65532
+            Path mounted = Files.createDirectories(work.resolve("coordinator-files"));
+            for (String f : List.of("kubeconfig", "credential.json", "trust/jwks.json", "trust/fingerprint.key")) {
+                Path to = mounted.resolve(f);
+                Files.createDirectories(to.getParent());
+                Files.copy(files.resolve(f), to);
+                Files.setPosixFilePermissions(to, PosixFilePermissions.fromString("r--r-----"));
+                Files.setAttribute(to, "unix:gid", 65532);
+            }
+            List<String> planArgs = List.of("plan", "--kubeconfig", "/work/kubeconfig", "--trust-bundle", "/work/trust",
+                    "--credential-file", "/work/credential.json");
+            JsonNode config = ctr.imageConfig(coordinatorRef);
+            assertEquals("65532:65532", config.path("User").asString());
+            List<Object> ctrArgs = new ArrayList<>(List.of("run", "--rm", "--snapshotter", "native", "--read-only", "--net-host",
+                    "--mount", "type=bind,src=" + mounted + ",dst=/work,options=rbind:ro",
+                    "--mount", "type=tmpfs,src=tmpfs,dst=/tmp,options=mode=1777", coordinatorRef, "coordinator-plan"));
+            // ctr replaces ENTRYPOINT and CMD by the arguments given: the image's ENTRYPOINT, then plan's
+            ctrArgs.addAll(ImageBuildTest.strings(config.path("Entrypoint")));
+            ctrArgs.addAll(planArgs);
+            Command.Result inside = ctr.run(Duration.ofMinutes(5), ctrArgs.toArray());
+            List<String> outsideArgs = new ArrayList<>(List.of(java(), "-jar",
+                    BuiltImages.REPO.resolve("coordinator/target/crifresh-coordinator.jar").toString()));
+            planArgs.forEach(a -> outsideArgs.add(a.replace("/work/", mounted + "/")));
+            Command.Result outside = Command.run(Duration.ofMinutes(5), outsideArgs);
+            String out = inside.stdout() + inside.stderr();
+            assertEquals(outside.exit(), inside.exit(), out);
+            assertEquals(classification(outside.stdout()), classification(inside.stdout()), out);
+            assertTrue(inside.stdout().contains("rollout order: worker-a, worker-b, worker-c, cp-1"), out);
+            // outside, no talosctl is installed; inside, the image's /usr/local/bin/talosctl (the stand-in) runs
+            assertTrue(outside.stdout().contains("cannot start talosctl"), outside.stdout());
+            assertTrue(!inside.stdout().contains("cannot start talosctl"), out);
+        } finally {
+            serve.destroy();
+            serve.waitFor();
+        }
+    }
+
+    /** Per node: NODE ROLE VERDICT REASON DECISION, the plan's classification. */
+    private static List<String> classification(String planTable) {
+        return planTable.lines().takeWhile(l -> !l.isBlank())
+                .map(l -> String.join(" ", List.of(l.trim().split("\\s+")).subList(0, 5))).toList();
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     private static JsonNode observeInside(String id) {
