@@ -1,6 +1,8 @@
 package dev.crifresh.agent;
 
 import dev.crifresh.agent.host.HostClock;
+import dev.crifresh.agent.cri.CriStatusClient;
+import dev.crifresh.agent.cri.RuntimeAuthProbe;
 import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.http.AgentHttpServer;
 import dev.crifresh.agent.http.AgentMetrics;
@@ -29,6 +31,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class AgentRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
+    /** How long one CRI Status call may take (the opt-in runtime-status proof); then today's rules decide. */
+    static final java.time.Duration CRI_STATUS_TIMEOUT = java.time.Duration.ofSeconds(5);
+    private volatile RuntimeAuthProbe runtimeProbe;
 
     private final AgentSettings settings;
     private final AgentLoop loop;
@@ -69,8 +74,11 @@ public final class AgentRuntime {
         Context context = vertx.getOrCreateContext();
         AgentMetrics metrics = new AgentMetrics();
         HostReader reader = new HostReader(settings.procRoot(), settings.hostRoot(), settings.watchGlobs(),
-                settings.matcher(), clock);
-        Evaluator evaluator = new Evaluator(reader, settings.rules(), fingerprintKey);
+                settings.matcher(), clock, settings.mounts());
+        RuntimeAuthProbe runtimeProbe = settings.criSocket() == null ? null
+                : new RuntimeAuthProbe(new CriStatusClient(vertx, settings.criSocket(), CRI_STATUS_TIMEOUT));
+        Evaluator evaluator = new Evaluator(reader, settings.rules(), fingerprintKey, settings.containerdGeneration(),
+                runtimeProbe);
         ConditionPublisher publisher = new ConditionPublisher(vertx, context, api, settings,
                 new AttestationSigner(key), clock, metrics, backoff);
         AgentLoop loop = new AgentLoop(vertx, context, settings, evaluator, (assessment, heartbeat, change) -> {
@@ -78,6 +86,7 @@ public final class AgentRuntime {
             publisher.offer(assessment, heartbeat, change);
         });
         AgentRuntime runtime = new AgentRuntime(settings, loop, publisher, metrics);
+        runtime.runtimeProbe = runtimeProbe;
         Future<Void> httpStarted = settings.metricsPort() < 0 ? Future.succeededFuture()
                 : AgentHttpServer.start(vertx, settings.metricsPort(), metrics, publisher::ready,
                         () -> publisher.published().map(PublishedAttestation::claimsJson))
@@ -106,6 +115,12 @@ public final class AgentRuntime {
             stopping = loop.stop()
                     .eventually(() -> publisher.stop())
                     .eventually(() -> http == null ? Future.succeededFuture() : http.close())
+                    .eventually(() -> {
+                        if (runtimeProbe != null) {
+                            runtimeProbe.close();
+                        }
+                        return Future.succeededFuture();
+                    })
                     .onComplete(ar -> LOG.info("[{}] agent stopped", settings.nodeName()));
         }
         return stopping;

@@ -1,8 +1,10 @@
 package dev.crifresh.agent;
 
+import dev.crifresh.agent.host.MountPolicy;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.RuleSettings;
+import dev.crifresh.common.registry.ContainerdReading;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,6 +26,12 @@ import java.util.Objects;
  * @param debounce     quiet period after a file event before the config is read
  * @param metricsPort  HTTP port for /metrics and the probes; negative = no HTTP server, 0 = any free port
  * @param agentVersion published in the attestation's {@code agent} claim
+ * @param criSocket    the CRI runtime's socket for the opt-in runtime-status proof, or null (the default: off;
+ *                     the CRI socket is root on the node)
+ * @param mounts       how the evidence is reached (the host root, or containerd's own root) and which
+ *                     mounts on its way the platform creates besides Talos' own
+ * @param containerdGeneration which containerd reads the config (its registry semantics), or null: both
+ *                     must agree, except that Talos mode tells them apart by the root config's version
  */
 public record AgentSettings(
         String nodeName,
@@ -37,7 +45,10 @@ public record AgentSettings(
         Duration procPoll,
         Duration debounce,
         int metricsPort,
-        String agentVersion) {
+        String agentVersion,
+        MountPolicy mounts,
+        ContainerdReading.Generation containerdGeneration,
+        Path criSocket) {
 
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofMinutes(5);
     public static final Duration DEFAULT_VALIDITY = Duration.ofMinutes(15);
@@ -64,6 +75,39 @@ public record AgentSettings(
             throw new IllegalArgumentException("debounce must not be negative");
         }
         requireText(agentVersion, "agentVersion");
+        Objects.requireNonNull(mounts, "mounts");
+    }
+
+    public AgentSettings(String nodeName, Path procRoot, Path hostRoot, List<String> watchGlobs,
+                         ContainerdMatcher matcher, RuleSettings rules, Duration heartbeat, Duration validity,
+                         Duration procPoll, Duration debounce, int metricsPort, String agentVersion) {
+        this(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity, procPoll, debounce,
+                metricsPort, agentVersion, MountPolicy.DEFAULT, null, null);
+    }
+
+    /** Without the runtime-status proof ({@code criSocket} null). */
+    public AgentSettings(String nodeName, Path procRoot, Path hostRoot, List<String> watchGlobs,
+                         ContainerdMatcher matcher, RuleSettings rules, Duration heartbeat, Duration validity,
+                         Duration procPoll, Duration debounce, int metricsPort, String agentVersion,
+                         MountPolicy mounts, ContainerdReading.Generation containerdGeneration) {
+        this(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity, procPoll, debounce,
+                metricsPort, agentVersion, mounts, containerdGeneration, null);
+    }
+
+    /** With the opt-in runtime-status proof on {@code socket} (null: off). */
+    public AgentSettings withCriSocket(Path socket) {
+        return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
+                procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, socket);
+    }
+
+    public AgentSettings withContainerdGeneration(ContainerdReading.Generation generation) {
+        return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
+                procPoll, debounce, metricsPort, agentVersion, mounts, generation, criSocket);
+    }
+
+    public AgentSettings withMounts(MountPolicy newMounts) {
+        return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
+                procPoll, debounce, metricsPort, agentVersion, newMounts, containerdGeneration, criSocket);
     }
 
     /** Production defaults (DESIGN §3, issue 3) for one node. */
@@ -75,28 +119,28 @@ public record AgentSettings(
 
     public AgentSettings withRoots(Path newProcRoot, Path newHostRoot) {
         return new AgentSettings(nodeName, newProcRoot, newHostRoot, watchGlobs, matcher, rules, heartbeat,
-                validity, procPoll, debounce, metricsPort, agentVersion);
+                validity, procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket);
     }
 
     public AgentSettings withMetricsPort(int port) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
-                procPoll, debounce, port, agentVersion);
+                procPoll, debounce, port, agentVersion, mounts, containerdGeneration, criSocket);
     }
 
     public AgentSettings withTiming(Duration newHeartbeat, Duration newValidity, Duration newProcPoll,
                                     Duration newDebounce) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, newHeartbeat,
-                newValidity, newProcPoll, newDebounce, metricsPort, agentVersion);
+                newValidity, newProcPoll, newDebounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket);
     }
 
     public AgentSettings withMatcher(ContainerdMatcher newMatcher) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, newMatcher, rules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion);
+                procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket);
     }
 
     public AgentSettings withRules(RuleSettings newRules) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, newRules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion);
+                procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket);
     }
 
     private static void requireText(String value, String name) {

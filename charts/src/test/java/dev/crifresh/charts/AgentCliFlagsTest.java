@@ -22,7 +22,8 @@ class AgentCliFlagsTest {
     @Test
     void theDaemonSetsArgumentsParseAsAgentRun() {
         for (Rendered render : List.of(Chart.render(), Chart.render("agent-custom.yaml"),
-                Chart.render(Map.of("agent.mode", "generic", "agent.margin", "250ms", "agent.procPoll", "2s")))) {
+                Chart.render(Map.of("agent.mode", "generic", "agent.margin", "250ms", "agent.procPoll", "2s")),
+                Chart.render(Map.of("agent.criSocket", "/run/containerd/containerd.sock")))) {
             List<String> args = containerArgs(render.one("DaemonSet"));
             ParseResult run = parse(AgentMain::commandLine, args).subcommand();
             assertEquals("run", run.commandSpec().name(), args.toString());
@@ -31,6 +32,32 @@ class AgentCliFlagsTest {
                 assertTrue(run.hasMatchedOption(name), name + " matched in " + args);
             }
         }
+    }
+
+    @Test
+    void theCriSocketIsOffByDefaultAndMountedReadOnlyWhenAskedFor() {
+        JsonNode off = Chart.render().one("DaemonSet");
+        assertTrue(containerArgs(off).stream().noneMatch(a -> a.startsWith("--cri-socket")), containerArgs(off)::toString);
+        assertTrue(off.toString().indexOf("cri-socket") < 0, "no CRI socket volume by default");
+
+        JsonNode on = Chart.render(Map.of("agent.criSocket", "/run/containerd/containerd.sock")).one("DaemonSet");
+        assertTrue(containerArgs(on).contains("--cri-socket=/host/run/containerd/containerd.sock"), containerArgs(on)::toString);
+        JsonNode pod = on.path("spec").path("template").path("spec");
+        JsonNode volume = null;
+        for (JsonNode v : pod.path("volumes")) {
+            if ("cri-socket".equals(v.path("name").asString())) {
+                volume = v;
+            }
+        }
+        assertEquals("/run/containerd/containerd.sock", volume.path("hostPath").path("path").asString());
+        JsonNode mount = null;
+        for (JsonNode m : pod.path("containers").get(0).path("volumeMounts")) {
+            if ("cri-socket".equals(m.path("name").asString())) {
+                mount = m;
+            }
+        }
+        assertEquals("/host/run/containerd/containerd.sock", mount.path("mountPath").asString());
+        assertTrue(mount.path("readOnly").asBoolean());
     }
 
     @Test

@@ -170,6 +170,8 @@ class AgentDaemonSetTest {
         assertTrue(args.contains("--watch=/etc/containerd/config.toml"), args.toString());
         assertTrue(args.contains("--watch=/etc/containerd/conf.d/*.toml"), args.toString());
         assertTrue(args.contains("--containerd-match=/usr/bin/containerd"), args.toString());
+        assertTrue(args.contains("--expected-mount=/etc/containerd"), args.toString());
+        assertTrue(args.contains("--containerd-generation=two"), args.toString());
         assertEquals("--watch=/etc/containerd/extra.toml", args.get(args.size() - 1), "extraArgs come last");
         assertEquals(9500, container.path("ports").get(0).path("containerPort").asInt());
         assertEquals("ghcr.io/crifresh/crifresh-agent:0.1.0@sha256:" + "a".repeat(64), container.path("image").asString());

@@ -13,13 +13,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * One node's file tree in a temporary directory: {@code host/} is the node's root as the agent reads it
- * ({@code host/etc/cri/…}, Talos's CRI files rendered by the sim's {@link TalosConfigFiles} in config
- * version 2 for containerd 1.x), {@code containerd/root} and {@code containerd/state} are containerd's
- * {@code /var/lib/containerd} and {@code /run/containerd}, {@code ns/} holds the overlay layers of the
- * private mount namespace. Files are written as Talos writes them: in place (truncate and write, never a
- * rename), {@code 01-registries.part} mode 0600, and a file whose content is already identical is not
- * written at all.
+ * One node's root file system in a temporary directory, {@code host/}: containerd runs chrooted into it
+ * ({@link RealContainerd}) and the agent reads it as its host root, so both see one tree, as on a node.
+ * {@code host/etc/cri/…} holds Talos's CRI files rendered by the sim's {@link TalosConfigFiles} in config
+ * version 2 (containerd 1.x); {@code host/var/lib/containerd} and {@code host/run/containerd} are containerd's
+ * root and state. Files are written as Talos writes them: in place (truncate and write, never a rename),
+ * {@code 01-registries.part} mode 0600, and a file whose content is already identical is not written at all.
  */
 public final class CriNode {
     /** The CRI settings Talos leaves at their defaults, set so containerd needs no overlay mounts or CNI. */
@@ -28,10 +27,15 @@ public final class CriNode {
 
     public CriNode(Path root) {
         this.root = root;
-        this.settings = new TalosConfigFiles.CriSettings("native", root.resolve("cni/bin").toString(),
-                root.resolve("cni/conf").toString());
-        for (String d : List.of("host/etc/cri/conf.d", "containerd/root", "containerd/state", "cni/bin", "cni/conf",
-                "ns/etc-upper", "ns/etc-work", "ns/varlib-upper", "ns/varlib-work")) {
+        // Talos's CNI directories (absent here: the CRI plugin reports no network, pulls work); the native
+        // snapshotter, so unpacking needs no overlay mounts.
+        this.settings = new TalosConfigFiles.CriSettings("native", TalosConfigFiles.CriSettings.TALOS.cniBinDir(),
+                TalosConfigFiles.CriSettings.TALOS.cniConfDir());
+        // The CNI directories exist on a node (Talos ships them); where they do not, containerd's CRI plugin
+        // creates /etc/cni/net.d when it starts, which moves the stamps of /etc, an ancestor of the config.
+        for (String d : List.of("host/etc/cri/conf.d", "host/etc/cni/net.d", "host/opt/cni/bin",
+                "host/var/lib/containerd", "host/run/containerd", "host/tmp", "host/usr", "host/proc", "host/dev",
+                "host/sys")) {
             try {
                 Files.createDirectories(root.resolve(d));
             } catch (IOException e) {
@@ -40,6 +44,7 @@ public final class CriNode {
         }
     }
 
+    /** The node's temporary directory; {@link #hostRoot()} is inside it, scratch space beside it. */
     public Path root() {
         return root;
     }
@@ -56,7 +61,7 @@ public final class CriNode {
 
     /** containerd's CRI socket as seen from outside its mount namespace. */
     public Path socket() {
-        return root.resolve("containerd/state/containerd.sock");
+        return hostRoot().resolve("run/containerd/containerd.sock");
     }
 
     /**

@@ -7,14 +7,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What the reality harness needs from the machine: root, private mount namespaces with overlay and bind
+ * What the reality harness needs from the machine: root, private mount namespaces with bind and proc
  * mounts, and the Debian programs it starts. {@link #missing()} names the first thing that is missing, in
  * one line, so a suite that cannot run says exactly why.
  */
 public final class Prerequisites {
     public static final String CONTAINERD = "/usr/bin/containerd";
     public static final String REGISTRY = "/usr/bin/docker-registry";
-    static final List<String> PROGRAMS = List.of(CONTAINERD, REGISTRY, "runc", "skopeo", "htpasswd", "unshare", "mount");
+    static final List<String> PROGRAMS = List.of(CONTAINERD, REGISTRY, "runc", "skopeo", "htpasswd", "unshare", "nsenter", "chroot", "mount");
 
     private static volatile Optional<String> cached;
 
@@ -46,19 +46,14 @@ public final class Prerequisites {
         try {
             Path dir = Files.createTempDirectory("crifresh-ns-probe");
             try {
-                for (String d : List.of("upper", "work", "target")) {
-                    Files.createDirectories(dir.resolve(d));
-                }
                 Commands.Result probe = Commands.run(List.of("unshare", "--mount", "--propagation", "private", "sh", "-c",
-                        "mount -t overlay overlay -o lowerdir=/etc,upperdir=" + dir.resolve("upper") + ",workdir="
-                                + dir.resolve("work") + " " + dir.resolve("target") + " && mount -t tmpfs tmpfs "
-                                + dir.resolve("work")));
+                        "mount --bind -o ro /usr " + dir + " && mount -t proc proc " + dir));
                 if (!probe.ok()) {
-                    return Optional.of("no private mount namespace with overlay and tmpfs mounts here: "
+                    return Optional.of("no private mount namespace with bind and proc mounts here: "
                             + probe.output().strip().replace('\n', ' '));
                 }
             } finally {
-                Commands.run(List.of("rm", "-rf", dir.toString()));
+                Files.deleteIfExists(dir);
             }
         } catch (IOException e) {
             return Optional.of("cannot create a temporary directory: " + e.getMessage());

@@ -8,11 +8,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Debian's real containerd 1.6 started as root in a private mount namespace of its own
- * ({@code unshare --mount --propagation private}), so the paths it reads are a Talos node's without
- * touching the machine's: {@code /etc} gets an overlay whose upper layer is in the node's temp directory,
- * {@code /etc/cri} is bound from {@link CriNode#hostRoot()}, {@code /var/lib/containerd} and
- * {@code /run/containerd} from the node's {@code containerd/} directory. {@code unshare} and the shell
- * {@code exec} into containerd, so the process started here is containerd itself, with Talos's command line
+ * ({@code unshare --mount --propagation private}) and chrooted into the node's root ({@link CriNode#hostRoot()}),
+ * so the paths it reads are a Talos node's without touching the machine's: {@code /etc/cri},
+ * {@code /var/lib/containerd} and {@code /run/containerd} are plain directories of the node's tree, the
+ * agent's host root. Only {@code /usr} (read-only), {@code /proc}, {@code /dev} and {@code /sys} are mounted
+ * into the chroot, none on the way to the config. {@code unshare}, the shell and {@code chroot} each
+ * {@code exec} the next, so the process started here is containerd itself, with Talos's command line
  * {@code containerd --address /run/containerd/containerd.sock --config /etc/cri/containerd.toml}.
  */
 public final class RealContainerd implements AutoCloseable {
@@ -38,21 +39,17 @@ public final class RealContainerd implements AutoCloseable {
 
     static RealContainerd start(CriNode node, String logName) {
         Path r = node.root();
+        Path host = node.hostRoot();
+        linkLikeHost(host);
         String script = String.join("\n",
                 "set -e",
-                "mount -t overlay overlay -o lowerdir=/etc,upperdir=" + r.resolve("ns/etc-upper") + ",workdir="
-                        + r.resolve("ns/etc-work") + " /etc",
-                "mkdir -p /etc/cri",
-                "mount --bind " + node.path("/etc/cri") + " /etc/cri",
-                "mount -t overlay overlay -o lowerdir=/var/lib,upperdir=" + r.resolve("ns/varlib-upper") + ",workdir="
-                        + r.resolve("ns/varlib-work") + " /var/lib",
-                "mkdir -p /var/lib/containerd",
-                "mount --bind " + r.resolve("containerd/root") + " /var/lib/containerd",
-                "mount -t tmpfs -o mode=0755 tmpfs /run",
-                "mkdir -p /run/containerd",
-                "mount --bind " + r.resolve("containerd/state") + " /run/containerd",
-                "exec containerd " + String.join(" ", TALOS_ARGS));
+                "mount --bind -o ro /usr " + host.resolve("usr"),
+                "mount -t proc proc " + host.resolve("proc"),
+                "mount --rbind /dev " + host.resolve("dev"),
+                "mount --rbind /sys " + host.resolve("sys"),
+                "exec chroot " + host + " containerd " + String.join(" ", TALOS_ARGS));
         Path log = r.resolve(logName);
+        MachineLock.acquire();
         try {
             Files.deleteIfExists(node.socket());
             Process p = new ProcessBuilder("unshare", "--mount", "--propagation", "private", "sh", "-c", script)
@@ -72,7 +69,11 @@ public final class RealContainerd implements AutoCloseable {
             }
             return new RealContainerd(p, node, log, cri);
         } catch (java.io.IOException e) {
+            MachineLock.release();
             throw new java.io.UncheckedIOException("cannot start containerd", e);
+        } catch (RuntimeException e) {
+            MachineLock.release();
+            throw e;
         }
     }
 
@@ -90,6 +91,34 @@ public final class RealContainerd implements AutoCloseable {
 
     public CriNode node() {
         return node;
+    }
+
+    /**
+     * Runs {@code argv} inside containerd's mount namespace (not its root): {@code nsenter --mount}. Paths are
+     * the machine's, e.g. {@code <node>/host/etc/cri/conf.d}.
+     */
+    public String inMountNamespace(List<String> argv) {
+        List<String> cmd = new java.util.ArrayList<>(List.of("nsenter", "--target", Long.toString(pid()), "--mount"));
+        cmd.addAll(argv);
+        return Commands.check(cmd);
+    }
+
+    /** The host's merged-/usr links ({@code /bin -> usr/bin}, …) inside the node's root, so binaries resolve. */
+    private static void linkLikeHost(Path host) {
+        for (String name : List.of("bin", "sbin", "lib", "lib32", "lib64", "libx32")) {
+            Path onHost = Path.of("/", name);
+            Path inNode = host.resolve(name);
+            try {
+                if (Files.isSymbolicLink(onHost) && !Files.exists(inNode, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    Files.createSymbolicLink(inNode, Files.readSymbolicLink(onHost));
+                } else if (Files.isDirectory(onHost, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    throw new IllegalStateException("/" + name + " is a directory, not a link into /usr: the harness"
+                            + " needs a merged-/usr system (Debian 12 or later)");
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot link " + inNode, e);
+            }
+        }
     }
 
     /** The last lines containerd logged, for failure messages. */
@@ -119,11 +148,19 @@ public final class RealContainerd implements AutoCloseable {
         await();
     }
 
+    private boolean released;
+
     private void await() {
         try {
             process.waitFor(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            if (!released) {
+                released = true;
+                MachineLock.release();
+            }
         }
     }
 

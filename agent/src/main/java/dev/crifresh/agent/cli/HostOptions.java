@@ -1,9 +1,11 @@
 package dev.crifresh.agent.cli;
 
+import dev.crifresh.agent.host.MountPolicy;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.common.attest.AttestationPolicy;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.RuleSettings;
+import dev.crifresh.common.registry.ContainerdReading;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.text.DurationText;
 import dev.crifresh.common.text.IoErrors;
@@ -55,6 +57,56 @@ final class HostOptions {
             description = "The credential-fingerprint HMAC key (the trust bundle's fingerprint.key)."
                     + " Env CRIFRESH_FINGERPRINT_KEY.")
     Path fingerprintKey;
+
+    @Option(names = "--cri-socket", paramLabel = "PATH", defaultValue = "${env:CRIFRESH_CRI_SOCKET}",
+            description = "Opt-in runtime-status proof: ask the CRI runtime on this unix socket (CRI Status, verbose)"
+                    + " which registry credentials it holds. Off by default: the CRI socket is root on the node."
+                    + " Env CRIFRESH_CRI_SOCKET.")
+    Path criSocket;
+
+    @Option(names = "--expected-mount", paramLabel = "PATH", split = ",",
+            defaultValue = "${env:CRIFRESH_EXPECTED_MOUNTS:-}",
+            description = "A mount point on the way to the config that the platform creates (repeatable or"
+                    + " comma-separated; Talos' own are recognised without it). Any other mount on a config file,"
+                    + " its directory or a directory above makes the node unknown (ConfigPathMounted)."
+                    + " Env CRIFRESH_EXPECTED_MOUNTS.")
+    List<String> expectedMounts;
+
+    @Option(names = "--read-through-containerd-root", negatable = true,
+            defaultValue = "${env:CRIFRESH_READ_THROUGH_CONTAINERD_ROOT:-false}",
+            description = "Read the config through containerd's own root and mount namespace (/proc/<pid>/root;"
+                    + " needs CAP_SYS_PTRACE) instead of --host-root. Env CRIFRESH_READ_THROUGH_CONTAINERD_ROOT."
+                    + " Default: ${DEFAULT-VALUE}.")
+    boolean throughContainerdRoot;
+
+    enum Generation { auto, one, two }
+
+    @Option(names = "--containerd-generation", paramLabel = "auto|one|two",
+            defaultValue = "${env:CRIFRESH_CONTAINERD_GENERATION:-auto}",
+            description = "Which containerd reads the config: one (1.x) or two (2.x) — they read registry"
+                    + " credentials from different sections and merge imports differently. auto: both must agree,"
+                    + " except that talos mode tells them apart by the root config's version."
+                    + " Env CRIFRESH_CONTAINERD_GENERATION. Default: ${DEFAULT-VALUE}.")
+    Generation generation;
+
+    ContainerdReading.Generation generation() {
+        return switch (generation) {
+            case one -> ContainerdReading.Generation.ONE;
+            case two -> ContainerdReading.Generation.TWO;
+            case auto -> null;
+        };
+    }
+
+    MountPolicy mounts(CommandSpec spec) {
+        List<String> expected = expectedMounts == null ? List.of()
+                : expectedMounts.stream().filter(m -> !m.isBlank()).toList();
+        for (String m : expected) {
+            if (!m.startsWith("/")) {
+                throw new ParameterException(spec.commandLine(), "--expected-mount " + m + ": not an absolute path");
+            }
+        }
+        return new MountPolicy(throughContainerdRoot, java.util.Set.copyOf(expected), "/");
+    }
 
     ContainerdMatcher matcher(CommandSpec spec) {
         try {

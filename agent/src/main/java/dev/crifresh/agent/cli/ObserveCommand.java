@@ -1,10 +1,14 @@
 package dev.crifresh.agent.cli;
 
+import dev.crifresh.agent.cri.CriStatusClient;
+import dev.crifresh.agent.cri.RuntimeAuthProbe;
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.loop.Assessment;
 import dev.crifresh.agent.loop.Evaluator;
+import io.vertx.core.Vertx;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,9 +34,19 @@ final class ObserveCommand implements Callable<Integer> {
         host.requireDirectories(spec);
         byte[] fingerprintKey = host.fingerprintKeyBytes(spec);
         HostReader reader = new HostReader(host.procRoot, host.hostRoot, host.watchGlobs(spec), host.matcher(spec),
-                HostClock.system(host.procRoot));
-        Evaluator evaluator = new Evaluator(reader, host.rules(spec), fingerprintKey);
-        Assessment assessment = evaluator.evaluate();
+                HostClock.system(host.procRoot), host.mounts(spec));
+        Assessment assessment;
+        if (host.criSocket == null) {
+            assessment = new Evaluator(reader, host.rules(spec), fingerprintKey, host.generation()).evaluate();
+        } else {
+            Vertx vertx = Vertx.vertx();
+            try (RuntimeAuthProbe probe = new RuntimeAuthProbe(new CriStatusClient(vertx, host.criSocket,
+                    Duration.ofSeconds(5)))) {
+                assessment = new Evaluator(reader, host.rules(spec), fingerprintKey, host.generation(), probe).evaluate();
+            } finally {
+                vertx.close();
+            }
+        }
         PrintWriter out = spec.commandLine().getOut();
         out.println(ObservationJson.render(assessment, fingerprintKey != null));
         out.flush();

@@ -154,7 +154,8 @@ final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + ": not a port (0-65535, or -1 for none)");
         }
         return new AgentSettings(nodeName, host.procRoot, host.hostRoot, host.watchGlobs(spec), host.matcher(spec),
-                host.rules(spec), heartbeat, validity, procPoll, debounce, metricsPort, AgentVersion.current());
+                host.rules(spec), heartbeat, validity, procPoll, debounce, metricsPort, AgentVersion.current(),
+                host.mounts(spec), host.generation()).withCriSocket(host.criSocket);
     }
 
     private SigningKey signingKey() {

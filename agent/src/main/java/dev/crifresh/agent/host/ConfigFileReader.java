@@ -65,14 +65,23 @@ public final class ConfigFileReader {
             return unreadable(resolved.nodePath(), resolved.error());
         }
         List<Link> links = resolved.symlinks().stream().map(l -> new Link(l, paths.onHost(l))).toList();
-        return read(resolved.nodePath(), paths.onHost(resolved.realPath()), links, times);
+        List<Link> directories = resolved.directories().stream().map(d -> new Link(d, paths.onHost(d))).toList();
+        return read(resolved.nodePath(), paths.onHost(resolved.realPath()), links, directories, times);
+    }
+
+    public FileRead read(String nodePath, Path onHost, List<Link> symlinks, ChangeTimes times) {
+        return read(nodePath, onHost, symlinks, List.of(), times);
     }
 
     /**
-     * @param symlinks the symlinks followed to reach {@code onHost}: their ctimes count as changes of the file
-     * @param times    where ctimes come from
+     * @param symlinks    the symlinks followed to reach {@code onHost}: their ctimes count as changes of the file
+     * @param directories the directories passed on the way (ancestors, symlink targets' parents): their
+     *                    ctimes count too (renaming a directory moves its own ctime), when the host stamps
+     *                    directories ({@link ChangeTimes#stampsDirectories()})
+     * @param times       where ctimes come from
      */
-    public FileRead read(String nodePath, Path onHost, List<Link> symlinks, ChangeTimes times) {
+    public FileRead read(String nodePath, Path onHost, List<Link> symlinks, List<Link> directories,
+                         ChangeTimes times) {
         try {
             Attempt previous = readOnce(onHost, times);
             for (int i = 1; i < MAX_READS; i++) {
@@ -89,6 +98,15 @@ public final class ConfigFileReader {
                         if (linkCtime.isAfter(changedAt)) {
                             changedAt = linkCtime;
                             changedBy = "ctime of symlink " + link.nodePath();
+                        }
+                    }
+                    if (times.stampsDirectories()) {
+                        for (Link dir : directories) {
+                            Instant dirCtime = times.ctime(dir.onHost());
+                            if (dirCtime.isAfter(changedAt)) {
+                                changedAt = dirCtime;
+                                changedBy = "ctime of directory " + dir.nodePath();
+                            }
                         }
                     }
                     return new FileRead(WatchedFile.readable(nodePath, current.mtime(), changedAt, changedBy,

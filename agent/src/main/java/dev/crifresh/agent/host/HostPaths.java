@@ -30,10 +30,19 @@ public final class HostPaths {
      * @param symlinks node paths of every symlink followed, in order
      * @param error    why the path cannot be resolved (a symlink loop, a file used as a directory,
      *                 an unreadable component); null when it resolved (or simply does not exist)
+     * @param directories node paths (without symlinks) of every directory the lookup passed through below
+     *                 the root, in order, symlink targets' parents included: a directory renamed into
+     *                 place gets a new ctime, so their ctimes show a tree swapped anywhere on the way
      */
-    public record Resolved(String nodePath, String realPath, List<String> symlinks, String error) {
+    public record Resolved(String nodePath, String realPath, List<String> symlinks, String error,
+                           List<String> directories) {
         public Resolved {
             symlinks = List.copyOf(symlinks);
+            directories = List.copyOf(new java.util.LinkedHashSet<>(directories));
+        }
+
+        public Resolved(String nodePath, String realPath, List<String> symlinks, String error) {
+            this(nodePath, realPath, symlinks, error, List.of());
         }
     }
 
@@ -50,6 +59,7 @@ public final class HostPaths {
     public Resolved resolve(String nodePath) {
         Deque<String> pending = new ArrayDeque<>(components(nodePath));
         List<String> links = new ArrayList<>();
+        List<String> passed = new ArrayList<>();
         String current = "/";
         int hops = 0;
         while (!pending.isEmpty()) {
@@ -68,20 +78,20 @@ public final class HostPaths {
             } catch (NoSuchFileException e) {
                 StringBuilder rest = new StringBuilder(next);
                 pending.forEach(r -> rest.append('/').append(r));
-                return new Resolved(nodePath, normalise(rest.toString()), links, null);
+                return new Resolved(nodePath, normalise(rest.toString()), links, null, passed);
             } catch (IOException e) {
-                return new Resolved(nodePath, next, links, next + ": " + IoErrors.describe(e));
+                return new Resolved(nodePath, next, links, next + ": " + IoErrors.describe(e), passed);
             }
             if (a.isSymbolicLink()) {
                 if (++hops > MAX_SYMLINKS) {
-                    return new Resolved(nodePath, next, links, "too many levels of symbolic links at " + next);
+                    return new Resolved(nodePath, next, links, "too many levels of symbolic links at " + next, passed);
                 }
                 links.add(next);
                 String target;
                 try {
                     target = Files.readSymbolicLink(onHost(next)).toString();
                 } catch (IOException e) {
-                    return new Resolved(nodePath, next, links, next + ": " + IoErrors.describe(e));
+                    return new Resolved(nodePath, next, links, next + ": " + IoErrors.describe(e), passed);
                 }
                 List<String> parts = components(target);
                 for (int i = parts.size() - 1; i >= 0; i--) {
@@ -93,11 +103,14 @@ public final class HostPaths {
                 continue;
             }
             if (!pending.isEmpty() && !a.isDirectory()) {
-                return new Resolved(nodePath, next, links, next + " is not a directory");
+                return new Resolved(nodePath, next, links, next + " is not a directory", passed);
+            }
+            if (!pending.isEmpty()) {
+                passed.add(next);
             }
             current = next;
         }
-        return new Resolved(nodePath, current, links, null);
+        return new Resolved(nodePath, current, links, null, passed);
     }
 
     /** The directory part of a node path ({@code /} for a top-level name). */

@@ -34,26 +34,59 @@ public final class HostReader {
     private final ProcessScanner scanner;
     private final BootIdReader bootIds;
     private final BootClockSampler bootClock;
-    private final WatchGlobs globs;
-    private final HostPaths paths;
-    private final ContainerdImports imports;
+    private final Path procRoot;
+    private final List<String> watchGlobs;
+    private final View hostView;
+    private final MountPolicy mounts;
     private final ConfigFileReader files;
     private final ContainerdMatcher matcher;
     private final HostClock clock;
     private final ChangeTimes times;
+    /** What the last read looked at, for {@link #stamps()}: the view, containerd's pid, the evidence paths. */
+    private volatile Tracked tracked;
+
+    /** The evidence as seen under one root: the host root, or containerd's own root. */
+    private record View(Path root, WatchGlobs globs, HostPaths paths, ContainerdImports imports) {
+        static View of(Path root, List<String> watchGlobs) {
+            HostPaths paths = new HostPaths(root);
+            return new View(root, new WatchGlobs(root, watchGlobs), paths, new ContainerdImports(paths));
+        }
+    }
+
+    private record Tracked(View view, Long pid, Set<String> evidence) {
+    }
 
     public HostReader(Path procRoot, Path hostRoot, List<String> watchGlobs, ContainerdMatcher matcher,
                       HostClock clock) {
+        this(procRoot, hostRoot, watchGlobs, matcher, clock, MountPolicy.DEFAULT);
+    }
+
+    public HostReader(Path procRoot, Path hostRoot, List<String> watchGlobs, ContainerdMatcher matcher,
+                      HostClock clock, MountPolicy mounts) {
         this.scanner = new ProcessScanner(procRoot);
         this.bootIds = new BootIdReader(procRoot);
         this.bootClock = new BootClockSampler(clock, BootClockSampler.DEFAULT_SAMPLES);
-        this.globs = new WatchGlobs(hostRoot, watchGlobs);
-        this.paths = new HostPaths(hostRoot);
-        this.imports = new ContainerdImports(paths);
+        this.procRoot = procRoot;
+        this.watchGlobs = List.copyOf(watchGlobs);
+        this.hostView = View.of(hostRoot, watchGlobs);
+        this.mounts = mounts;
         this.files = new ConfigFileReader(ConfigFileReader.DEFAULT_MAX_BYTES);
         this.matcher = matcher;
         this.clock = clock;
         this.times = clock.changeTimes();
+        this.tracked = new Tracked(hostView, null, Set.of());
+    }
+
+    /** The view of one containerd: its root (and mount namespace) when so configured, else the host root. */
+    private View viewFor(Long pid) {
+        if (pid == null || !mounts.throughContainerdRoot()) {
+            return hostView;
+        }
+        Path root = procRoot.resolve(Long.toString(pid)).resolve("root");
+        String prefix = mounts.nodePrefix().replaceFirst("^/+", "");
+        Path nodeRoot = prefix.isEmpty() ? root : root.resolve(prefix);
+        Tracked last = tracked;
+        return last.view().root().equals(nodeRoot) ? last.view() : View.of(nodeRoot, watchGlobs);
     }
 
     public HostSnapshot read() {
@@ -80,13 +113,20 @@ public final class HostReader {
         } catch (IOException e) {
             hostErrors.add("uptime unreadable: " + IoErrors.describe(e));
         }
+        Long pid = candidates.size() == 1 ? candidates.get(0).pid() : null;
+        View view = viewFor(pid);
+        HostPaths paths = view.paths();
+        Set<String> evidence = new LinkedHashSet<>();
         List<WatchedFile> watched = new ArrayList<>();
         Map<String, String> texts = new LinkedHashMap<>();
         List<String> undecodable = new ArrayList<>();
-        WatchGlobs.Expansion expansion = globs.expand();
+        WatchGlobs.Expansion expansion = view.globs().expand();
         watched.addAll(expansion.unlistable());
         for (String path : expansion.paths()) {
-            ConfigFileReader.FileRead read = files.read(paths, paths.resolve(path), times);
+            HostPaths.Resolved resolved = paths.resolve(path);
+            evidence.add(resolved.realPath());
+            evidence.addAll(resolved.directories());
+            ConfigFileReader.FileRead read = files.read(paths, resolved, times);
             watched.add(read.file());
             String text = null;
             if (read.content() != null) {
@@ -102,7 +142,7 @@ public final class HostReader {
         ContainerdImports.Closure closure = null;
         if (candidates.size() == 1
                 && matcher.match(candidates.get(0).cmdline()) instanceof ContainerdMatcher.Yes yes) {
-            closure = imports.resolve(yes.config(), texts);
+            closure = view.imports().resolve(yes.config(), texts);
         }
         List<ConfigDocument> toml = new ArrayList<>();
         List<String> loaded = closure != null ? closure.loaded()
@@ -115,34 +155,59 @@ public final class HostReader {
         List<String> loadedUndecodable = undecodable.stream()
                 .filter(u -> loaded.stream().anyMatch(p -> u.startsWith(p + ": "))).toList();
 
-        Set<String> dirs = new LinkedHashSet<>(globs.directories());
+        Set<String> dirs = new LinkedHashSet<>(view.globs().directories());
         expansion.paths().forEach(p -> dirs.add(HostPaths.parent(p)));
         if (closure != null) {
             dirs.addAll(closure.directories());
         }
         List<WatchedDirectory> directories = new ArrayList<>();
         for (String dir : dirs) {
-            WatchedDirectory d = stampDirectory(dir);
+            HostPaths.Resolved resolved = paths.resolve(dir);
+            evidence.add(resolved.realPath());
+            evidence.addAll(resolved.directories());
+            WatchedDirectory d = stampDirectory(view, dir);
             if (d != null) {
                 directories.add(d);
             }
         }
         directories.sort(Comparator.comparing(WatchedDirectory::path));
+        tracked = new Tracked(view, pid, Set.copyOf(evidence));
 
         String hostError = hostErrors.isEmpty() ? null : String.join("; ", hostErrors);
         Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, watched,
-                directories, closure == null ? List.of() : closure.unwatched(), observedAt);
+                directories, closure == null ? List.of() : closure.unwatched(), observedAt,
+                mountProblems(pid, evidence));
         return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable);
     }
 
     /**
-     * A directory's newest change stamp (mtime, ctime, the ctimes of symlinks on the way), or null when
+     * Containerd's mount points on the way to the evidence that the platform does not create
+     * ({@link MountCheck}), or why its mount table cannot be read. A simulated host
+     * ({@link ChangeTimes#stampsDirectories()} false) has no mount table; without a single containerd the
+     * verdict is unknown anyway.
+     */
+    private List<String> mountProblems(Long pid, Set<String> evidence) {
+        if (pid == null || !times.stampsDirectories()) {
+            return List.of();
+        }
+        try {
+            List<MountTable.Mount> table = MountTable.read(procRoot.resolve(Long.toString(pid)).resolve("mountinfo"));
+            return MountCheck.unexpected(table, evidence, mounts.nodePrefix(), mounts.expectedMounts());
+        } catch (IOException e) {
+            return List.of("the mount table of containerd (pid " + pid + ") is unreadable ("
+                    + IoErrors.describe(e) + ")");
+        }
+    }
+
+    /**
+     * A directory's newest change stamp (mtime, ctime, the ctimes of symlinks and directories on the way), or null when
      * it does not exist (or on a simulated host, {@link ChangeTimes#stampsDirectories()}).
      */
-    WatchedDirectory stampDirectory(String dir) {
+    private WatchedDirectory stampDirectory(View view, String dir) {
         if (!times.stampsDirectories()) {
             return null;
         }
+        HostPaths paths = view.paths();
         HostPaths.Resolved r = paths.resolve(dir);
         if (r.error() != null) {
             return WatchedDirectory.unreadable(dir, r.error());
@@ -168,6 +233,13 @@ public final class HostReader {
                     by = "ctime of symlink " + link;
                 }
             }
+            for (String above : r.directories()) {
+                Instant aboveCtime = times.ctime(paths.onHost(above));
+                if (aboveCtime.isAfter(at)) {
+                    at = aboveCtime;
+                    by = "ctime of directory " + above;
+                }
+            }
             return WatchedDirectory.readable(dir, at, by);
         } catch (java.nio.file.NoSuchFileException e) {
             return null;
@@ -183,9 +255,12 @@ public final class HostReader {
      */
     public Map<String, String> stamps() {
         Map<String, String> signature = new TreeMap<>();
-        WatchGlobs.Expansion expansion = globs.expand();
+        Tracked last = tracked;
+        View view = last.view();
+        HostPaths paths = view.paths();
+        WatchGlobs.Expansion expansion = view.globs().expand();
         expansion.unlistable().forEach(f -> signature.put(f.path(), "unlistable"));
-        Set<String> dirs = new LinkedHashSet<>(globs.directories());
+        Set<String> dirs = new LinkedHashSet<>(view.globs().directories());
         for (String path : expansion.paths()) {
             dirs.add(HostPaths.parent(path));
             HostPaths.Resolved r = paths.resolve(path);
@@ -193,6 +268,11 @@ public final class HostReader {
             try {
                 for (String link : r.symlinks()) {
                     s.append(" link ").append(link).append('@').append(times.ctime(paths.onHost(link)));
+                }
+                if (times.stampsDirectories()) {
+                    for (String above : r.directories()) {
+                        s.append(" dir ").append(above).append('@').append(times.ctime(paths.onHost(above)));
+                    }
                 }
                 Path onHost = paths.onHost(r.realPath());
                 java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(onHost,
@@ -205,19 +285,21 @@ public final class HostReader {
             signature.put(path, s.toString());
         }
         for (String dir : dirs) {
-            WatchedDirectory d = stampDirectory(dir);
+            WatchedDirectory d = stampDirectory(view, dir);
             signature.put(dir + "/", d == null ? "missing" : d.changedAt() + " " + d.readError());
         }
+        // A mount moves no stamp: the mounts on the evidence's way are part of the signature.
+        signature.put("\0mounts", String.join("\n", mountProblems(last.pid(), last.evidence())));
         return signature;
     }
 
     /** The watched globs, for the file watcher and the poller. */
     public WatchGlobs globs() {
-        return globs;
+        return hostView.globs();
     }
 
     public HostPaths paths() {
-        return paths;
+        return hostView.paths();
     }
 
     public ProcessScanner scanner() {

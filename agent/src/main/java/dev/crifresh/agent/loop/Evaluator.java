@@ -1,5 +1,6 @@
 package dev.crifresh.agent.loop;
 
+import dev.crifresh.agent.cri.RuntimeAuthProbe;
 import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.host.HostSnapshot;
 import dev.crifresh.agent.host.RegistryFingerprints;
@@ -7,6 +8,8 @@ import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.EvaluationMemory;
 import dev.crifresh.common.evidence.EvidenceRules;
 import dev.crifresh.common.evidence.RuleSettings;
+import dev.crifresh.common.evidence.RuntimeAuth;
+import dev.crifresh.common.registry.ContainerdReading;
 
 /**
  * Reads the node and applies the rules, carrying {@link EvaluationMemory} from one evaluation to the
@@ -16,20 +19,41 @@ public final class Evaluator {
     private final HostReader reader;
     private final RuleSettings rules;
     private final byte[] fingerprintKey;
+    private final ContainerdReading.Generation generation;
+    private final RuntimeAuthProbe runtimeProbe;
     private EvaluationMemory memory;
 
     /** @param fingerprintKey HMAC key for registry fingerprints, or null to publish none */
     public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey) {
+        this(reader, rules, fingerprintKey, null);
+    }
+
+    /** @param generation which containerd reads the config, or null to tell from the files (see RegistryFingerprints) */
+    public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey,
+                     ContainerdReading.Generation generation) {
+        this(reader, rules, fingerprintKey, generation, null);
+    }
+
+    /** @param runtimeProbe the opt-in CRI status comparison ({@code --cri-socket}), or null */
+    public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey,
+                     ContainerdReading.Generation generation, RuntimeAuthProbe runtimeProbe) {
+        this.runtimeProbe = runtimeProbe;
         this.reader = reader;
         this.rules = rules;
         this.fingerprintKey = fingerprintKey == null ? null : fingerprintKey.clone();
+        this.generation = generation;
     }
 
     public synchronized Assessment evaluate() {
         long started = System.nanoTime();
         HostSnapshot snapshot = reader.read();
-        Evaluation evaluation = EvidenceRules.evaluate(snapshot.observation(), rules, memory);
-        RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey);
+        // Asked right after the files were read; the runtime that answers is the one listening on the CRI
+        // socket, the one kubelet pulls through.
+        RuntimeAuth runtime = runtimeProbe == null ? RuntimeAuth.UNAVAILABLE
+                : runtimeProbe.compare(snapshot.tomlDocuments(), rules.talosMode(), generation);
+        Evaluation evaluation = EvidenceRules.evaluate(snapshot.observation(), rules, memory, runtime);
+        RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey,
+                rules.talosMode(), generation);
         java.util.List<String> failures = new java.util.ArrayList<>(snapshot.undecodable());
         failures.addAll(registries.parseFailures());
         evaluation = ConfigParseCheck.apply(evaluation, failures);

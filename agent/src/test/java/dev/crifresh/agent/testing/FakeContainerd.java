@@ -64,6 +64,49 @@ public final class FakeContainerd implements AutoCloseable {
         }
         FakeContainerd fake = new FakeContainerd(pb.start(), List.copyOf(argv));
         fake.awaitExec();
+        if (comm != null) {
+            fake.awaitComm(comm); // prctl runs after exec: until then the kernel's comm is still the binary's name
+        }
+        return fake;
+    }
+
+    private void awaitComm(String comm) {
+        Path file = Path.of("/proc", Long.toString(pid()), "comm");
+        String want = comm.length() > 15 ? comm.substring(0, 15) : comm;
+        Poll.until(Duration.ofSeconds(10), "comm " + want, () -> {
+            try {
+                return Files.readString(file).strip().equals(want);
+            } catch (IOException e) {
+                return false;
+            }
+        });
+    }
+
+    /**
+     * Starts it in a private mount namespace ({@code unshare --mount --propagation private}, root only)
+     * after {@code setup} ran there as a bash script: mounts made by {@code setup} are seen by this
+     * process alone, as a mount made in containerd's namespace would be. The process's start time is
+     * that of {@code unshare}, before {@code setup} ran.
+     */
+    public static FakeContainerd startInMountNamespace(List<String> argv, String setup) throws IOException {
+        return startAfter(List.of("unshare", "--mount", "--propagation", "private"), setup, argv);
+    }
+
+    /** Starts it in the mount namespace of {@code pid} ({@code nsenter --mount}). */
+    public static FakeContainerd startInMountNamespaceOf(long pid, List<String> argv) throws IOException {
+        return startAfter(List.of("nsenter", "--mount", "--target", Long.toString(pid)), "true", argv);
+    }
+
+    private static FakeContainerd startAfter(List<String> launcher, String setup, List<String> argv)
+            throws IOException {
+        List<String> command = new ArrayList<>(launcher);
+        command.addAll(List.of("bash", "-c", "set -e\n" + setup + "\nexec -a \"$0\" \"$FAKE_BIN\" \"$@\""));
+        command.addAll(argv);
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("FAKE_BIN", binary().toString());
+        FakeContainerd fake = new FakeContainerd(pb.start(), List.copyOf(argv));
+        fake.awaitExec();
         return fake;
     }
 

@@ -51,6 +51,8 @@ public final class FakeProc {
         write(dir.resolve("cmdline"), String.join("\0", argv) + "\0");
         write(dir.resolve("stat"), pid + " (containerd) S 1 " + pid + " " + pid
                 + " 0 -1 4194560 100 0 0 0 5 7 0 0 20 0 12 0 " + startTicks + " 1000000 500 18446744073709551615");
+        write(dir.resolve("mountinfo"), "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+                + "23 22 0:5 / /proc rw,nosuid,nodev,noexec shared:2 - proc proc rw\n");
         return this;
     }
 

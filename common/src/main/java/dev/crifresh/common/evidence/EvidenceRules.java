@@ -27,6 +27,16 @@ public final class EvidenceRules {
      * @param previous    the memory returned by the previous evaluation, or null on the first one
      */
     public static Evaluation evaluate(Observation observation, RuleSettings settings, EvaluationMemory previous) {
+        return evaluate(observation, settings, previous, RuntimeAuth.UNAVAILABLE);
+    }
+
+    /**
+     * As {@link #evaluate(Observation, RuleSettings, EvaluationMemory)}, with what the CRI runtime reports about
+     * the credentials it holds: once identity is settled, {@link RuntimeAuth.State#SAME} is fresh (proof
+     * runtime-status) and {@link RuntimeAuth.State#DIFFERENT} is stale, whatever the clocks and stamps say.
+     */
+    public static Evaluation evaluate(Observation observation, RuleSettings settings, EvaluationMemory previous,
+            RuntimeAuth runtime) {
         List<ProcessSample> candidates = observation.candidates();
         ProcessSample containerd = candidates.size() == 1 ? candidates.get(0) : null;
         String digest = ConfigDigest.of(observation.files()).orElse(null);
@@ -34,7 +44,7 @@ public final class EvidenceRules {
                 ? null : ticksSinceBoot(containerd.startTicks(), observation.clkTck());
         Instant startedAt = start == null ? null : observation.clock().bootWallTime().plus(start);
         EvaluationMemory memory = nextMemory(observation.bootId(), containerd, digest, previous);
-        Outcome outcome = decide(observation, settings, containerd, start, digest, memory);
+        Outcome outcome = decide(observation, settings, containerd, start, digest, memory, runtime);
         if (outcome.proof == Proof.ORDERING) {
             memory = new EvaluationMemory(memory.identity(), digest, digest, memory.changedWhileRunning());
         }
@@ -77,7 +87,7 @@ public final class EvidenceRules {
     }
 
     private static Outcome decide(Observation o, RuleSettings settings, ProcessSample containerd,
-            Duration start, String digest, EvaluationMemory memory) {
+            Duration start, String digest, EvaluationMemory memory, RuntimeAuth runtime) {
         // Rule 1: identity.
         if (!hostReadable(o)) {
             return Outcome.notFresh(Reason.HOST_UNREADABLE, hostProblem(o));
@@ -111,6 +121,23 @@ public final class EvidenceRules {
                     + oneLine(o.unwatchedImports().get(0)) + (o.unwatchedImports().size() > 1
                             ? " (and " + (o.unwatchedImports().size() - 1) + " more)" : "")
                     + ", which the agent does not watch");
+        }
+
+        // Runtime status (opt-in): the credentials containerd reports holding decide, not the clocks. It is not
+        // a content proof (rule 4's memory stays as it was): only the registry credentials were compared.
+        if (runtime.state() == RuntimeAuth.State.SAME) {
+            return new Outcome(Reason.RUNTIME_STATUS_MATCHES_CONFIG, Proof.RUNTIME_STATUS, "containerd (pid "
+                    + containerd.pid() + ") reports the registry credentials the config names (" + oneLine(runtime.detail()) + ")");
+        }
+        if (runtime.state() == RuntimeAuth.State.DIFFERENT) {
+            return Outcome.notFresh(Reason.RUNTIME_CREDENTIAL_DIFFERS, "containerd (pid " + containerd.pid()
+                    + ") reports other registry credentials than the config names (" + oneLine(runtime.detail()) + ")");
+        }
+        // The mount check after the runtime status: containerd's own report does not depend on the path the
+        // agent read the files through (the files' fingerprints are what it publishes).
+        Outcome mounted = mountCheck(o);
+        if (mounted != null) {
+            return mounted;
         }
 
         Duration margin = settings.margin().plus(o.clock().error().abs());
@@ -168,6 +195,16 @@ public final class EvidenceRules {
         }
         return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config " + newest.describe()
                 + " changed " + Durations.text(gap.negated()) + " after " + who + " started");
+    }
+
+    /** Rule 1, mounts: a tree mounted on the way to the config moves no stamp, so nothing can be proven. */
+    private static Outcome mountCheck(Observation o) {
+        if (o.mountProblems().isEmpty()) {
+            return null;
+        }
+        return Outcome.notFresh(Reason.CONFIG_PATH_MOUNTED, oneLine(o.mountProblems().get(0))
+                + (o.mountProblems().size() > 1 ? " (and " + (o.mountProblems().size() - 1) + " more)" : "")
+                + ": a tree mounted on the way to the config moves no stamp");
     }
 
     private static boolean hostReadable(Observation o) {

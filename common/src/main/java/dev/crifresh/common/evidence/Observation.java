@@ -17,6 +17,11 @@ import java.util.List;
  * @param unwatchedImports the files containerd loads (its config and, recursively, the config's
  *                         {@code imports}) that are not among {@code files}, each with why; empty when all are
  * @param observedAt       the wall time of the read
+ * @param mountProblems    mount points on the paths to the evidence (the config files, their
+ *                         directories and every directory passed on the way, symlink targets included)
+ *                         that the platform does not create, as containerd's mount table shows them, or
+ *                         why that table cannot be read; each makes the verdict unknown
+ *                         ({@link Reason#CONFIG_PATH_MOUNTED}). Empty when there are none.
  */
 public record Observation(
         String bootId,
@@ -27,13 +32,22 @@ public record Observation(
         List<WatchedFile> files,
         List<WatchedDirectory> directories,
         List<String> unwatchedImports,
-        Instant observedAt) {
+        Instant observedAt,
+        List<String> mountProblems) {
 
     public Observation {
         candidates = List.copyOf(candidates);
         files = List.copyOf(files);
         directories = List.copyOf(directories);
         unwatchedImports = List.copyOf(unwatchedImports);
+        mountProblems = List.copyOf(mountProblems);
+    }
+
+    /** An observation without a mount check (simulated hosts and rule tests). */
+    public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
+                       List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
+                       Instant observedAt) {
+        this(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports, observedAt, List.of());
     }
 
     /** An observation without directory stamps or import check (simulations and rule tests). */

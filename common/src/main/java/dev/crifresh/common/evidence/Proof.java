@@ -4,6 +4,8 @@ package dev.crifresh.common.evidence;
 public enum Proof {
     ORDERING("ordering"),
     CONTENT("content"),
+    /** The CRI runtime's own status reports the files' registry credentials (opt-in, containerd 1.x). */
+    RUNTIME_STATUS("runtime-status"),
     NONE("none");
 
     private final String wire;

@@ -4,6 +4,10 @@ package dev.crifresh.common.evidence;
 public enum Reason {
     CONTAINERD_STARTED_AFTER_CONFIG("ContainerdStartedAfterConfig", Verdict.FRESH),
     CONFIG_UNCHANGED_SINCE_LOAD("ConfigUnchangedSinceLoad", Verdict.FRESH),
+    /** CRI Status reports the registry credentials the files name (opt-in runtime-status proof). */
+    RUNTIME_STATUS_MATCHES_CONFIG("RuntimeStatusMatchesConfig", Verdict.FRESH),
+    /** CRI Status reports other registry credentials than the files name. */
+    RUNTIME_CREDENTIAL_DIFFERS("RuntimeCredentialDiffers", Verdict.STALE),
     CONFIG_CHANGED_AFTER_CONTAINERD_START("ConfigChangedAfterContainerdStart", Verdict.STALE),
     ORDERING_WITHIN_MARGIN("OrderingWithinMargin", Verdict.STALE),
     CLOCK_ANOMALY("ClockAnomaly", Verdict.STALE),
@@ -14,6 +18,11 @@ public enum Reason {
     CONFIG_UNWATCHED_IMPORT("ConfigUnwatchedImport", Verdict.UNKNOWN),
     /** containerd's start (boot-relative) is later than the uptime when it was read: the numbers are wrong. */
     CONTAINERD_START_IN_FUTURE("ContainerdStartInFuture", Verdict.UNKNOWN),
+    /**
+     * A mount point on the way to the config (a file, its directory or a directory above it) that the
+     * platform does not create: a tree mounted there moves no stamp the agent reads.
+     */
+    CONFIG_PATH_MOUNTED("ConfigPathMounted", Verdict.UNKNOWN),
     /** Not in DESIGN §4's list: the boot id or the clock source could not be read. */
     HOST_UNREADABLE("HostUnreadable", Verdict.UNKNOWN);
 

@@ -8,20 +8,23 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * One containerd config file as containerd itself reads it: its {@code version}, its {@code imports} (as
- * written; {@code ContainerdImports} resolves them) and the registry credentials of the one CRI section
- * containerd reads for that version:
- * <ul>
- *   <li>{@code version = 3} (containerd 2.x): {@code plugins.'io.containerd.cri.v1.images'.registry.configs};</li>
- *   <li>{@code version = 2}: {@code plugins.'io.containerd.grpc.v1.cri'.registry.configs} only (containerd 1.x
- *       reads it, containerd 2.x migrates it to the images plugin);</li>
- *   <li>any other version, or none, with either CRI section present: not understood, a failure — which
- *       credential containerd holds cannot be told.</li>
- * </ul>
- * A pure function of the text, safe to fuzz: it returns a failure for any bad input, never throws.
+ * written; {@code ContainerdImports} resolves them) and, for each CRI plugin table containerd 1.x or 2.x
+ * may read registry credentials from ({@code cri}, {@code io.containerd.grpc.v1.cri},
+ * {@code io.containerd.cri.v1.images}), whether it is there and the credentials in it. Which of them
+ * containerd uses depends on the version of every file it loads and on containerd's own generation:
+ * {@link ContainerdReading} decides. {@link Parsed#definesSection()} and {@link Parsed#credentials()}
+ * keep the file's own reading for versions 2 and 3 (containerd 1.x's section for 2, the images plugin
+ * for 3 and 4).
+ * <p>A version the agent does not know (below 0, above 4) is a failure. A pure function of the text, safe
+ * to fuzz: it returns a failure for any bad input, never throws.
  */
 public final class ContainerdConfigFile {
     static final String IMAGES_PLUGIN = "io.containerd.cri.v1.images";
     static final String CRI_V1_PLUGIN = "io.containerd.grpc.v1.cri";
+    /** containerd 1.x's short name of the CRI plugin in a version 1 (or version-less) config. */
+    static final String CRI_SHORT = "cri";
+    /** The highest config version any containerd knows (containerd 2.2). */
+    public static final int MAX_VERSION = 4;
 
     private ContainerdConfigFile() {
     }
@@ -32,15 +35,49 @@ public final class ContainerdConfigFile {
     /**
      * @param version         the {@code version} key, 0 when absent
      * @param imports         the {@code imports} entries as written, in order
-     * @param definesSection  the file has the CRI plugin table containerd reads for its version: when
-     *                        containerd merges imports, such a table replaces the earlier one entirely
+     * @param definesSection  the file has the CRI plugin table its own version selects (2: containerd 1.x's,
+     *                        3 and 4: the images plugin)
      * @param credentials     the credentials in that table, sorted by host
+     * @param sections        each CRI plugin table containerd may read credentials from, by plugin key
+     *                        ({@code cri}, {@code io.containerd.grpc.v1.cri}, {@code io.containerd.cri.v1.images})
+     * @param criRuntimes     {@code io.containerd.grpc.v1.cri} (or {@code cri}) has {@code containerd.runtimes}:
+     *                        containerd 2.x's migration of an older file moves its registry only then
+     * @param shortPluginKeys a plugin key without a dot (a version 1 name): containerd 1.x refuses it in a
+     *                        version 2 config
      */
-    public record Parsed(int version, List<String> imports, boolean definesSection, List<RegistryAuth> credentials)
+    public record Parsed(int version, List<String> imports, boolean definesSection, List<RegistryAuth> credentials,
+                         java.util.Map<String, PluginSection> sections, boolean criRuntimes, boolean shortPluginKeys)
             implements Result {
         public Parsed {
             imports = List.copyOf(imports);
             credentials = List.copyOf(credentials);
+            sections = java.util.Map.copyOf(sections);
+        }
+
+        public PluginSection section(String plugin) {
+            return sections.getOrDefault(plugin, PluginSection.ABSENT);
+        }
+    }
+
+    /**
+     * One CRI plugin table of one file.
+     *
+     * @param defined         the plugin table is there (containerd 1.x replaces an earlier file's table with it)
+     * @param registryDefined its {@code registry} table is there (containerd 2.x's migration moves it whole)
+     * @param auths           the {@code registry.configs.<host>.auth} entries, by normalised host
+     */
+    public record PluginSection(boolean defined, boolean registryDefined, java.util.Map<String, HostAuth> auths) {
+        static final PluginSection ABSENT = new PluginSection(false, false, java.util.Map.of());
+
+        public PluginSection {
+            auths = java.util.Map.copyOf(auths);
+        }
+    }
+
+    /** One host's credential and which of its fields the file spells (containerd 2.x merges them field by field). */
+    public record HostAuth(RegistryAuth auth, java.util.Set<String> fields) {
+        public HostAuth {
+            fields = java.util.Set.copyOf(fields);
         }
     }
 
@@ -59,7 +96,7 @@ public final class ContainerdConfigFile {
             return new Failed("malformed TOML");
         }
         if (root == null || root.isMissingNode() || root.isNull()) {
-            return new Parsed(0, List.of(), false, List.of());
+            return new Parsed(0, List.of(), false, List.of(), java.util.Map.of(), false, false);
         }
         if (!root.isObject()) {
             return new Failed("not a TOML table");
@@ -71,6 +108,10 @@ public final class ContainerdConfigFile {
                 return new Failed("version is not an integer");
             }
             version = versionNode.intValue();
+        }
+        if (version < 0 || version > MAX_VERSION) {
+            return new Failed("config version " + version + " is not one containerd 1.x or 2.x knows (0 to "
+                    + MAX_VERSION + ")");
         }
         List<String> imports = new ArrayList<>();
         JsonNode importsNode = root.get("imports");
@@ -87,26 +128,53 @@ public final class ContainerdConfigFile {
         }
         try {
             JsonNode plugins = CriRegistryConfig.table(root.get("plugins"), KeyPath.root("plugins"));
-            boolean hasImages = plugins != null && plugins.get(IMAGES_PLUGIN) != null;
-            boolean hasCriV1 = plugins != null && plugins.get(CRI_V1_PLUGIN) != null;
-            String plugin = switch (version) {
-                case 3 -> IMAGES_PLUGIN;
-                case 2 -> CRI_V1_PLUGIN;
-                default -> null;
-            };
-            if (plugin == null) {
-                if (hasImages || hasCriV1) {
-                    return new Failed("config version " + version + " has a CRI plugin section, but containerd"
-                            + " reads registry credentials only from version 2 or 3 files");
+            java.util.Map<String, PluginSection> sections = new java.util.TreeMap<>();
+            boolean runtimes = false;
+            boolean shortKeys = false;
+            if (plugins != null) {
+                for (String plugin : List.of(CRI_SHORT, CRI_V1_PLUGIN, IMAGES_PLUGIN)) {
+                    if (plugins.get(plugin) != null) {
+                        sections.put(plugin, section(root, plugins, plugin));
+                    }
                 }
-                return new Parsed(version, imports, false, List.of());
+                for (String plugin : List.of(CRI_SHORT, CRI_V1_PLUGIN)) {
+                    JsonNode containerd = plugins.path(plugin).path("containerd");
+                    runtimes |= containerd.isObject() && containerd.get("runtimes") != null;
+                }
+                for (java.util.Map.Entry<String, JsonNode> e : plugins.properties()) {
+                    shortKeys |= !e.getKey().contains(".");
+                }
             }
-            CredentialSet found = new CredentialSet();
-            CriRegistryConfig.collect(root, plugin, found);
-            boolean defines = plugin.equals(IMAGES_PLUGIN) ? hasImages : hasCriV1;
-            return new Parsed(version, imports, defines, found.toParsed().credentials());
+            String own = version >= 3 ? IMAGES_PLUGIN : version == 2 ? CRI_V1_PLUGIN : null;
+            PluginSection mine = own == null ? PluginSection.ABSENT : sections.getOrDefault(own, PluginSection.ABSENT);
+            List<RegistryAuth> credentials = mine.auths().values().stream().map(HostAuth::auth)
+                    .sorted(java.util.Comparator.comparing(RegistryAuth::host)).toList();
+            return new Parsed(version, imports, mine.defined(), credentials, sections, runtimes, shortKeys);
         } catch (InvalidRegistryConfig e) {
             return new Failed(e.getMessage());
         }
+    }
+
+    private static PluginSection section(JsonNode root, JsonNode plugins, String plugin) throws InvalidRegistryConfig {
+        JsonNode table = CriRegistryConfig.table(plugins.get(plugin), KeyPath.root("plugins").child(plugin));
+        JsonNode registry = table == null ? null
+                : CriRegistryConfig.table(table.get("registry"), KeyPath.root("plugins").child(plugin).child("registry"));
+        CredentialSet found = new CredentialSet();
+        CriRegistryConfig.collect(root, plugin, found);
+        java.util.Map<String, HostAuth> auths = new java.util.TreeMap<>();
+        JsonNode configs = registry == null ? null : registry.get("configs");
+        for (RegistryAuth auth : found.toParsed().credentials()) {
+            java.util.Set<String> fields = new java.util.TreeSet<>();
+            if (configs != null) {
+                for (java.util.Map.Entry<String, JsonNode> e : configs.properties()) {
+                    JsonNode a = e.getValue().path("auth");
+                    if (RegistryHosts.normalise(e.getKey()).equals(auth.host()) && a.isObject()) {
+                        a.properties().forEach(f -> fields.add(f.getKey()));
+                    }
+                }
+            }
+            auths.put(auth.host(), new HostAuth(auth, fields));
+        }
+        return new PluginSection(table != null, registry != null, auths);
     }
 }

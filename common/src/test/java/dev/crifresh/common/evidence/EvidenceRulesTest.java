@@ -15,6 +15,7 @@ import static dev.crifresh.common.evidence.Reason.CLOCK_ANOMALY;
 import static dev.crifresh.common.evidence.Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START;
 import static dev.crifresh.common.evidence.Reason.CONFIG_UNCHANGED_SINCE_LOAD;
 import static dev.crifresh.common.evidence.Reason.CONFIG_UNREADABLE;
+import static dev.crifresh.common.evidence.Reason.CONFIG_PATH_MOUNTED;
 import static dev.crifresh.common.evidence.Reason.CONFIG_UNWATCHED_IMPORT;
 import static dev.crifresh.common.evidence.Reason.CONTAINERD_START_IN_FUTURE;
 import static dev.crifresh.common.evidence.Reason.CONTAINERD_AMBIGUOUS;
@@ -97,6 +98,12 @@ class EvidenceRulesTest {
                 row("unwatched import outranks an ordering that looks fresh",
                         given().unwatchedImport("/etc/cri/conf.d/zz-override.toml").unwatchedImport("/x.toml"),
                         GENERIC, CONFIG_UNWATCHED_IMPORT),
+                row("a tree mounted over conf.d: no stamp moves, ordering looks fresh",
+                        given().mounted("a ext4 file system (/staged of /dev/sda1) is mounted on /etc/cri/conf.d"),
+                        CONFIG_PATH_MOUNTED),
+                row("a mount outranks an ordering that looks fresh in generic mode too",
+                        given().mounted("a tmpfs file system (/ of tmpfs) is mounted on /etc"), GENERIC,
+                        CONFIG_PATH_MOUNTED),
                 row("containerd started after the uptime it was read at",
                         given().startTicks(7000), CONTAINERD_START_IN_FUTURE),
                 row("containerd start just inside the uptime stays comparable",
@@ -354,6 +361,7 @@ class EvidenceRulesTest {
         Set<Reason> seen = EnumSet.noneOf(Reason.class);
         rows().forEach(r -> seen.add(r.expected()));
         sequences().forEach(s -> s.steps().forEach(st -> seen.add(st.expected())));
+        seen.addAll(EvidenceRulesRuntimeTest.REASONS);
         assertEquals(EnumSet.allOf(Reason.class), seen);
     }
 

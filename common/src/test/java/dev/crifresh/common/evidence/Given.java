@@ -38,6 +38,7 @@ final class Given {
     /** Directory change stamps, as a function of the boot wall time. */
     private final Map<String, Function<Instant, WatchedDirectory>> directories = new TreeMap<>();
     private final List<String> unwatchedImports = new ArrayList<>();
+    private final List<String> mountProblems = new ArrayList<>();
 
     private Given() {
         file(CONTAINERD_TOML, ms(1000), "version = 3\nimports = ['/etc/cri/conf.d/cri.toml']\n");
@@ -128,6 +129,12 @@ final class Given {
         return this;
     }
 
+    /** containerd's mount table shows a mount on the way to the config that the platform does not create. */
+    Given mounted(String problem) {
+        mountProblems.add(problem);
+        return this;
+    }
+
     Given unreadable(String path, String error) {
         files.put(path, b -> WatchedFile.unreadable(path, error));
         return this;
@@ -199,7 +206,7 @@ final class Given {
         List<WatchedDirectory> dirs = new ArrayList<>();
         directories.values().forEach(d -> dirs.add(d.apply(boot)));
         return new Observation(bootId, clock, hostError, clkTck, candidates, built, dirs, unwatchedImports,
-                boot.plus(observedAt));
+                boot.plus(observedAt), mountProblems);
     }
 
     /** The same observation with its file list reversed (the rules must not care about order). */
@@ -210,6 +217,6 @@ final class Given {
         List<WatchedDirectory> dirs = new ArrayList<>(o.directories());
         java.util.Collections.reverse(dirs);
         return new Observation(o.bootId(), o.clock(), o.hostError(), o.clkTck(), o.candidates(), reversed, dirs,
-                o.unwatchedImports(), o.observedAt());
+                o.unwatchedImports(), o.observedAt(), o.mountProblems());
     }
 }

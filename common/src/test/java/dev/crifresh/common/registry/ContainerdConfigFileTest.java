@@ -40,14 +40,36 @@ class ContainerdConfigFileTest {
     }
 
     @Test
-    void otherVersionsWithACriSectionAreNotUnderstood() {
-        for (String version : List.of("", "version = 1\n", "version = 4\n", "version = '3'\n")) {
+    void everyVersionContainerdKnowsIsReadAndOthersAreNot() {
+        for (String version : List.of("", "version = 1\n", "version = 4\n")) {
+            ContainerdConfigFile.Parsed p = parsed(version + IMAGES + CRI_V1);
+            assertTrue(p.section(ContainerdConfigFile.IMAGES_PLUGIN).defined(), version);
+            assertTrue(p.section(ContainerdConfigFile.CRI_V1_PLUGIN).defined(), version);
+        }
+        assertEquals(List.of(new RegistryAuth("ghcr.io", "u3", "p3", "")), parsed("version = 4\n" + IMAGES).credentials());
+        for (String version : List.of("version = 5\n", "version = -1\n", "version = '3'\n")) {
             ContainerdConfigFile.Result r = ContainerdConfigFile.parse(version + IMAGES);
             ContainerdConfigFile.Failed f = assertInstanceOf(ContainerdConfigFile.Failed.class, r, version);
             assertFalse(f.message().contains("p3"), f.message());
         }
-        // Without a CRI section the version does not matter: nothing to read.
+        // A version 5 file fails even without a CRI section: nobody knows what it means.
+        assertInstanceOf(ContainerdConfigFile.Failed.class, ContainerdConfigFile.parse("version = 5\n"));
         assertEquals(List.of(), parsed("[debug]\nlevel = 'info'\n").credentials());
+    }
+
+    @Test
+    void theShapesTheReadingNeedsAreSeen() {
+        ContainerdConfigFile.Parsed p = parsed("""
+                [plugins.cri.registry.configs.'ghcr.io'.auth]
+                password = 'x'
+                [plugins.'io.containerd.grpc.v1.cri'.containerd.runtimes.runc]
+                runtime_type = 'io.containerd.runc.v2'
+                """);
+        assertTrue(p.shortPluginKeys());
+        assertTrue(p.criRuntimes());
+        assertTrue(p.section("cri").registryDefined());
+        assertFalse(p.section(ContainerdConfigFile.CRI_V1_PLUGIN).registryDefined());
+        assertEquals(java.util.Set.of("password"), p.section("cri").auths().get("ghcr.io").fields());
     }
 
     @Test

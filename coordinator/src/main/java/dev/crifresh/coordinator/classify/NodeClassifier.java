@@ -21,8 +21,8 @@ import java.util.Map;
  *       ({@code DuplicateCondition}): never pick one of them;</li>
  *   <li>the attestation must verify against the Node (name, UID, boot id, condition status) with a
  *       trusted key — otherwise {@code unknown} with the verifier's failure as the reason;</li>
- *   <li>an agent that says {@code unknown} → {@code unknown}; a {@code fresh} that names neither proof
- *       (ordering, content) → {@code unknown} ({@code FreshWithoutProof}); a {@code fresh} without the
+ *   <li>an agent that says {@code unknown} → {@code unknown}; a {@code fresh} that names none of the proofs
+ *       (ordering, content, runtime-status) → {@code unknown} ({@code FreshWithoutProof}); a {@code fresh} without the
  *       {@code containerd} and {@code config} claims it was decided on → {@code unknown}
  *       ({@code FreshWithoutEvidence}); a {@code fresh} decided with a margin below the policy's floor →
  *       {@code unknown} ({@code MarginBelowFloor});</li>
@@ -94,9 +94,11 @@ public final class NodeClassifier {
             return new Classification(node, NodeVerdict.UNKNOWN, agentReason,
                     "the agent cannot tell: " + sentence(condition), markerSaysCurrent, claims);
         }
-        if (claims.verdict() == Verdict.FRESH && claims.proof() != Proof.ORDERING && claims.proof() != Proof.CONTENT) {
+        if (claims.verdict() == Verdict.FRESH && claims.proof() != Proof.ORDERING && claims.proof() != Proof.CONTENT
+                && claims.proof() != Proof.RUNTIME_STATUS) {
             return new Classification(node, NodeVerdict.UNKNOWN, FRESH_WITHOUT_PROOF_REASON,
-                    "the attestation says fresh but names no proof (ordering or content)", markerSaysCurrent, claims);
+                    "the attestation says fresh but names no proof (ordering, content or runtime-status)",
+                    markerSaysCurrent, claims);
         }
         if (claims.verdict() == Verdict.FRESH && (claims.containerd() == null || claims.config() == null)) {
             return new Classification(node, NodeVerdict.UNKNOWN, FRESH_WITHOUT_EVIDENCE_REASON,

@@ -79,6 +79,15 @@ class NodeClassifierTest {
     }
 
     @Test
+    void aFreshProvenByTheRuntimeStatusIsFresh() {
+        Node n = node("a");
+        AttestationClaims claims = TestAgent.claims(n, Verdict.FRESH, Reason.CONTAINERD_STARTED_AFTER_CONFIG,
+                agent.holds(TestAgent.DESIRED)).withVerdict(Verdict.FRESH, "RuntimeStatusMatchesConfig", Proof.RUNTIME_STATUS);
+        Classification c = classify(withCondition(n, "True", AttestationMessage.format("sentence", agent.sign(claims))));
+        assertEquals(NodeVerdict.FRESH, c.verdict(), c.reason());
+    }
+
+    @Test
     void aFreshWithoutTheEvidenceItWasDecidedOnIsUnknown() {
         Node n = node("a");
         AttestationClaims full = TestAgent.claims(n, Verdict.FRESH, Reason.CONTAINERD_STARTED_AFTER_CONFIG,

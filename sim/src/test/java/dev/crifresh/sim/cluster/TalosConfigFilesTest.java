@@ -55,4 +55,23 @@ class TalosConfigFilesTest {
         assertEquals(List.of(new RegistryAuth("registry.local:5000", "o'brien", "p\"a\\ss'word with spaces", "")),
                 parsed.credentials());
     }
+
+    @Test
+    void theContainerd1xRenderingIsReadAsVersion2WithTheCredentialInTheMergedFileOnly() {
+        TalosConfigFiles.CriSettings settings = new TalosConfigFiles.CriSettings("native", "/opt/cni/bin", "/etc/cni/net.d");
+        dev.crifresh.common.registry.ContainerdConfigFile.Parsed merged = assertInstanceOf(
+                dev.crifresh.common.registry.ContainerdConfigFile.Parsed.class,
+                dev.crifresh.common.registry.ContainerdConfigFile.parse(TalosConfigFiles.criTomlV2("ghcr.io", CRED, settings)));
+        assertEquals(2, merged.version());
+        assertEquals(List.of(new RegistryAuth("ghcr.io", "deploy-bot", "token-v2", "")), merged.credentials());
+        dev.crifresh.common.registry.ContainerdConfigFile.Parsed main = assertInstanceOf(
+                dev.crifresh.common.registry.ContainerdConfigFile.Parsed.class,
+                dev.crifresh.common.registry.ContainerdConfigFile.parse(TalosConfigFiles.containerdTomlV2()));
+        assertEquals(List.of(TalosConfigFiles.CRI_TOML), main.imports());
+        assertEquals("native", new TomlMapper().readTree(TalosConfigFiles.basePartV2(settings))
+                .at("/plugins/io.containerd.grpc.v1.cri/containerd/snapshotter").stringValue());
+        List<String> lines = TalosConfigFiles.criTomlV2("ghcr.io", CRED, settings).lines().toList();
+        assertEquals("## /etc/cri/conf.d/01-registries.part (sha256:" + ConfigDigest.sha256Hex(
+                TalosConfigFiles.registriesPartV2("ghcr.io", CRED).getBytes(StandardCharsets.UTF_8)) + ")", lines.get(1));
+    }
 }

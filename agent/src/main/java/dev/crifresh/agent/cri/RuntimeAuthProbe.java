@@ -1,0 +1,80 @@
+package dev.crifresh.agent.cri;
+
+import dev.crifresh.agent.host.ConfigDocument;
+import dev.crifresh.agent.host.RegistryFingerprints;
+import dev.crifresh.common.evidence.RuntimeAuth;
+import dev.crifresh.common.registry.ContainerdReading;
+import dev.crifresh.common.registry.CredentialFingerprint;
+import dev.crifresh.common.registry.CriStatusConfig;
+import java.security.SecureRandom;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The runtime-status proof's comparison: the registry credentials containerd reports in CRI
+ * {@code Status(verbose)} ({@link CriStatusConfig}) against those of the config files it loads
+ * ({@link RegistryFingerprints}), both fingerprinted with one HMAC key of this process's own, which never
+ * leaves it (the credentials are never logged or published; only "same" or "different" is).
+ * Anything but a complete, readable answer is {@link RuntimeAuth.State#UNAVAILABLE}: today's rules decide.
+ */
+public final class RuntimeAuthProbe implements AutoCloseable {
+    private final CriStatusSource source;
+    private final byte[] key = new byte[CredentialFingerprint.MIN_KEY_BYTES];
+
+    public RuntimeAuthProbe(CriStatusSource source) {
+        this.source = source;
+        new SecureRandom().nextBytes(key);
+    }
+
+    /**
+     * Blocking: asks the runtime, then compares with {@code documents} (the loaded files, in load order), read
+     * as the evaluation reads them ({@code talosMode}, {@code generation}: see {@link RegistryFingerprints}).
+     */
+    public RuntimeAuth compare(List<ConfigDocument> documents, boolean talosMode, ContainerdReading.Generation generation) {
+        Map<String, String> info;
+        try {
+            info = source.statusInfo();
+        } catch (CriStatusException e) {
+            return new RuntimeAuth(RuntimeAuth.State.UNAVAILABLE, e.getMessage());
+        }
+        String config = info.get("config");
+        if (config == null) {
+            return new RuntimeAuth(RuntimeAuth.State.UNAVAILABLE, "the CRI status has no config");
+        }
+        CriStatusConfig.Result parsed = CriStatusConfig.parse(config);
+        if (parsed instanceof CriStatusConfig.NotReported none) {
+            return new RuntimeAuth(RuntimeAuth.State.UNAVAILABLE, none.why());
+        }
+        if (parsed instanceof CriStatusConfig.Failed failed) {
+            return new RuntimeAuth(RuntimeAuth.State.UNAVAILABLE, failed.message());
+        }
+        RegistryFingerprints.Result files = RegistryFingerprints.of(documents, key, talosMode, generation);
+        if (!files.parseFailures().isEmpty()) {
+            return new RuntimeAuth(RuntimeAuth.State.UNAVAILABLE, "the config files do not parse");
+        }
+        Map<String, String> held;
+        try {
+            held = CredentialFingerprint.fingerprints(key, ((CriStatusConfig.Reported) parsed).credentials());
+        } catch (IllegalArgumentException e) {
+            return new RuntimeAuth(RuntimeAuth.State.UNAVAILABLE, "the CRI status config: " + e.getMessage());
+        }
+        if (held.equals(files.fingerprints())) {
+            return new RuntimeAuth(RuntimeAuth.State.SAME, "CRI status, " + held.size() + " registr"
+                    + (held.size() == 1 ? "y" : "ies"));
+        }
+        return new RuntimeAuth(RuntimeAuth.State.DIFFERENT, "CRI status: " + differing(held, files.fingerprints()));
+    }
+
+    /** Which hosts differ, by name only. */
+    private static String differing(Map<String, String> held, Map<String, String> files) {
+        java.util.TreeSet<String> hosts = new java.util.TreeSet<>(held.keySet());
+        hosts.addAll(files.keySet());
+        hosts.removeIf(h -> java.util.Objects.equals(held.get(h), files.get(h)));
+        return "registr" + (hosts.size() == 1 ? "y " : "ies ") + String.join(", ", hosts);
+    }
+
+    @Override
+    public void close() {
+        source.close();
+    }
+}

@@ -1,0 +1,217 @@
+package dev.crifresh.common.registry;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.crifresh.common.registry.ContainerdReading.Generation;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Which registry credential containerd holds after reading a root config and its imports, for every
+ * config version the agent accepts, as containerd 1.x and 2.x read them. The containerd 1.x column is
+ * checked against the real containerd 1.6 ({@code containerd --config X config dump} prints the merged
+ * config it loaded) when it is installed; the 2.x column follows containerd 2.x's sources
+ * (docs/design.md cites them; no 2.x binary runs here).
+ */
+class ContainerdReadingTest {
+    /** A file of a case: its {@code version} line (or none) and its body. */
+    record File(Integer version, String body) {
+    }
+
+    /**
+     * @param one  what containerd 1.x holds: host → password, or null when it refuses the files
+     * @param two  what containerd 2.x holds, or null when it refuses them or its reading is in doubt
+     * @param auto what the agent reads in Talos mode (generation unknown), or null for unknown
+     */
+    record Case(String name, List<File> files, Map<String, String> one, Map<String, String> two,
+                Map<String, String> auto) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    private static String auth(String plugin, String password) {
+        return "[plugins.\"" + plugin + "\".registry.configs.\"ghcr.io\".auth]\nusername = \"u\"\npassword = \""
+                + password + "\"\n";
+    }
+
+    private static final String GRPC = ContainerdConfigFile.CRI_V1_PLUGIN;
+    private static final String IMAGES = ContainerdConfigFile.IMAGES_PLUGIN;
+    private static final String RUNTIMES = "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.runc]\n"
+            + "runtime_type = \"io.containerd.runc.v2\"\n";
+    private static final Map<String, String> NONE = Map.of();
+
+    private static Map<String, String> pw(String password) {
+        return Map.of("ghcr.io", password);
+    }
+
+    private static File f(Integer version, String body) {
+        return new File(version, body);
+    }
+
+    static Stream<Case> cases() {
+        return Stream.of(
+                new Case("Talos >= 1.9: version 3 root, version 3 import, images plugin",
+                        List.of(f(3, ""), f(3, auth(IMAGES, "p1"))), NONE, pw("p1"), pw("p1")),
+                new Case("Talos <= 1.8: version 2 root, version 2 import, 1.x CRI plugin",
+                        List.of(f(2, ""), f(2, auth(GRPC, "p1"))), pw("p1"), NONE, pw("p1")),
+                new Case("version 2 root, version-less import with the full CRI plugin name",
+                        List.of(f(2, ""), f(null, auth(GRPC, "pA"))), pw("pA"), NONE, pw("pA")),
+                new Case("version 2 root, version-less import with the short name cri: 1.x refuses it",
+                        List.of(f(2, ""), f(null, auth("cri", "pB"))), null, NONE, null),
+                new Case("version-less root and import, short name cri",
+                        List.of(f(null, ""), f(null, auth("cri", "pC"))), pw("pC"), NONE, pw("pC")),
+                new Case("version-less root and import, full name: neither reads it",
+                        List.of(f(null, ""), f(null, auth(GRPC, "pC2"))), NONE, NONE, NONE),
+                new Case("version 2 root, version 1 import: the merged version is the import's",
+                        List.of(f(2, ""), f(1, auth("cri", "pD"))), pw("pD"), NONE, pw("pD")),
+                new Case("version 1 root, version 2 import: 2.x refuses an import above its root",
+                        List.of(f(1, ""), f(2, auth(GRPC, "pG"))), pw("pG"), null, pw("pG")),
+                new Case("a later version 2 file with the CRI table but no registry replaces it in 1.x",
+                        List.of(f(2, auth(GRPC, "pI")), f(2, "[plugins.\"" + GRPC + "\"]\nsandbox_image = \"x\"\n")),
+                        NONE, NONE, NONE),
+                new Case("a later file without a CRI table keeps it",
+                        List.of(f(2, auth(GRPC, "pH")), f(null, "[debug]\nlevel = \"info\"\n")), pw("pH"), NONE,
+                        pw("pH")),
+                new Case("version 2 with runtimes: 2.x migrates the registry to the images plugin",
+                        List.of(f(2, RUNTIMES + auth(GRPC, "p2"))), pw("p2"), pw("p2"), pw("p2")),
+                new Case("version 3 with both sections and runtimes: 2.2 may migrate, 2.0 does not",
+                        List.of(f(3, RUNTIMES + auth(GRPC, "old") + auth(IMAGES, "new"))), pw("old"), null, null),
+                new Case("version 3 root: containerd 1.6 reads the 1.x section of a version 3 file",
+                        List.of(f(3, auth(IMAGES, "p3") + auth(GRPC, "decoy"))), pw("decoy"), pw("p3"), pw("p3")),
+                new Case("Talos 1.15: version 4 root, version 4 import",
+                        List.of(f(4, ""), f(4, auth(IMAGES, "p4"))), NONE, pw("p4"), pw("p4")),
+                new Case("version 4 root, version 3 import",
+                        List.of(f(4, ""), f(3, auth(IMAGES, "p43"))), NONE, pw("p43"), pw("p43")),
+                new Case("version 3 root, version 4 import: 2.x refuses it",
+                        List.of(f(3, ""), f(4, auth(IMAGES, "p34"))), NONE, null, null),
+                new Case("2.x overrides every auth field of an earlier import",
+                        List.of(f(3, auth(IMAGES, "first")), f(3, auth(IMAGES, "second"))), NONE, pw("second"),
+                        pw("second")),
+                new Case("2.x merges auth fields of two imports: in doubt",
+                        List.of(f(3, auth(IMAGES, "first")),
+                                f(3, "[plugins.\"" + IMAGES + "\".registry.configs.\"ghcr.io\".auth]\n"
+                                        + "auth = \"dTpzZWNvbmQ=\"\n")),
+                        NONE, null, null));
+    }
+
+    private static List<ContainerdReading.Document> documents(Case c) {
+        List<ContainerdReading.Document> docs = new ArrayList<>();
+        List<String> texts = texts(c);
+        for (int i = 0; i < texts.size(); i++) {
+            docs.add(new ContainerdReading.Document("f" + i + ".toml",
+                    assertInstanceOf(ContainerdConfigFile.Parsed.class, ContainerdConfigFile.parse(texts.get(i)))));
+        }
+        return docs;
+    }
+
+    /** The files as written: the root (f0) imports the others by relative name, in order. */
+    private static List<String> texts(Case c) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < c.files().size(); i++) {
+            File file = c.files().get(i);
+            StringBuilder s = new StringBuilder();
+            if (file.version() != null) {
+                s.append("version = ").append(file.version()).append('\n');
+            }
+            if (i == 0 && c.files().size() > 1) {
+                List<String> names = new ArrayList<>();
+                for (int j = 1; j < c.files().size(); j++) {
+                    names.add("\"f" + j + ".toml\"");
+                }
+                s.append("imports = [").append(String.join(", ", names)).append("]\n");
+            }
+            out.add(s.append(file.body()).toString());
+        }
+        return out;
+    }
+
+    private static Map<String, String> passwords(ContainerdReading.Result r) {
+        if (r instanceof ContainerdReading.Failed) {
+            return null;
+        }
+        Map<String, String> out = new TreeMap<>();
+        ((ContainerdReading.Read) r).byHost().forEach((h, a) -> out.put(h, a.password()));
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void eachGenerationReadsWhatItsSourcesSay(Case c) {
+        List<ContainerdReading.Document> docs = documents(c);
+        assertEquals(c.one(), passwords(ContainerdReading.read(docs, Generation.ONE)), "containerd 1.x");
+        assertEquals(c.two(), passwords(ContainerdReading.read(docs, Generation.TWO)), "containerd 2.x");
+        assertEquals(c.auto(), passwords(ContainerdReading.read(docs, true)), "Talos mode");
+        // Generic mode: the reading only when both generations agree.
+        Map<String, String> generic = passwords(ContainerdReading.read(docs, false));
+        assertEquals(c.one() != null && c.one().equals(c.two()) ? c.one() : null, generic, "generic mode");
+    }
+
+    @Test
+    void failuresNeverQuoteACredential() {
+        cases().forEach(c -> {
+            for (ContainerdReading.Result r : List.of(ContainerdReading.read(documents(c), false),
+                    ContainerdReading.read(documents(c), Generation.TWO))) {
+                if (r instanceof ContainerdReading.Failed failed) {
+                    for (String secret : List.of("pB", "old", "new", "first", "second", "p34", "pG")) {
+                        assertTrue(!failed.message().contains("\"" + secret + "\""), failed.message());
+                    }
+                }
+            }
+        });
+    }
+
+    /** The containerd 1.x column against the real containerd 1.6: what {@code config dump} shows it loaded. */
+    @Test
+    void theRealContainerdOneReadsTheFirstColumn(@TempDir Path dir) throws Exception {
+        Path binary = Path.of("/usr/bin/containerd");
+        assumeTrue(Files.isExecutable(binary), "no /usr/bin/containerd (Debian's containerd package): the 1.x"
+                + " column is checked against containerd's sources only");
+        List<String> mismatches = new ArrayList<>();
+        int n = 0;
+        for (Case c : cases().toList()) {
+            Path caseDir = Files.createDirectories(dir.resolve("case" + n++));
+            List<String> texts = texts(c);
+            for (int i = 0; i < texts.size(); i++) {
+                Files.writeString(caseDir.resolve("f" + i + ".toml"), texts.get(i));
+            }
+            Map<String, String> dumped = dump(binary, caseDir.resolve("f0.toml"));
+            if (!java.util.Objects.equals(c.one(), dumped)) {
+                mismatches.add(c.name() + ": expected " + c.one() + ", containerd 1.6 holds " + dumped);
+            }
+        }
+        assertEquals(List.of(), mismatches);
+    }
+
+    /** host → password of the 1.x CRI plugin in the dumped config; null when containerd refuses the files. */
+    private static Map<String, String> dump(Path binary, Path config) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(binary.toString(), "--config", config.toString(), "config", "dump")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "containerd config dump did not finish");
+        if (p.exitValue() != 0) {
+            return null;
+        }
+        ContainerdConfigFile.Parsed parsed = assertInstanceOf(ContainerdConfigFile.Parsed.class,
+                ContainerdConfigFile.parse(out));
+        Map<String, String> passwords = new TreeMap<>();
+        parsed.section(GRPC).auths().forEach((h, a) -> passwords.put(h, a.auth().password()));
+        return passwords;
+    }
+}

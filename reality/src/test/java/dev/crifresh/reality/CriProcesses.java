@@ -1,0 +1,57 @@
+package dev.crifresh.reality;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Processes on this machine whose command line is the CRI containerd's (Talos's flags), read from /proc. */
+final class CriProcesses {
+    private CriProcesses() {
+    }
+
+    /**
+     * Waits (up to 10 minutes) until no process outside this JVM's containerds has the CRI command line: a
+     * suite on an older harness (no {@link MachineLock}) may still be running on a shared machine.
+     */
+    static void awaitNoneForeign(java.util.Collection<Long> ours) {
+        java.util.concurrent.atomic.AtomicBoolean said = new java.util.concurrent.atomic.AtomicBoolean();
+        Waits.until(java.time.Duration.ofMinutes(10), "other CRI containerds on this machine to stop", () -> {
+            List<Long> foreign = new ArrayList<>(matching());
+            foreign.removeAll(ours);
+            if (foreign.isEmpty()) {
+                return Boolean.TRUE;
+            }
+            if (said.compareAndSet(false, true)) {
+                System.out.println("reality suite: waiting for other CRI containerds on this machine to stop: " + foreign);
+            }
+            return null;
+        });
+    }
+
+    static List<Long> matching() {
+        List<Long> pids = new ArrayList<>();
+        try (Stream<Path> entries = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) entries::iterator) {
+                String name = p.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String cmdline = new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8);
+                    if (cmdline.startsWith("containerd\0") && cmdline.contains("\0--config\0/etc/cri/containerd.toml")) {
+                        pids.add(Long.parseLong(name));
+                    }
+                } catch (IOException e) {
+                    // The process exited while listed.
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot list /proc", e);
+        }
+        return pids;
+    }
+}

@@ -1,0 +1,172 @@
+package dev.crifresh.reality;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.agent.AgentRuntime;
+import dev.crifresh.agent.AgentSettings;
+import dev.crifresh.agent.KubernetesClients;
+import dev.crifresh.agent.host.HostClock;
+import dev.crifresh.common.attest.Ed25519Keys;
+import dev.crifresh.common.attest.SigningKey;
+import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.mockapi.MockApiServer;
+import dev.crifresh.sim.scenario.Credential;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.vertx.core.Vertx;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The agent's {@code run} mode against the real containerd and registry, publishing to fabric8's mock API in
+ * CRUD mode: the condition is True while containerd holds the current credential, turns False after Talos
+ * rewrites the files in place (the real pull fails 401 then), and True again after a restart (the pull
+ * succeeds). Prints the time from the rewrite to the False condition in the API, against the agent's p99
+ * target of 250 ms; asserts only that it happens (timing is measured, not asserted: the machine is shared).
+ *
+ * <p>Threat model: defended side — the platform's own write path (Talos rewriting its files in place).
+ */
+class RunModeTest {
+    private static final String NODE = "reality-node";
+    private static final int ROTATIONS = 3;
+
+    @TempDir
+    Path tmp;
+    private Vertx vertx;
+    private KubernetesMockServer server;
+    private KubernetesClient client;
+    private RealRegistry registry;
+    private final List<RealContainerd> started = new ArrayList<>();
+    private AgentRuntime agent;
+    private boolean locked;
+
+    @BeforeEach
+    void setUp() {
+        RealityGate.require();
+        MachineLock.acquire();
+        locked = true;
+        CriProcesses.awaitNoneForeign(List.of());
+        vertx = Vertx.vertx();
+        server = MockApiServer.crud();
+        try (KubernetesClient bootstrap = server.createClient()) {
+            client = KubernetesClients.create(vertx, bootstrap.getConfiguration());
+        }
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (agent != null) {
+            agent.stop().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+        started.forEach(RealContainerd::close);
+        if (registry != null) {
+            registry.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.destroy();
+        }
+        if (vertx != null) {
+            vertx.close();
+        }
+        if (locked) {
+            MachineLock.release();
+        }
+    }
+
+    @Test
+    void conditionFollowsTheRealContainerd() throws Exception {
+        runRotations(false, "ContainerdStartedAfterConfig", "ConfigChangedAfterContainerdStart");
+    }
+
+    @Test
+    void conditionFollowsTheRealContainerdWithTheRuntimeStatusProof() throws Exception {
+        runRotations(true, "RuntimeStatusMatchesConfig", "RuntimeCredentialDiffers");
+    }
+
+    private void runRotations(boolean criSocket, String freshReason, String staleReason) throws Exception {
+        int token = 0;
+        Credential current = new Credential("deploy-bot", "run-" + token);
+        registry = RealRegistry.start(tmp.resolve("registry"), current);
+        String image = registry.push(OciLayout.write(tmp.resolve("oci"), "v1", "run mode"), "crifresh/probe", "v1");
+        CriNode node = new CriNode(tmp.resolve("node"));
+        node.render(registry.host(), current);
+        TruthTableTest.settle(Instant.now());
+        RealContainerd containerd = start(node);
+
+        String bootId = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata()
+                .withNewStatus().withNewNodeInfo().withBootID(bootId).endNodeInfo().endStatus().build()).create();
+        SigningKey key = Ed25519Keys.readSigningKeyPem(Ed25519Keys.signingKeyPem(Ed25519Keys.generate()));
+        AgentSettings settings = AgentSettings.defaults(NODE).withRoots(Path.of("/proc"), node.hostRoot())
+                .withMetricsPort(-1)
+                .withTiming(AgentSettings.DEFAULT_HEARTBEAT, AgentSettings.DEFAULT_VALIDITY, Duration.ofMillis(500),
+                        AgentSettings.DEFAULT_DEBOUNCE)
+                .withCriSocket(criSocket ? node.socket() : null);
+        agent = AgentRuntime.start(vertx, client, settings, key, "reality-run-fingerprint-key-32-bytes!!".getBytes(),
+                HostClock.system(Path.of("/proc"))).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        awaitCondition("True", freshReason);
+        assertTrue(containerd.cri().pull(image).ok());
+
+        List<Long> latenciesMs = new ArrayList<>();
+        for (int i = 0; i < ROTATIONS; i++) {
+            current = new Credential("deploy-bot", "run-" + (++token));
+            registry.rotate(current);
+            long written = System.nanoTime();
+            node.render(registry.host(), current);
+            awaitCondition("False", staleReason);
+            latenciesMs.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - written));
+            CriClient.Pull refused = containerd.cri().pull(image);
+            assertTrue(refused.unauthorized(), "stale, and the real pull must fail 401: " + refused.detail());
+
+            containerd.close();
+            started.remove(containerd);
+            TruthTableTest.settle(Instant.now());
+            containerd = start(node);
+            // The agent sees the new process at its next poll, possibly before containerd's CRI service answers:
+            // then the status is unavailable and the ordering proves it fresh (the next evaluation asks again).
+            awaitCondition("True", freshReason, "ContainerdStartedAfterConfig");
+            CriClient.Pull pull = containerd.cri().pull(image);
+            assertTrue(pull.ok(), "fresh again after the restart, and the real pull must succeed: " + pull.detail());
+        }
+        System.out.println("run mode" + (criSocket ? " --cri-socket" : "") + ": rewrite in place → condition False"
+                + " in the API after " + latenciesMs + " ms (max " + latenciesMs.stream().max(Long::compare).orElseThrow()
+                + " ms; the agent's p99 target is 250 ms)");
+    }
+
+    private RealContainerd start(CriNode node) {
+        RealContainerd containerd = RealContainerd.start(node);
+        started.add(containerd);
+        return containerd;
+    }
+
+    /** Polls the mock API every 20 ms until our condition has {@code status} and one of {@code reasons}. */
+    private void awaitCondition(String status, String... reasons) {
+        List<String> accepted = List.of(reasons);
+        NodeCondition seen = Waits.until(Duration.ofSeconds(30), "condition " + status + "/" + accepted, () -> {
+            Node n = client.nodes().withName(NODE).get();
+            if (n == null || n.getStatus() == null) {
+                return null;
+            }
+            return n.getStatus().getConditions().stream()
+                    .filter(c -> ConditionContract.CONDITION_TYPE.equals(c.getType()))
+                    .filter(c -> status.equals(c.getStatus()) && accepted.contains(c.getReason()))
+                    .findFirst().orElse(null);
+        });
+        assertTrue(accepted.contains(seen.getReason()), seen.getReason());
+    }
+}
