@@ -76,9 +76,12 @@ class ImageRunTest {
     private static String ref;
     private static String coordinatorRef;
     private static Path rootfs;
+    private static Path nodeWork;
     private static KubernetesMockServer api;
     private static KubernetesClient client;
     private static ChartRun run;
+    /** The same with the opt-in runtime-status proof: containerd's CRI socket mounted read-only. */
+    private static ChartRun runWithCriSocket;
     private static Path keys;
 
     @BeforeAll
@@ -95,6 +98,15 @@ class ImageRunTest {
         // Talos renders the CRI config before it starts containerd; the push in between puts seconds
         // between the two, far more than the agent's margin, so the node is fresh
         node = new CriNode(work.resolve("node"));
+        // as on a node, /etc/hosts and /etc/resolv.conf, which runc binds into containers sharing the host
+        // network (containerd runs chrooted into the node's tree); written before containerd starts, as the
+        // agent counts a change anywhere on the way to /etc/cri
+        for (String f : List.of("/etc/hosts", "/etc/resolv.conf")) {
+            Files.createDirectories(node.path(f).getParent());
+            if (!Files.exists(node.path(f))) {
+                Files.copy(Path.of(f), node.path(f));
+            }
+        }
         node.render(registry.host(), V1);
         images.buildah.run("push", "--tls-verify=false", "--creds", V1.username() + ":" + V1.password(),
                 BuiltImages.AGENT, "docker://" + ref);
@@ -107,7 +119,9 @@ class ImageRunTest {
             assertTrue(pull.ok(), image + ": " + pull.detail() + "\n" + containerd.logTail());
         }
         ctr = new NodeCtr(containerd);
-        rootfs = work.resolve("rootfs");
+        // containerd runs chrooted into the node's tree: everything it is given lives there
+        nodeWork = Files.createDirectories(node.hostRoot().resolve("var/lib/crifresh-images"));
+        rootfs = ctr.nodePath(nodeWork.resolve("rootfs"));
         ctr.mountImage(ref, rootfs);
         System.out.printf("images: push + containerd start + CRI pull + mount %d ms%n", (System.nanoTime() - t0) / 1_000_000);
 
@@ -119,8 +133,10 @@ class ImageRunTest {
         client = api.createClient();
         createNode(NODE, Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim());
 
-        ChartAgent agent = ChartAgent.render(Map.of("agent.metricsPort", freePort()));
-        run = chartRun(agent, ctr.imageConfig(ref));
+        int port = freePort();
+        run = chartRun(ChartAgent.render(Map.of("agent.metricsPort", port)), ctr.imageConfig(ref));
+        runWithCriSocket = chartRun(ChartAgent.render(Map.of("agent.metricsPort", port,
+                "agent.criSocket", RealContainerd.TALOS_ARGS.get(1))), ctr.imageConfig(ref));
     }
 
     @AfterAll
@@ -139,6 +155,9 @@ class ImageRunTest {
         }
         if (api != null) {
             api.destroy();
+        }
+        if (nodeWork != null) {
+            Command.run(Duration.ofMinutes(2), Command.of("rm", "-rf", "--one-file-system", nodeWork));
         }
         if (work != null) {
             // containerd's mounts live in its private namespace: nothing is mounted here in this one
@@ -185,7 +204,7 @@ class ImageRunTest {
             assertTrue(serve.isAlive(), read(simDir.resolve("serve.out")) + read(simDir.resolve("serve.err")));
             Path files = simDir.resolve("crifresh-sim");
             // the chart mounts the trust Secret 0440 for the pod's fsGroup; the image runs as 65532
-            Path mounted = Files.createDirectories(work.resolve("coordinator-files"));
+            Path mounted = Files.createDirectories(nodeWork.resolve("coordinator-files"));
             for (String f : List.of("kubeconfig", "credential.json", "trust/jwks.json", "trust/fingerprint.key")) {
                 Path to = mounted.resolve(f);
                 Files.createDirectories(to.getParent());
@@ -198,7 +217,7 @@ class ImageRunTest {
             JsonNode config = ctr.imageConfig(coordinatorRef);
             assertEquals("65532:65532", config.path("User").asString());
             List<Object> ctrArgs = new ArrayList<>(List.of("run", "--rm", "--snapshotter", "native", "--read-only", "--net-host",
-                    "--mount", "type=bind,src=" + mounted + ",dst=/work,options=rbind:ro",
+                    "--mount", "type=bind,src=" + ctr.nodePath(mounted) + ",dst=/work,options=rbind:ro",
                     "--mount", "type=tmpfs,src=tmpfs,dst=/tmp,options=mode=1777", coordinatorRef, "coordinator-plan"));
             // ctr replaces ENTRYPOINT and CMD by the arguments given: the image's ENTRYPOINT, then plan's
             ctrArgs.addAll(ImageBuildTest.strings(config.path("Entrypoint")));
@@ -255,7 +274,8 @@ class ImageRunTest {
     static List<String> observeArgs(List<String> runArgs) {
         List<String> out = new ArrayList<>(List.of("observe"));
         for (String arg : runArgs.subList(1, runArgs.size())) {
-            if (arg.matches("--(proc-root|host-root|mode|watch|containerd-match|margin|fingerprint-key)=.*")) {
+            if (arg.matches("--(proc-root|host-root|mode|watch|containerd-match|margin|fingerprint-key|cri-socket"
+                    + "|expected-mount|containerd-generation)=.*")) {
                 out.add(arg);
             }
         }
@@ -285,10 +305,10 @@ class ImageRunTest {
     @Order(1)
     void runServesItsProbesAndPublishesUnderTheChartsSecurityContext() throws Exception {
         String id = "agent-run";
-        Path log = work.resolve("agent-run.log");
+        Path log = nodeWork.resolve("agent-run.log");
         List<String> args = run.agent().expandedArgs(run.environment());
         long t0 = System.nanoTime();
-        ctr.check(run.ctrArgs(rootfs, id, args, true, log, ctr.hostPidNamespace()).toArray());
+        ctr.check(run.ctrArgs(rootfs, id, args, true, ctr.nodePath(log), ctr.hostPidNamespace()).toArray());
         try {
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
             String base = "http://127.0.0.1:" + run.agent().metricsPort();
@@ -380,7 +400,7 @@ class ImageRunTest {
     // --- setup ---
 
     private static ChartRun chartRun(ChartAgent agent, JsonNode imageConfig) throws IOException {
-        Path volumes = work.resolve("volumes");
+        Path volumes = nodeWork.resolve("volumes");
         Path signing = Files.createDirectories(volumes.resolve("signing-key"));
         Path trust = Files.createDirectories(volumes.resolve("fingerprint-key"));
         Path tmp = Files.createDirectories(volumes.resolve("tmp"));
@@ -388,11 +408,11 @@ class ImageRunTest {
             Path dir = m.name().equals("signing-key") ? signing : m.name().equals("fingerprint-key") ? trust : null;
             for (String item : m.secretItems()) {
                 Path file = dir.resolve(item);
-                Files.copy(keys.resolve(item), file);
+                Files.copy(keys.resolve(item), file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode(m.secretMode())));
             }
         }
-        Path kube = Files.createDirectories(work.resolve("kube"));
+        Path kube = Files.createDirectories(nodeWork.resolve("kube"));
         Files.writeString(kube.resolve("config"), """
                 apiVersion: v1
                 kind: Config
@@ -413,8 +433,9 @@ class ImageRunTest {
                 """.formatted(client.getConfiguration().getMasterUrl()));
         return new ChartRun(agent, ImageBuildTest.strings(imageConfig.path("Entrypoint")),
                 ImageBuildTest.strings(imageConfig.path("Env")), Map.of("spec.nodeName", NODE),
-                Map.of("signing-key", signing, "fingerprint-key", trust, "tmp", tmp),
-                Map.of("KUBECONFIG", "/etc/crifresh/kube/config"), List.of(new ChartRun.Mount(kube, "/etc/crifresh/kube")));
+                Map.of("signing-key", ctr.nodePath(signing), "fingerprint-key", ctr.nodePath(trust), "tmp", ctr.nodePath(tmp)),
+                Map.of("KUBECONFIG", "/etc/crifresh/kube/config"),
+                List.of(new ChartRun.Mount(ctr.nodePath(kube), "/etc/crifresh/kube")));
     }
 
     static String mode(int mode) {

@@ -8,9 +8,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Debian's {@code ctr} in the real containerd's mount namespace ({@code nsenter --mount}), where
- * {@code /run/containerd}, {@code /var/lib/containerd} and {@code /etc/cri} are the node's, on the
- * {@code k8s.io} namespace, in which the CRI plugin pulled the image (as the kubelet has it pull).
+ * Debian's {@code ctr} in the real containerd's mount namespace and root ({@code nsenter --mount --root}:
+ * the harness chroots containerd into the node's tree), where {@code /run/containerd},
+ * {@code /var/lib/containerd} and {@code /etc/cri} are the node's, on the {@code k8s.io} namespace, in which
+ * the CRI plugin pulled the image (as the kubelet has it pull). Paths given to it are the node's:
+ * {@link #nodePath} turns a machine path inside the node's tree into one.
  */
 final class NodeCtr {
 
@@ -32,8 +34,8 @@ final class NodeCtr {
     }
 
     List<String> command(Object... args) {
-        return Command.of("nsenter", "--target", containerd.pid(), "--mount", "--", "ctr", "--namespace", "k8s.io",
-                List.of(args));
+        return Command.of("nsenter", "--target", containerd.pid(), "--mount", "--root", "--wd=/", "--", "ctr",
+                "--namespace", "k8s.io", List.of(args));
     }
 
     Command.Result run(Duration timeout, Object... args) {
@@ -86,16 +88,32 @@ final class NodeCtr {
             throw new AssertionError("unexpected mount from ctr snapshots view: " + mount);
         }
         inNamespace("mkdir", "-p", target);
-        inNamespace("mount", "-o", m.group(4), m.group(2), target);
+        // -n: without it, libmount probes whether /etc/mtab is writable by creating it in the node's /etc,
+        // which moves the stamps of an ancestor of /etc/cri and makes the node stale
+        inNamespace("mount", "-n", "-o", m.group(4), m.group(2), target);
     }
 
     void unmountImage(Path target) {
-        Command.run(TIMEOUT, Command.of("nsenter", "--target", containerd.pid(), "--mount", "--", "umount", target));
+        inNamespaceQuietly("umount", "-n", target);
         run(TIMEOUT, "snapshots", "--snapshotter", "native", "rm", "crifresh-images-" + target.getFileName());
     }
 
     void inNamespace(Object... command) {
-        Command.run(TIMEOUT, Command.of("nsenter", "--target", containerd.pid(), "--mount", "--", List.of(command))).check();
+        inNamespaceQuietly(command).check();
+    }
+
+    private Command.Result inNamespaceQuietly(Object... command) {
+        return Command.run(TIMEOUT, Command.of("nsenter", "--target", containerd.pid(), "--mount", "--root", "--wd=/", "--",
+                List.of(command)));
+    }
+
+    /** The node's path of {@code machinePath}, which must lie in the node's tree (containerd's root). */
+    Path nodePath(Path machinePath) {
+        Path root = containerd.node().hostRoot();
+        if (!machinePath.startsWith(root)) {
+            throw new IllegalArgumentException(machinePath + " is outside the node's tree " + root);
+        }
+        return Path.of("/").resolve(root.relativize(machinePath).toString());
     }
 
     /** The OCI chain id of a layer stack: the first diff id, then sha256("<parent chain id> <diff id>"). */
