@@ -55,8 +55,38 @@ class AgentDaemonSetTest {
         assertEquals("/host/etc/cri", mount.path("mountPath").asString());
         assertTrue(mount.path("readOnly").asBoolean());
 
-        List<JsonNode> hostPaths = pod.path("volumes").values().stream().filter(v -> v.has("hostPath")).toList();
-        assertEquals(1, hostPaths.size(), "only the CRI config directory comes from the host");
+        List<String> hostPaths = pod.path("volumes").values().stream().filter(v -> v.has("hostPath"))
+                .map(v -> v.path("hostPath").path("path").asString()).toList();
+        assertEquals(List.of("/etc/cri", "/run/containerd"), hostPaths,
+                "only the CRI config directory and containerd's socket directory come from the host");
+    }
+
+    @Test
+    void mountsTheDirectoryOfContainerdsSocketReadOnlyWhereItsAddressResolvesUnderTheHostRoot() {
+        JsonNode volume = volume("containerd-socket-dir");
+        assertEquals("/run/containerd", volume.path("hostPath").path("path").asString());
+        assertFalse(volume.path("hostPath").has("type"), "untyped, like the config directories");
+        JsonNode mount = mount("containerd-socket-dir");
+        // the agent reads --address /run/containerd/containerd.sock under --host-root=/host
+        assertEquals("/host/run/containerd", mount.path("mountPath").asString());
+        assertTrue(mount.path("readOnly").asBoolean());
+    }
+
+    @Test
+    void theSocketDirectoryCanBeLeftUnmounted() {
+        JsonNode without = Chart.render(Map.of("agent.containerdSocketHostPath", "")).one("DaemonSet", "crifresh-agent")
+                .path("spec").path("template").path("spec");
+        assertTrue(without.path("volumes").values().stream()
+                .noneMatch(v -> v.path("name").asString().equals("containerd-socket-dir")));
+        assertTrue(without.path("containers").get(0).path("volumeMounts").values().stream()
+                .noneMatch(m -> m.path("name").asString().equals("containerd-socket-dir")));
+        JsonNode elsewhere = Chart.render(Map.of("agent.containerdSocketHostPath", "/var/run/cri/",
+                "agent.hostRoot", "/hostfs")).one("DaemonSet", "crifresh-agent").path("spec").path("template").path("spec");
+        assertEquals("/var/run/cri", elsewhere.path("volumes").values().stream()
+                .filter(v -> v.path("name").asString().equals("containerd-socket-dir")).findFirst().orElseThrow()
+                .path("hostPath").path("path").asString());
+        assertTrue(elsewhere.path("containers").get(0).path("volumeMounts").values().stream()
+                .anyMatch(m -> m.path("mountPath").asString().equals("/hostfs/var/run/cri")));
     }
 
     @Test

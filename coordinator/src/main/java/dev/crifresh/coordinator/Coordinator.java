@@ -32,6 +32,7 @@ import dev.crifresh.coordinator.rollout.Rollout;
 import dev.crifresh.coordinator.rollout.RolloutOrder;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.placement.EvictionPlacement;
+import dev.crifresh.coordinator.rollout.ApiAway;
 import dev.crifresh.coordinator.report.Decision;
 import io.fabric8.kubernetes.api.model.Node;
 import java.util.Set;
@@ -159,9 +160,41 @@ public final class Coordinator {
         List<NodeFacts> rolled = settings.action() != Action.REBOOT ? List.of()
                 : all.stream().filter(f -> toReboot.contains(f.name())).toList();
         return context.executeBlocking(() -> planCluster(all), false)
-                .compose(cluster -> planGates.plan(rolled, cluster))
-                .eventually(planGates::close)
-                .map(report::withGates);
+                .compose(cluster -> planGates.plan(rolled, cluster).map(notes -> apiAway(report.withGates(notes), rolled, cluster)))
+                .eventually(planGates::close);
+    }
+
+    /**
+     * What a rollout says about a node whose reboot takes the API server away ({@link ApiAway}): refused before any
+     * node is touched without {@code --api-outage-budget}, waited out with it.
+     */
+    private Report apiAway(Report report, List<NodeFacts> rolled, List<NodeFacts> cluster) {
+        Map<String, String> says = new java.util.HashMap<>();
+        for (NodeFacts f : rolled) {
+            Ownership o = Decisions.leftover(f);
+            String why = o != null && o.phase().mayHaveRebooted() ? null : ApiAway.why(f, cluster, apiHost());
+            if (why != null) {
+                says.put(f.name(), settings.apiOutageBudget().isZero() ? "a rollout refuses to reboot it: " + ApiAway.refusal(why)
+                        : ApiAway.allowed(why, settings.apiOutageBudget()));
+            }
+        }
+        if (says.isEmpty()) {
+            return report;
+        }
+        List<NodeReport> nodes = report.nodes().stream().map(n -> !says.containsKey(n.name()) ? n
+                : new NodeReport(n.name(), n.role(), n.verdict(), n.reason(), n.decision(), n.outcome(), n.markerSaysCurrent(),
+                        n.markerContradicts(), says.get(n.name()) + "; " + n.detail())).toList();
+        return new Report(report.result(), nodes, report.summary(), report.rebootOrder(), report.stop(), report.error(),
+                report.placement(), report.joinedDuringRun(), report.gates(), report.cluster());
+    }
+
+    /** The host of the API server URL this coordinator uses, or null. */
+    private String apiHost() {
+        try {
+            return client.getMasterUrl().getHost();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /** The etcd gate needs every control plane, also those a node selector leaves out. Blocking. */
@@ -199,7 +232,8 @@ public final class Coordinator {
                     new Fabric8LeaseLock(context, leaseClient, settings.leaseNamespace(), LEASE_NAME, leaseHolder(settings.runId()),
                             settings.leaseDuration(), clock),
                     new Fabric8EventOps(context, client), classifier, settings, driver, progress, clock)
-                    .withGates(gates.build(vertx, context, client, settings.runId(), progress));
+                    .withGates(gates.build(vertx, context, client, settings.runId(), progress))
+                    .withApiHost(apiHost());
             running = rollout;
             rollout.run().onComplete(ar -> context.<Void>executeBlocking(() -> {
                 leaseClient.close();

@@ -30,6 +30,8 @@ import java.util.regex.Pattern;
  *                           clusters); false lists all pods and filters locally — fabric8's mock server
  *                           cannot filter on {@code spec.nodeName}
  * @param staleTaint         the taint put on stale nodes before the first drain (or off), see {@link StaleTaint}
+ * @param apiOutageBudget    how long the API server may be unreachable (a reboot that takes it away) while the run
+ *                           waits with no side effect; zero refuses to reboot a node that carries the API server
  */
 public record CoordinatorSettings(
         String registry,
@@ -48,7 +50,8 @@ public record CoordinatorSettings(
         String runId,
         Duration clockSkew,
         boolean podFieldSelector,
-        StaleTaint staleTaint) {
+        StaleTaint staleTaint,
+        Duration apiOutageBudget) {
 
     public static final String DEFAULT_LEASE_NAMESPACE = "crifresh";
     private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
@@ -69,6 +72,7 @@ public record CoordinatorSettings(
                 "--run-id '" + runId + "' must be 1-63 letters, digits, '.', '_' or '-'");
         require(clockSkew != null && !clockSkew.isNegative(), "clock skew must not be negative");
         require(staleTaint != null, "stale taint is missing");
+        require(apiOutageBudget != null && !apiOutageBudget.isNegative(), "--api-outage-budget must not be negative");
         if (nodeSelector != null && nodeSelector.isBlank()) {
             nodeSelector = null;
         }
@@ -95,7 +99,8 @@ public record CoordinatorSettings(
                 newRunId(),
                 AttestationVerifier.DEFAULT_SKEW,
                 true,
-                StaleTaint.PREFER_NO_SCHEDULE);
+                StaleTaint.PREFER_NO_SCHEDULE,
+                Duration.ZERO);
     }
 
     /** A fresh random run id such as {@code run-3f9a1c0e}. */
@@ -110,71 +115,71 @@ public record CoordinatorSettings(
     }
 
     public CoordinatorSettings withRegistry(String v) {
-        return new CoordinatorSettings(v, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(v, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withMaxUnavailable(String v) {
-        return new CoordinatorSettings(registry, v, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, v, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withAction(Action v) {
-        return new CoordinatorSettings(registry, maxUnavailable, v, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, v, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withConfigTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, v, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, v, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withDrainTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, v, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, v, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withRebootTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, v, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, v, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withAttestTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, v, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, v, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withLockTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, v, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, v, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withLeaseDuration(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, v, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, v, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withNodeSelector(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, v, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, v, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withMarkerAnnotation(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, v, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, v, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withMarkerCurrentValue(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, v, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, v, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withLeaseNamespace(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, v, runId, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, v, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withRunId(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, v, clockSkew, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, v, clockSkew, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withClockSkew(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, v, podFieldSelector, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, v, podFieldSelector, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withPodFieldSelector(boolean v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, v, staleTaint);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, v, staleTaint, apiOutageBudget);
     }
 
     public CoordinatorSettings withStaleTaint(StaleTaint v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, v);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, v, apiOutageBudget);
     }
 
     private static void positive(Duration d, String flag) {
@@ -185,5 +190,9 @@ public record CoordinatorSettings(
         if (!ok) {
             throw new IllegalArgumentException(message);
         }
+    }
+
+    public CoordinatorSettings withApiOutageBudget(Duration v) {
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, v);
     }
 }

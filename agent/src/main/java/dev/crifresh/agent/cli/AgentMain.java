@@ -23,7 +23,7 @@ public final class AgentMain implements Runnable {
 
     /** The agent's command line: subcommands, the duration converter and one-line error handling. */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new AgentMain());
+        CommandLine cl = dev.crifresh.common.cli.HelpText.install(new CommandLine(new AgentMain()));
         cl.registerConverter(Duration.class, new DurationConverter());
         cl.setParameterExceptionHandler(AgentMain::usageError);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

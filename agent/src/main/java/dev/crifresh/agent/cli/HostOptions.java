@@ -34,7 +34,8 @@ final class HostOptions {
     @Option(names = "--watch", paramLabel = "GLOB", split = ",",
             defaultValue = "${env:CRIFRESH_WATCH:-/etc/cri/containerd.toml,/etc/cri/conf.d/cri.toml,/etc/cri/conf.d/*.part}",
             description = "Config files containerd loads (repeatable or comma-separated; wildcards in the file"
-                    + " name only). Env CRIFRESH_WATCH. Default: ${DEFAULT-VALUE}.")
+                    + " name only). Env CRIFRESH_WATCH. Default:"
+                    + " /etc/cri/containerd.toml, /etc/cri/conf.d/cri.toml and /etc/cri/conf.d/*.part")
     List<String> watch;
 
     @Option(names = "--containerd-match", paramLabel = "SPEC",

@@ -1,6 +1,8 @@
 package dev.crifresh.agent.cli;
 
 import dev.crifresh.agent.loop.Assessment;
+import dev.crifresh.common.evidence.ClockWitness;
+import dev.crifresh.common.evidence.ContainerdSocket;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.ProcessSample;
@@ -17,6 +19,29 @@ final class ObservationJson {
     private static final JsonMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     private ObservationJson() {
+    }
+
+    /** containerd's socket, the clock witness, and what it says about the clock since containerd started. */
+    private static void putSocket(ObjectNode containerd, Observation o, Evaluation e) {
+        ContainerdSocket socket = o.containerdSocket();
+        if (socket == null) {
+            return;
+        }
+        ObjectNode sn = containerd.putObject("socket");
+        sn.put("path", socket.path());
+        if (socket.usable()) {
+            putInstant(sn, "mtime", socket.mtime());
+            putInstant(sn, "ctime", socket.ctime());
+        } else {
+            sn.put("error", socket.problem());
+        }
+        if (e.containerdStartedAt() != null && o.clock() != null) {
+            ClockWitness.Reading reading = ClockWitness.read(socket, e.containerdStartedAt(), o.clock().error());
+            sn.put("clock", reading instanceof ClockWitness.Agrees ? "agrees"
+                    : reading instanceof ClockWitness.SteppedForward ? "stepped-forward"
+                    : reading instanceof ClockWitness.SteppedBack ? "stepped-back" : "no-witness");
+            sn.put("clockDetail", reading.describe());
+        }
     }
 
     static String render(Assessment a, boolean withRegistries) {
@@ -50,6 +75,7 @@ final class ObservationJson {
             putInstant(cn, "startedAt", e.containerdStartedAt());
             ArrayNode argv = cn.putArray("cmdline");
             c.cmdline().forEach(argv::add);
+            putSocket(cn, o, e);
         }
         ObjectNode config = root.putObject("config");
         config.put("digest", e.configDigest());

@@ -2,6 +2,7 @@ package dev.crifresh.agent.host;
 
 import dev.crifresh.common.evidence.BootClock;
 import dev.crifresh.common.evidence.ContainerdMatcher;
+import dev.crifresh.common.evidence.ContainerdSocket;
 import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.ProcessSample;
 import dev.crifresh.common.evidence.WatchedDirectory;
@@ -140,9 +141,11 @@ public final class HostReader {
         watched.sort(Comparator.comparing(WatchedFile::path));
 
         ContainerdImports.Closure closure = null;
+        ContainerdSocket socket = null;
         if (candidates.size() == 1
                 && matcher.match(candidates.get(0).cmdline()) instanceof ContainerdMatcher.Yes yes) {
             closure = view.imports().resolve(yes.config(), texts);
+            socket = new ContainerdSocketReader(view.paths(), times).read(candidates.get(0).cmdline());
         }
         List<ConfigDocument> toml = new ArrayList<>();
         List<String> loaded = closure != null ? closure.loaded()
@@ -176,7 +179,7 @@ public final class HostReader {
         String hostError = hostErrors.isEmpty() ? null : String.join("; ", hostErrors);
         Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, watched,
                 directories, closure == null ? List.of() : closure.unwatched(), observedAt,
-                mountProblems(pid, evidence));
+                mountProblems(pid, evidence), socket);
         return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable);
     }
 

@@ -121,9 +121,15 @@ final class ConfigWatcher implements AutoCloseable {
     }
 
     private void run() {
+        // close() sets the field to null and closes the service: read it once, so that a close ends take()
+        // with ClosedWatchServiceException instead of the next loop reading null
+        WatchService ws = service;
+        if (ws == null) {
+            return;
+        }
         try {
             while (true) {
-                WatchKey key = service.take();
+                WatchKey key = ws.take();
                 String dir = dirsByKey.get(key);
                 for (WatchEvent<?> event : key.pollEvents()) {
                     if (event.kind() == StandardWatchEventKinds.OVERFLOW) {

@@ -67,9 +67,28 @@ class ObserveCommandTest {
         assertEquals(List.of("/etc/cri", "/etc/cri/conf.d"), json.get("config").get("directories").valueStream()
                 .map(d -> d.get("path").asString()).toList());
         assertEquals(0, json.get("config").get("unwatchedImports").size());
+        JsonNode socket = json.get("containerd").get("socket");
+        assertEquals("/run/containerd/containerd.sock", socket.get("path").asString());
+        assertEquals("no such socket", socket.get("error").asString());
+        assertEquals("no-witness", socket.get("clock").asString());
         assertEquals(CredentialFingerprint.of(Files.readAllBytes(key),
                         new RegistryAuth("ghcr.io", "deploy-bot", PASSWORD, "")),
                 json.get("registries").get("ghcr.io").asString());
+    }
+
+    @Test
+    void showsContainerdsSocketAndWhatItSaysAboutTheClock() throws Exception {
+        // /proc/uptime here is a file that stands still while the real clock runs on: containerd's start
+        // (990.5 s after a boot 1000 s before the read) then lies 9.5 s before the read, and the socket bound
+        // now lands in [start, start + 9.5 s] whatever the read's delay up to 9.5 s: no clock step.
+        dev.crifresh.agent.testing.UnixSockets.bind(host.resolve("run/containerd/containerd.sock"));
+        new FakeProc(proc).bootId("6f1e0c0a-0000-4000-8000-000000000001").uptime(Duration.ofSeconds(1000))
+                .process(4242, FakeContainerd.TALOS_CRI, 99_050);
+        CliHarness r = CliHarness.run("observe", "--proc-root", proc.toString(), "--host-root", host.toString());
+        assertEquals(0, r.exit(), r.err());
+        JsonNode socket = JsonMapper.builder().build().readTree(r.out()).get("containerd").get("socket");
+        assertEquals("agrees", socket.get("clock").asString(), socket.toString());
+        assertEquals(socket.get("mtime").asString(), socket.get("ctime").asString());
     }
 
     @Test

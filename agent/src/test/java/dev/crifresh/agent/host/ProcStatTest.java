@@ -37,7 +37,7 @@ class ProcStatTest {
     void parsesTheRealStatOfAProcessWhoseCommHasSpacesAndParentheses() throws Exception {
         try (FakeContainerd p = FakeContainerd.start(FakeContainerd.TALOS_CRI, "x) (y z")) {
             Path stat = Path.of("/proc", Long.toString(p.pid()), "stat");
-            // prctl(PR_SET_NAME) runs just after exec: wait for the new comm
+            // the stand-in is a copy of sleep named "x) (y z": the kernel took its comm from the file name
             String line = Poll.until(Duration.ofSeconds(10), "comm renamed", () -> read(stat),
                     l -> l.contains("(x) (y z)"));
             long expected = Long.parseLong(line.substring(line.lastIndexOf(')') + 2).split(" ")[19]);

@@ -2,36 +2,31 @@ package dev.crifresh.agent.testing;
 
 import dev.crifresh.mockapi.Poll;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
- * Real processes with chosen command lines, read through the real {@code /proc}: a tiny C program
- * (compiled once per JVM with the system's gcc) that sleeps in {@code pause()}, started through
- * {@code bash exec -a} so that argv[0] is exactly what the test asks for (e.g. {@code /bin/containerd}).
- * With {@code comm} set it also renames its {@code /proc/<pid>/comm} via {@code prctl(PR_SET_NAME)}.
+ * Real processes with chosen command lines, read through the real {@code /proc}, built from nothing but
+ * an existing binary: a copy of the system's {@code sleep} named {@code containerd} (or the requested
+ * {@code comm}), so that the kernel's {@code comm} and the {@code exe} link name it as a real containerd's
+ * do. {@code sleep} would refuse containerd's flags, so it is started as {@code <padding> inf} (it parses
+ * that, then waits in {@code pause()}), and once it waits the test writes the wanted argv over the
+ * process's own argument area through {@code /proc/<pid>/mem} (the same bytes' length: the kernel's
+ * {@code cmdline} is that area). The test JVM is the process's parent, which Yama's default ptrace
+ * scope allows; no compiler, no capability.
  */
 public final class FakeContainerd implements AutoCloseable {
-    private static final String SOURCE = """
-            #include <stdlib.h>
-            #include <sys/prctl.h>
-            #include <unistd.h>
-            int main(void) {
-                const char *comm = getenv("FAKE_COMM");
-                if (comm != NULL) {
-                    prctl(PR_SET_NAME, comm, 0, 0, 0);
-                }
-                for (;;) {
-                    pause();
-                }
-            }
-            """;
-    private static Path binary;
+    private static final Map<String, Path> BINARIES = new HashMap<>();
 
     /** Talos' CRI containerd. */
     public static final List<String> TALOS_CRI = List.of("/bin/containerd", "--address",
@@ -54,32 +49,7 @@ public final class FakeContainerd implements AutoCloseable {
     }
 
     public static FakeContainerd start(List<String> argv, String comm) throws IOException {
-        List<String> command = new ArrayList<>(List.of("bash", "-c", "exec -a \"$0\" \"$FAKE_BIN\" \"$@\""));
-        command.addAll(argv);
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("FAKE_BIN", binary().toString());
-        if (comm != null) {
-            pb.environment().put("FAKE_COMM", comm);
-        }
-        FakeContainerd fake = new FakeContainerd(pb.start(), List.copyOf(argv));
-        fake.awaitExec();
-        if (comm != null) {
-            fake.awaitComm(comm); // prctl runs after exec: until then the kernel's comm is still the binary's name
-        }
-        return fake;
-    }
-
-    private void awaitComm(String comm) {
-        Path file = Path.of("/proc", Long.toString(pid()), "comm");
-        String want = comm.length() > 15 ? comm.substring(0, 15) : comm;
-        Poll.until(Duration.ofSeconds(10), "comm " + want, () -> {
-            try {
-                return Files.readString(file).strip().equals(want);
-            } catch (IOException e) {
-                return false;
-            }
-        });
+        return launch(List.of(), "true", argv, comm);
     }
 
     /**
@@ -89,24 +59,37 @@ public final class FakeContainerd implements AutoCloseable {
      * that of {@code unshare}, before {@code setup} ran.
      */
     public static FakeContainerd startInMountNamespace(List<String> argv, String setup) throws IOException {
-        return startAfter(List.of("unshare", "--mount", "--propagation", "private"), setup, argv);
+        return launch(List.of("unshare", "--mount", "--propagation", "private"), setup, argv, null);
     }
 
     /** Starts it in the mount namespace of {@code pid} ({@code nsenter --mount}). */
     public static FakeContainerd startInMountNamespaceOf(long pid, List<String> argv) throws IOException {
-        return startAfter(List.of("nsenter", "--mount", "--target", Long.toString(pid)), "true", argv);
+        return launch(List.of("nsenter", "--mount", "--target", Long.toString(pid)), "true", argv, null);
     }
 
-    private static FakeContainerd startAfter(List<String> launcher, String setup, List<String> argv)
+    /** {@code launcher} must exec (not fork) into bash, so that the process the test started is the stand-in. */
+    private static FakeContainerd launch(List<String> launcher, String setup, List<String> argv, String comm)
             throws IOException {
+        byte[] wanted = (String.join("\0", argv) + "\0").getBytes(StandardCharsets.UTF_8);
+        // argv of the same total length that sleep accepts: "<padding>\0inf\0"
+        int padding = wanted.length - "\0inf\0".length();
+        if (argv.isEmpty() || padding < 1) {
+            throw new IllegalArgumentException("command line too short for a stand-in process: " + argv);
+        }
         List<String> command = new ArrayList<>(launcher);
-        command.addAll(List.of("bash", "-c", "set -e\n" + setup + "\nexec -a \"$0\" \"$FAKE_BIN\" \"$@\""));
-        command.addAll(argv);
+        command.addAll(List.of("bash", "-c", "set -e\n" + setup + "\nexec -a \"$0\" \"$FAKE_BIN\" \"$@\"",
+                "x".repeat(padding), "inf"));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("FAKE_BIN", binary().toString());
+        Path binary = binary(comm == null ? "containerd" : comm);
+        pb.environment().put("FAKE_BIN", binary.toString());
         FakeContainerd fake = new FakeContainerd(pb.start(), List.copyOf(argv));
-        fake.awaitExec();
+        try {
+            fake.rewriteArgv(binary, wanted);
+        } catch (IOException | RuntimeException | Error e) {
+            fake.close();
+            throw e;
+        }
         return fake;
     }
 
@@ -135,40 +118,60 @@ public final class FakeContainerd implements AutoCloseable {
         }
     }
 
-    private void awaitExec() throws IOException {
-        Path cmdline = Path.of("/proc", Long.toString(pid()), "cmdline");
-        String want = String.join("\0", argv) + "\0";
-        Poll.until(Duration.ofSeconds(10), "exec of " + argv, () -> {
+    /**
+     * Waits until the copy of sleep runs and has parsed its arguments (it waits in pause()), then writes
+     * {@code wanted} over its argument area and checks that {@code /proc/<pid>/cmdline} shows it.
+     */
+    private void rewriteArgv(Path binary, byte[] wanted) throws IOException {
+        Path proc = Path.of("/proc", Long.toString(pid()));
+        Poll.until(Duration.ofSeconds(10), "the stand-in " + binary + " to wait in pause()", () -> {
             try {
-                return new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).equals(want);
+                return Files.readSymbolicLink(proc.resolve("exe")).equals(binary)
+                        && waits(Files.readString(proc.resolve("wchan")));
             } catch (IOException e) {
                 return false;
             }
         });
+        String stat = Files.readString(proc.resolve("stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long argStart = Long.parseUnsignedLong(f[45]); // fields 48 and 49: arg_start, arg_end
+        long argEnd = Long.parseUnsignedLong(f[46]);
+        if (argEnd - argStart != wanted.length) {
+            throw new IOException("argument area of pid " + pid() + " is " + (argEnd - argStart) + " bytes, expected "
+                    + wanted.length + " (arg_start/arg_end unreadable: no ptrace access?)");
+        }
+        try (RandomAccessFile mem = new RandomAccessFile(proc.resolve("mem").toFile(), "rw")) {
+            mem.seek(argStart);
+            mem.write(wanted);
+        }
+        byte[] shown = Files.readAllBytes(proc.resolve("cmdline"));
+        if (!Arrays.equals(shown, wanted)) {
+            throw new IOException("cmdline of pid " + pid() + " did not take the new argv: "
+                    + new String(shown, StandardCharsets.UTF_8).replace('\0', ' '));
+        }
     }
 
-    private static synchronized Path binary() throws IOException {
+    /** The kernel function a sleeping {@code sleep inf} waits in (newer coreutils pause, older ones nanosleep). */
+    private static boolean waits(String wchan) {
+        return wchan.contains("pause") || wchan.contains("sleep");
+    }
+
+    /** A copy of the system's sleep named {@code name}, one per name and JVM. */
+    private static synchronized Path binary(String name) throws IOException {
+        Path binary = BINARIES.get(name);
         if (binary == null) {
+            Path sleep = Stream.of("/usr/bin/sleep", "/bin/sleep").map(Path::of).filter(Files::isExecutable)
+                    .findFirst().orElseThrow(() -> new IOException("no sleep binary in /usr/bin or /bin"));
             Path dir = Files.createTempDirectory("fake-containerd");
-            Path src = dir.resolve("fake.c");
-            Path out = dir.resolve("containerd");
-            // deleted at JVM exit in reverse order: the files, then the directory
+            binary = dir.resolve(name);
+            // deleted at JVM exit in reverse order: the file, then the directory
             dir.toFile().deleteOnExit();
-            src.toFile().deleteOnExit();
-            out.toFile().deleteOnExit();
-            Files.writeString(src, SOURCE);
-            try {
-                Process gcc = new ProcessBuilder("gcc", "-O2", "-o", out.toString(), src.toString())
-                        .redirectErrorStream(true).start();
-                String log = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                if (!gcc.waitFor(60, TimeUnit.SECONDS) || gcc.exitValue() != 0) {
-                    throw new IOException("gcc failed: " + log);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while compiling", e);
+            binary.toFile().deleteOnExit();
+            Files.copy(sleep, binary);
+            if (!binary.toFile().setExecutable(true)) {
+                throw new IOException("cannot make " + binary + " executable");
             }
-            binary = out;
+            BINARIES.put(name, binary);
         }
         return binary;
     }

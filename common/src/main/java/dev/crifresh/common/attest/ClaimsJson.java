@@ -101,7 +101,9 @@ public final class ClaimsJson {
                 return proof;
             }
         }
-        throw new IllegalArgumentException("claims: \"proof\" must be ordering, content or none, not " + Sentences.quote(wire));
+        throw new IllegalArgumentException("claims: \"proof\" must be one of "
+                + java.util.Arrays.stream(Proof.values()).map(Proof::wire).collect(java.util.stream.Collectors.joining(", "))
+                + ", not " + Sentences.quote(wire));
     }
 
     private static <T> T required(T value, String name) {

@@ -44,8 +44,8 @@ public final class EvidenceRules {
                 ? null : ticksSinceBoot(containerd.startTicks(), observation.clkTck());
         Instant startedAt = start == null ? null : observation.clock().bootWallTime().plus(start);
         EvaluationMemory memory = nextMemory(observation.bootId(), containerd, digest, previous);
-        Outcome outcome = decide(observation, settings, containerd, start, digest, memory, runtime);
-        if (outcome.proof == Proof.ORDERING) {
+        Outcome outcome = decide(observation, settings, containerd, start, startedAt, digest, memory, runtime);
+        if (outcome.proof == Proof.ORDERING || outcome.proof == Proof.SOCKET_ORDERING) {
             memory = new EvaluationMemory(memory.identity(), digest, digest, memory.changedWhileRunning());
         }
         return new Evaluation(outcome.reason.verdict(), outcome.reason, outcome.proof, outcome.message,
@@ -87,7 +87,7 @@ public final class EvidenceRules {
     }
 
     private static Outcome decide(Observation o, RuleSettings settings, ProcessSample containerd,
-            Duration start, String digest, EvaluationMemory memory, RuntimeAuth runtime) {
+            Duration start, Instant startedAt, String digest, EvaluationMemory memory, RuntimeAuth runtime) {
         // Rule 1: identity.
         if (!hostReadable(o)) {
             return Outcome.notFresh(Reason.HOST_UNREADABLE, hostProblem(o));
@@ -152,11 +152,18 @@ public final class EvidenceRules {
                     + " when it was read" + beyondMargin + ", so the process or clock data is wrong");
         }
 
-        // Rule 2: rendered this boot (Talos mode), and in every mode no change from the future.
+        ClockWitness.Reading witness = ClockWitness.read(o.containerdSocket(), startedAt, o.clock().error());
+        if (witness instanceof ClockWitness.SteppedBack back) {
+            return steppedBack(back, who, digest, memory);
+        }
+
+        // Rule 2: rendered this boot (Talos mode), and in every mode no change from the future. A forward
+        // step the socket shows explains a config that seems older than the boot.
         WatchedFile oldest = extreme(o.files(), false);
         Stamp newest = newestChange(o);
         Duration oldestSinceBoot = o.clock().sinceBoot(oldest.mtime());
-        if (settings.talosMode() && oldestSinceBoot.compareTo(margin.negated()) < 0) {
+        if (settings.talosMode() && !(witness instanceof ClockWitness.SteppedForward)
+                && oldestSinceBoot.compareTo(margin.negated()) < 0) {
             return Outcome.notFresh(Reason.CLOCK_ANOMALY, "config " + oneLine(oldest.path()) + " was written "
                     + Durations.text(oldestSinceBoot.negated()) + " before this boot" + beyondMargin
                     + ", so the wall clock moved");
@@ -166,6 +173,10 @@ public final class EvidenceRules {
                     + oneLine(newest.by()) + " "
                     + Durations.text(Duration.between(o.observedAt(), newest.at()))
                     + " after it was read" + beyondMargin + ", so the wall clock moved");
+        }
+
+        if (witness instanceof ClockWitness.SteppedForward forward) {
+            return socketOrdering(forward, settings, newest, who, digest, memory);
         }
 
         Duration newestSinceBoot = o.clock().sinceBoot(newest.at());
@@ -205,6 +216,57 @@ public final class EvidenceRules {
         return Outcome.notFresh(Reason.CONFIG_PATH_MOUNTED, oneLine(o.mountProblems().get(0))
                 + (o.mountProblems().size() > 1 ? " (and " + (o.mountProblems().size() - 1) + " more)" : "")
                 + ": a tree mounted on the way to the config moves no stamp");
+    }
+
+    /**
+     * The socket shows a backward step since containerd started: stamps from before it are in a clock
+     * that ran ahead, so no ordering can be trusted. Only rule 4, which needs no clock, can prove fresh.
+     */
+    private static Outcome steppedBack(ClockWitness.SteppedBack back, String who, String digest,
+            EvaluationMemory memory) {
+        if (memory.loadedDigest() != null && memory.loadedDigest().equals(digest)) {
+            return new Outcome(Reason.CONFIG_UNCHANGED_SINCE_LOAD, Proof.CONTENT, who
+                    + " still runs with the config it was proven to load (" + shortDigest(digest) + ")");
+        }
+        return Outcome.notFresh(Reason.CLOCK_STEPPED, "the clock was stepped back since " + who + " started: "
+                + back.describe());
+    }
+
+    /**
+     * Rules 3–5 in the clock of containerd's socket, after a forward step: every stamp written before the
+     * step is in that clock, every stamp after it is later than the socket's stamp. Fresh only when the
+     * newest change, plus the margin and containerd's start-up reserve (its config is read before its
+     * plugins load, the socket is bound after), is before the socket's stamp, and no live change was seen.
+     */
+    private static Outcome socketOrdering(ClockWitness.SteppedForward forward, RuleSettings settings, Stamp newest,
+            String who, String digest, EvaluationMemory memory) {
+        Duration margin = settings.margin().plus(ClockWitness.STARTUP_RESERVE);
+        Duration gap = Duration.between(newest.at(), forward.socketAt());
+        String inSocketClock = " in the clock of its socket (" + forward.describe() + ")";
+        if (!memory.changedWhileRunning() && gap.compareTo(margin) > 0) {
+            return new Outcome(Reason.CONTAINERD_STARTED_AFTER_CONFIG, Proof.SOCKET_ORDERING, who
+                    + " bound its socket " + Durations.text(gap) + " after the newest config change ("
+                    + newest.describe() + "), beyond the " + Durations.text(margin) + " margin and start-up reserve,"
+                    + inSocketClock);
+        }
+        if (memory.loadedDigest() != null && memory.loadedDigest().equals(digest)) {
+            return new Outcome(Reason.CONFIG_UNCHANGED_SINCE_LOAD, Proof.CONTENT, who
+                    + " still runs with the config it was proven to load (" + shortDigest(digest) + ")");
+        }
+        if (memory.changedWhileRunning()) {
+            return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config changed to "
+                    + shortDigest(digest) + " while " + who + " was running, "
+                    + (memory.loadedDigest() == null ? "and what it loaded was never proven"
+                            : "but it loaded " + shortDigest(memory.loadedDigest())));
+        }
+        if (gap.isNegative() || gap.isZero()) {
+            return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config " + newest.describe()
+                    + " changed " + Durations.text(gap.negated()) + " after " + who + " bound its socket"
+                    + inSocketClock);
+        }
+        return Outcome.notFresh(Reason.ORDERING_WITHIN_MARGIN, who + " bound its socket " + Durations.text(gap)
+                + " after the newest config change (" + newest.describe() + "), within the "
+                + Durations.text(margin) + " margin and start-up reserve" + inSocketClock);
     }
 
     private static boolean hostReadable(Observation o) {

@@ -22,6 +22,8 @@ import java.util.List;
  *                         that the platform does not create, as containerd's mount table shows them, or
  *                         why that table cannot be read; each makes the verdict unknown
  *                         ({@link Reason#CONFIG_PATH_MOUNTED}). Empty when there are none.
+ * @param containerdSocket the CRI containerd's socket, the clock witness; null when not read (no single
+ *                         containerd, or no {@code --address} on its command line)
  */
 public record Observation(
         String bootId,
@@ -33,7 +35,8 @@ public record Observation(
         List<WatchedDirectory> directories,
         List<String> unwatchedImports,
         Instant observedAt,
-        List<String> mountProblems) {
+        List<String> mountProblems,
+        ContainerdSocket containerdSocket) {
 
     public Observation {
         candidates = List.copyOf(candidates);
@@ -43,11 +46,25 @@ public record Observation(
         mountProblems = List.copyOf(mountProblems);
     }
 
-    /** An observation without a mount check (simulated hosts and rule tests). */
+    /** An observation without a mount check or socket witness (simulated hosts and rule tests). */
     public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
                        List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
                        Instant observedAt) {
         this(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports, observedAt, List.of());
+    }
+
+    /** An observation without the socket witness. */
+    public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
+                       List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
+                       Instant observedAt, List<String> mountProblems) {
+        this(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports, observedAt,
+                mountProblems, null);
+    }
+
+    /** The same observation with this socket witness. */
+    public Observation withContainerdSocket(ContainerdSocket socket) {
+        return new Observation(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports,
+                observedAt, mountProblems, socket);
     }
 
     /** An observation without directory stamps or import check (simulations and rule tests). */

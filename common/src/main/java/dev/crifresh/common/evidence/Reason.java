@@ -24,7 +24,12 @@ public enum Reason {
      */
     CONFIG_PATH_MOUNTED("ConfigPathMounted", Verdict.UNKNOWN),
     /** Not in DESIGN §4's list: the boot id or the clock source could not be read. */
-    HOST_UNREADABLE("HostUnreadable", Verdict.UNKNOWN);
+    HOST_UNREADABLE("HostUnreadable", Verdict.UNKNOWN),
+    /**
+     * containerd's socket shows that the wall clock ran ahead at containerd's start and was stepped back
+     * since: stamps from before the step cannot be ordered (DESIGN, "The clock witness").
+     */
+    CLOCK_STEPPED("ClockStepped", Verdict.UNKNOWN);
 
     private final String code;
     private final Verdict verdict;

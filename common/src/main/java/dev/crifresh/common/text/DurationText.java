@@ -1,6 +1,7 @@
 package dev.crifresh.common.text;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -61,5 +62,25 @@ public final class DurationText {
             return ms / 1000 + "s";
         }
         return ms + "ms";
+    }
+
+    /**
+     * A duration rounded for reading, as the demo and the condition messages show long ones: {@code 40 d},
+     * {@code 3 h}, {@code 20 min} (from two minutes on), else seconds with one decimal ({@code 3.1 s}).
+     * Negative durations keep their sign.
+     */
+    public static String approximate(Duration d) {
+        double s = Math.abs(d.toMillis() / 1000.0);
+        String sign = d.isNegative() ? "-" : "";
+        if (s >= 86400) {
+            return sign + String.format(Locale.ROOT, "%.0f d", s / 86400);
+        }
+        if (s >= 3600) {
+            return sign + String.format(Locale.ROOT, "%.0f h", s / 3600);
+        }
+        if (s >= 120) {
+            return sign + String.format(Locale.ROOT, "%.0f min", s / 60);
+        }
+        return sign + String.format(Locale.ROOT, "%.1f s", s);
     }
 }

@@ -101,7 +101,7 @@ class ClaimsJsonTest {
                 Arguments.of("exp huge", MINIMAL.replace("1746094500", "99999999999999999"), "claims: \"exp\" is out of range for a NumericDate"),
                 Arguments.of("verdict missing", MINIMAL.replace(",\"verdict\":\"unknown\"", ""), "claims: \"verdict\" is missing"),
                 Arguments.of("verdict other", MINIMAL.replace("\"unknown\"", "\"FRESH\""), "claims: \"verdict\" must be fresh, stale or unknown, not \"FRESH\""),
-                Arguments.of("proof other", MINIMAL.replace("}", ",\"proof\":\"trust-me\"}"), "claims: \"proof\" must be ordering, content or none, not \"trust-me\""),
+                Arguments.of("proof other", MINIMAL.replace("}", ",\"proof\":\"trust-me\"}"), "claims: \"proof\" must be one of ordering, content, socket-ordering, runtime-status, none, not \"trust-me\""),
                 Arguments.of("containerd not object", MINIMAL.replace("}", ",\"containerd\":5}"), "claims.containerd must be an object or null"),
                 Arguments.of("containerd pid missing", MINIMAL.replace("}", ",\"containerd\":{\"start_ticks\":1,\"clk_tck\":100}}"), "claims.containerd: \"pid\" is missing"),
                 Arguments.of("started_at not RFC 3339", MINIMAL.replace("}", ",\"containerd\":{\"pid\":1,\"start_ticks\":1,\"clk_tck\":100,\"started_at\":\"yesterday\"}}"), "claims.containerd: \"started_at\" is not an RFC 3339 date-time"),

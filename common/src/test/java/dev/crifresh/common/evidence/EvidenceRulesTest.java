@@ -361,6 +361,7 @@ class EvidenceRulesTest {
         Set<Reason> seen = EnumSet.noneOf(Reason.class);
         rows().forEach(r -> seen.add(r.expected()));
         sequences().forEach(s -> s.steps().forEach(st -> seen.add(st.expected())));
+        ClockStepRulesTest.rows().forEach(r -> seen.add(r.expected()));
         seen.addAll(EvidenceRulesRuntimeTest.REASONS);
         assertEquals(EnumSet.allOf(Reason.class), seen);
     }
@@ -602,6 +603,10 @@ class EvidenceRulesTest {
             "2950000000, 2.950 s",
             "1000000000, 1.000 s",
             "61999999999, 61.999 s",
+            "119999999999, 119.999 s",
+            "120000000000, 120.000 s (2 min)",
+            "3453794204000000, 3453794.204 s (40 d)",
+            "-7380120000000, -7380.120 s (-2 h)",
             "50000000, 50 ms",
             "40500000, 40.5 ms",
             "1, 0.000001 ms",

@@ -39,6 +39,8 @@ final class Given {
     private final Map<String, Function<Instant, WatchedDirectory>> directories = new TreeMap<>();
     private final List<String> unwatchedImports = new ArrayList<>();
     private final List<String> mountProblems = new ArrayList<>();
+    /** containerd's socket as a function of the boot wall time; null: not read. */
+    private Function<Instant, ContainerdSocket> socket;
 
     private Given() {
         file(CONTAINERD_TOML, ms(1000), "version = 3\nimports = ['/etc/cri/conf.d/cri.toml']\n");
@@ -206,7 +208,7 @@ final class Given {
         List<WatchedDirectory> dirs = new ArrayList<>();
         directories.values().forEach(d -> dirs.add(d.apply(boot)));
         return new Observation(bootId, clock, hostError, clkTck, candidates, built, dirs, unwatchedImports,
-                boot.plus(observedAt), mountProblems);
+                boot.plus(observedAt), mountProblems, socket == null ? null : socket.apply(boot));
     }
 
     /** The same observation with its file list reversed (the rules must not care about order). */
@@ -217,6 +219,23 @@ final class Given {
         List<WatchedDirectory> dirs = new ArrayList<>(o.directories());
         java.util.Collections.reverse(dirs);
         return new Observation(o.bootId(), o.clock(), o.hostError(), o.clkTck(), o.candidates(), reversed, dirs,
-                o.unwatchedImports(), o.observedAt(), o.mountProblems());
+                o.unwatchedImports(), o.observedAt(), o.mountProblems(), o.containerdSocket());
+    }
+
+    /** containerd's socket, bound {@code sinceBoot} after boot in today's clock (mtime and ctime alike). */
+    Given socket(Duration sinceBoot) {
+        return socket(sinceBoot, sinceBoot);
+    }
+
+    /** containerd's socket with its own mtime and ctime (a touched socket has a later ctime). */
+    Given socket(Duration mtimeSinceBoot, Duration ctimeSinceBoot) {
+        socket = b -> ContainerdSocket.found("/run/containerd/containerd.sock", b.plus(mtimeSinceBoot),
+                b.plus(ctimeSinceBoot));
+        return this;
+    }
+
+    Given unusableSocket(String problem) {
+        socket = b -> ContainerdSocket.unusable("/run/containerd/containerd.sock", problem);
+        return this;
     }
 }

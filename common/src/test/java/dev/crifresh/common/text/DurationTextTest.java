@@ -57,4 +57,15 @@ class DurationTextTest {
             assertEquals(d, DurationText.parse(DurationText.format(d)), d.toString());
         }
     }
+
+    @Test
+    void approximatesForReading() {
+        assertEquals("40 d", DurationText.approximate(Duration.ofMillis(3_453_794_204L)));
+        assertEquals("3 h", DurationText.approximate(Duration.ofMinutes(190)));
+        assertEquals("20 min", DurationText.approximate(Duration.ofMinutes(20)));
+        assertEquals("2 min", DurationText.approximate(Duration.ofSeconds(120)));
+        assertEquals("119.0 s", DurationText.approximate(Duration.ofSeconds(119)));
+        assertEquals("3.1 s", DurationText.approximate(Duration.ofMillis(3_120)));
+        assertEquals("-40 d", DurationText.approximate(Duration.ofDays(-40)));
+    }
 }

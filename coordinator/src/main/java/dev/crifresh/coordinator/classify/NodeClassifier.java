@@ -94,10 +94,9 @@ public final class NodeClassifier {
             return new Classification(node, NodeVerdict.UNKNOWN, agentReason,
                     "the agent cannot tell: " + sentence(condition), markerSaysCurrent, claims);
         }
-        if (claims.verdict() == Verdict.FRESH && claims.proof() != Proof.ORDERING && claims.proof() != Proof.CONTENT
-                && claims.proof() != Proof.RUNTIME_STATUS) {
+        if (claims.verdict() == Verdict.FRESH && (claims.proof() == null || !claims.proof().provesFresh())) {
             return new Classification(node, NodeVerdict.UNKNOWN, FRESH_WITHOUT_PROOF_REASON,
-                    "the attestation says fresh but names no proof (ordering, content or runtime-status)",
+                    "the attestation says fresh but names no proof (ordering, socket-ordering, content or runtime-status)",
                     markerSaysCurrent, claims);
         }
         if (claims.verdict() == Verdict.FRESH && (claims.containerd() == null || claims.config() == null)) {

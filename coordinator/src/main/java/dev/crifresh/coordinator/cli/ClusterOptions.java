@@ -8,8 +8,8 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
 import io.vertx.core.Vertx;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import picocli.CommandLine.Option;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -21,24 +21,27 @@ public final class ClusterOptions {
     @Option(names = "--kubeconfig", paramLabel = "FILE", description = "Kubeconfig file (default: in-cluster, $KUBECONFIG or ~/.kube/config).")
     Path kubeconfig;
 
-    @Option(names = "--context", paramLabel = "NAME", description = "Kubeconfig context to use (default: the current context).")
+    @Option(names = "--context", paramLabel = "NAME", description = "Kubeconfig context to use (default: the current context); an unknown one is exit 2.")
     String context;
 
-    public KubernetesClient connect(Vertx vertx) {
-        Config config;
-        if (kubeconfig != null) {
-            if (!Files.isReadable(kubeconfig)) {
-                throw new UsageException("--kubeconfig " + kubeconfig + " is not a readable file");
-            }
-            try {
-                config = Config.fromKubeconfig(context, kubeconfig.toFile());
-            } catch (RuntimeException e) {
-                throw new UsageException("--kubeconfig " + kubeconfig + " cannot be used: " + e.getMessage(), e);
-            }
-        } else {
-            config = Config.autoConfigure(context);
+    @Option(names = "--connect-timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "How long to keep trying an API server that cannot be reached (connection refused or timed out, unknown host) before exit 5 (default: ${DEFAULT-VALUE}).")
+    Duration connectTimeout = Duration.ofSeconds(30);
+
+    /** The cluster the flags and the environment name; a usage error when they name none, or one that is not defined. */
+    public ClusterTarget target() {
+        if (connectTimeout.isZero() || connectTimeout.isNegative()) {
+            throw new UsageException("--connect-timeout must be a positive duration");
         }
-        return client(vertx, config);
+        return KubeconfigResolver.system().resolve(kubeconfig, context);
+    }
+
+    public KubernetesClient connect(Vertx vertx, ClusterTarget target) {
+        return client(vertx, target.config());
+    }
+
+    Duration connectTimeout() {
+        return connectTimeout;
     }
 
     /**

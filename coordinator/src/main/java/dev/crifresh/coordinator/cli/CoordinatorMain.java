@@ -10,13 +10,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code crifresh-coordinator plan|rollout|keys init}. Exit codes: 0 all fresh (or planned), 1 a node
- * failed, 2 usage or configuration, 3 timed out waiting, 4 rollout lock not acquired or lost.
+ * failed, 2 usage or configuration (an unknown context, TLS failure, 401, 403 included), 3 timed out waiting, 4 rollout
+ * lock held by another run or lost, 5 the API server could not be reached within {@code --connect-timeout}.
  */
 @Command(name = "crifresh-coordinator", mixinStandardHelpOptions = true, versionProvider = CoordinatorMain.Version.class,
         description = "Proves per node whether containerd loaded the desired registry credential and reboots only the nodes that did not.",
         subcommands = {PlanCommand.class, RolloutCommand.class, KeysCommand.class})
 public final class CoordinatorMain implements Callable<Integer> {
     public static final int EXIT_USAGE = 2;
+    /** The API server could not be reached within {@code --connect-timeout}. */
+    public static final int EXIT_UNREACHABLE = 5;
 
     @Spec
     CommandSpec spec;
@@ -28,7 +31,7 @@ public final class CoordinatorMain implements Callable<Integer> {
     }
 
     public static CommandLine commandLine() {
-        CommandLine cmd = new CommandLine(new CoordinatorMain());
+        CommandLine cmd = dev.crifresh.common.cli.HelpText.install(new CommandLine(new CoordinatorMain()));
         cmd.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             String message = ex.getMessage() == null ? "bad arguments" : ex.getMessage().replaceFirst("^Error: ", "");
@@ -43,8 +46,15 @@ public final class CoordinatorMain implements Callable<Integer> {
                 err.flush();
                 return EXIT_USAGE;
             }
+            if (ex instanceof ApiUnreachableException) {
+                err.println("crifresh-coordinator: " + ex.getMessage());
+                err.flush();
+                return EXIT_UNREACHABLE;
+            }
             if (ex instanceof KubernetesClientException k) {
-                err.println("crifresh-coordinator: the Kubernetes API failed: " + oneLine(k.getMessage()));
+                ApiProblem problem = ApiProblem.of(k);
+                err.println("crifresh-coordinator: the Kubernetes API failed: " + (problem.kind() == ApiProblem.Kind.OTHER
+                        ? oneLine(k.getMessage()) : problem.detail() + " (" + oneLine(k.getMessage()) + ")"));
                 err.flush();
                 return 1;
             }
@@ -70,8 +80,7 @@ public final class CoordinatorMain implements Callable<Integer> {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = CoordinatorMain.class.getPackage().getImplementationVersion();
-            return new String[] {"crifresh-coordinator " + (v == null ? "dev" : v)};
+            return new String[] {"crifresh-coordinator " + dev.crifresh.common.cli.CrifreshVersion.current()};
         }
     }
 }

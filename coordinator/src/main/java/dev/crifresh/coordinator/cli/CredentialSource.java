@@ -55,9 +55,27 @@ public final class CredentialSource {
         String host = RegistryHosts.normalise(registry);
         for (RegistryAuth auth : ((RegistryParse.Parsed) parsed).credentials()) {
             if (host.equals(RegistryHosts.normalise(auth.host()))) {
-                return auth;
+                return usable(where, host, auth);
             }
         }
         throw new UsageException(where + ": no credential for registry " + host);
+    }
+
+    /**
+     * A credential no registry would accept (a username without a password, an empty auth) would turn every node
+     * config-pending and make a rollout wait out {@code --config-timeout}: rejected at once instead.
+     */
+    static RegistryAuth usable(String where, String host, RegistryAuth auth) {
+        if (!auth.identityToken().isEmpty()) {
+            return auth;
+        }
+        boolean user = !auth.username().isEmpty();
+        boolean password = !auth.password().isEmpty();
+        if (user && password) {
+            return auth;
+        }
+        String what = user ? "a username but no password" : password ? "a password but no username"
+                : "no username and no password (an empty auth)";
+        throw new UsageException(where + ": the credential for " + host + " has " + what);
     }
 }

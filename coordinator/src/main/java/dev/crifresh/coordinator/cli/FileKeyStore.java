@@ -63,6 +63,18 @@ final class FileKeyStore implements KeyStore {
         }
     }
 
+    /** Why writing to {@code dir} failed, naming the path that failed when it is not {@code dir} itself. */
+    static String describe(Path dir, IOException e) {
+        String cause = dev.crifresh.common.text.IoErrors.describe(e);
+        if (e instanceof java.nio.file.FileSystemException fse && fse.getFile() != null && !Path.of(fse.getFile()).equals(dir)) {
+            return "cannot write " + fse.getFile() + ": " + cause;
+        }
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            return "not a directory";
+        }
+        return "cannot create or write it: " + cause;
+    }
+
     @Override
     public String signingKeyName() {
         return dir.resolve(SIGNING_KEY_FILE).toString();

@@ -2,7 +2,9 @@ package dev.crifresh.coordinator.cli;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -55,12 +57,25 @@ public final class KeysCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             var out = spec.commandLine().getOut();
             if (outDir != null) {
-                new KeysInit(new FileKeyStore(outDir), out).run(rotate);
+                try {
+                    new KeysInit(new FileKeyStore(outDir), out).run(rotate);
+                } catch (IOException e) {
+                    throw new UsageException("--out-dir " + outDir + ": " + FileKeyStore.describe(outDir, e), e);
+                }
                 out.flush();
                 return 0;
             }
+            ClusterTarget target = cluster.target();
+            var err = spec.commandLine().getErr();
+            err.println("crifresh-coordinator: cluster " + target.describe());
+            err.flush();
             Vertx vertx = Vertx.vertx();
-            try (KubernetesClient client = cluster.connect(vertx)) {
+            try (KubernetesClient client = cluster.connect(vertx, target)) {
+                ApiPreflight.check(client, target, cluster.connectTimeout(), List.of(new ApiPreflight.Probe("get", "secrets", namespace,
+                        c -> c.secrets().inNamespace(namespace).withName(signingSecret).get())), text -> {
+                            err.println("crifresh-coordinator: " + text);
+                            err.flush();
+                        });
                 new KeysInit(new SecretKeyStore(client, namespace, signingSecret, trustSecret), out).run(rotate);
                 out.flush();
                 return 0;

@@ -9,9 +9,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-@Command(name = "plan", mixinStandardHelpOptions = true,
+@Command(name = "plan", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
         description = {"Classify every node (fresh, stale, config-pending, unknown) and show the order a rollout would follow.",
-            "Reads only; changes nothing. Exit 0, or 2 for bad input."})
+            "Reads only; changes nothing. Exit 0, 2 for bad input (also an unknown context, TLS failure, 401 or 403), 5 API server unreachable."})
 public final class PlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -26,11 +26,11 @@ public final class PlanCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CoordinatorSettings settings = Settings.of(options);
         var gates = gateOptions.wiring();
-        try (Session session = Session.open(options, spec)) {
+        try (Session session = Session.open(options, spec, settings, ApiPreflight.plan())) {
             Coordinator coordinator = session.coordinator(settings, node -> {
                 throw new IllegalStateException("plan never reboots");
             }).withGates(gates);
-            Report report = Session.await(coordinator.plan());
+            Report report = Session.await(coordinator.plan()).withCluster(session.target.ref());
             options.write("plan", report, spec.commandLine().getOut(), spec.commandLine().getErr());
             return report.exitCode();
         }

@@ -35,8 +35,13 @@ public final class ReportOptions {
     @Option(names = "--node-selector", paramLabel = "SELECTOR", description = "Label selector for the nodes to consider (default: all nodes).")
     String nodeSelector;
 
+    @Option(names = "--api-outage-budget", paramLabel = "DURATION", defaultValue = "0s", converter = DurationConverter.class,
+            description = "How long the API server may be away while a node whose reboot takes it away (the only control plane, or the node the API endpoint lives on) reboots; the run sends nothing meanwhile. 0s refuses such a reboot (default: ${DEFAULT-VALUE}).")
+    java.time.Duration apiOutageBudget;
+
     @Option(names = "--marker-annotation", paramLabel = "KEY", defaultValue = ConditionContract.DEFAULT_MARKER_ANNOTATION,
-            description = "Machine-config marker annotation, reported beside each verdict and never trusted (default: ${DEFAULT-VALUE}).")
+            // the default on a line of its own: at 80 columns it fits there whole, not after the wrap indent
+            description = {"Machine-config marker annotation, reported beside each verdict and never trusted. Default:", "${DEFAULT-VALUE}"})
     String markerAnnotation;
 
     @Option(names = "--marker-current-value", paramLabel = "VALUE",

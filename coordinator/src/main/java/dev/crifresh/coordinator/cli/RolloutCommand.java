@@ -24,9 +24,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-@Command(name = "rollout", mixinStandardHelpOptions = true,
+@Command(name = "rollout", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
         description = {"Reboot exactly the nodes whose containerd has not loaded the desired credential, safely, then verify them.",
-            "Exit 0 all fresh, 1 a node failed, 2 usage or configuration, 3 timed out waiting, 4 rollout lock not acquired or lost."})
+            "Exit 0 all fresh, 1 a node failed, 2 usage or configuration (also an unknown context, TLS failure, 401 or 403), 3 timed out waiting, 4 rollout lock held by another run or lost, 5 API server unreachable."})
 public final class RolloutCommand implements Callable<Integer> {
     public enum DriverKind { talosctl, command }
 
@@ -101,7 +101,8 @@ public final class RolloutCommand implements Callable<Integer> {
         var gates = gateOptions.wiring();
         var err = spec.commandLine().getErr();
         Instant started = Instant.now();
-        try (Session session = Session.open(options, spec)) {
+        try (Session session = Session.open(options, spec, settings, ApiPreflight.rollout(namespace),
+                ApiPreflight.rolloutPermissions(namespace, action == Action.REBOOT))) {
             Coordinator coordinator = session.coordinator(settings, rebootDriver).withGates(gates);
             CompletableFuture<Report> result = coordinator.rollout().toCompletionStage().toCompletableFuture();
             CountDownLatch written = new CountDownLatch(1);
@@ -118,7 +119,7 @@ public final class RolloutCommand implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(hook);
             Report report;
             try {
-                report = Session.await(result);
+                report = Session.await(result).withCluster(session.target.ref());
             } finally {
                 try {
                     Runtime.getRuntime().removeShutdownHook(hook);

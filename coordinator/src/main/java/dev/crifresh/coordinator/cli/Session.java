@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -20,12 +21,14 @@ final class Session implements AutoCloseable {
     final KubernetesClient client;
     final TrustBundle trust;
     final RegistryAuth desired;
+    final ClusterTarget target;
     private final PrintWriter err;
     private final RunLog.Format logFormat;
 
-    private Session(Vertx vertx, KubernetesClient client, TrustBundle trust, RegistryAuth desired, PrintWriter err,
-                    RunLog.Format logFormat) {
+    private Session(Vertx vertx, KubernetesClient client, TrustBundle trust, RegistryAuth desired, ClusterTarget target,
+                    PrintWriter err, RunLog.Format logFormat) {
         this.vertx = vertx;
+        this.target = target;
         this.client = client;
         this.trust = trust;
         this.desired = desired;
@@ -33,14 +36,31 @@ final class Session implements AutoCloseable {
         this.logFormat = logFormat;
     }
 
-    static Session open(ReportOptions options, CommandSpec spec) {
+    /**
+     * Resolves the cluster and names it on the run's first log line, checks that the API server can be reached and
+     * allows what {@code probes} need ({@link ApiPreflight}), then reads the trust bundle and the credential.
+     */
+    static Session open(ReportOptions options, CommandSpec spec, CoordinatorSettings settings, List<ApiPreflight.Probe> probes) {
+        return open(options, spec, settings, probes, List.of());
+    }
+
+    /** {@link #open(ReportOptions, CommandSpec, CoordinatorSettings, List)}, also asking for the RBAC {@code permissions} the run needs later. */
+    static Session open(ReportOptions options, CommandSpec spec, CoordinatorSettings settings, List<ApiPreflight.Probe> probes,
+                        List<ApiPreflight.Permission> permissions) {
+        ClusterTarget target = options.cluster.target();
+        PrintWriter err = spec.commandLine().getErr();
+        RunLog log = new RunLog(err, options.logFormat, settings.runId(), java.time.Clock.systemUTC());
+        log.line("cluster " + target.describe());
         Vertx vertx = Vertx.vertx();
         KubernetesClient client = null;
         try {
-            client = options.cluster.connect(vertx);
+            client = options.cluster.connect(vertx, target);
+            ApiPreflight.check(client, target, options.cluster.connectTimeout(), probes,
+                    text -> log.log(dev.crifresh.coordinator.ProgressListener.Level.WARN, text));
+            ApiPreflight.review(client, target, permissions);
             TrustBundle trust = options.trust.load(client);
             RegistryAuth desired = options.credential.load(client, options.registry);
-            return new Session(vertx, client, trust, desired, spec.commandLine().getErr(), options.logFormat);
+            return new Session(vertx, client, trust, desired, target, err, options.logFormat);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.close();

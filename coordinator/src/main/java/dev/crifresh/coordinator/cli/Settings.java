@@ -14,7 +14,8 @@ final class Settings {
                     .withNodeSelector(o.nodeSelector)
                     .withMarkerAnnotation(o.markerAnnotation)
                     .withMarkerCurrentValue(o.markerCurrentValue)
-                    .withStaleTaint(o.staleTaint);
+                    .withStaleTaint(o.staleTaint)
+                    .withApiOutageBudget(o.apiOutageBudget);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage(), e);
         }

@@ -65,7 +65,8 @@ public final class Fabric8LeaseLock implements LeaseLock {
             String holder = spec == null ? null : spec.getHolderIdentity();
             boolean ours = identity.equals(holder);
             if (!ours && holder != null && !holder.isEmpty() && !expired(current, now)) {
-                return new Attempt(false, holder);
+                return new Attempt(false, holder + (spec.getAcquireTime() == null ? ""
+                        : " since " + java.time.format.DateTimeFormatter.ISO_INSTANT.format(spec.getAcquireTime().truncatedTo(ChronoUnit.SECONDS))));
             }
             int transitions = spec == null || spec.getLeaseTransitions() == null ? 0 : spec.getLeaseTransitions();
             Lease taken = new LeaseBuilder(current).editOrNewSpec()
@@ -124,5 +125,15 @@ public final class Fabric8LeaseLock implements LeaseLock {
             }
             return null;
         }, false);
+    }
+
+    @Override
+    public Future<String> holder() {
+        return context.executeBlocking(() -> LeaseHolderWatch.holderOf(client.leases().inNamespace(namespace).withName(name).get()), false);
+    }
+
+    @Override
+    public Future<Watch> watch(java.util.function.Consumer<String> holder) {
+        return LeaseHolderWatch.start(context, client, namespace, name, holder);
     }
 }

@@ -14,6 +14,19 @@ public interface LeaseLock {
     /** Gives the Lease up when it is still ours. */
     Future<Void> release();
 
+    /** Who holds the Lease now, read from the API server: its holder, or null when it names none or does not exist. */
+    Future<String> holder();
+
+    /**
+     * Watches the Lease: {@code holder} gets the holder it names (null: none, or deleted) at the start and on every
+     * change, on the caller's context. The future completes once the watch runs.
+     */
+    Future<Watch> watch(java.util.function.Consumer<String> holder);
+
+    interface Watch {
+        void close();
+    }
+
     /** @param holder who holds it when not acquired */
     record Attempt(boolean acquired, String holder) {
     }

@@ -1,12 +1,24 @@
 package dev.crifresh.coordinator.kube;
 
+import io.fabric8.kubernetes.api.model.Node;
+import java.util.Map;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.node.ArrayNode;
 
 /**
- * The JSON merge patches (RFC 7396) the coordinator sends. Objects only — merge patches replace
- * arrays wholesale, and fabric8's mock server gets arrays wrong. A null value deletes the key.
+ * The JSON Patches (RFC 6902) the coordinator sends on a Node's ownership, each computed from one read of
+ * the node and guarded by {@code test} ops on exactly what the decision depends on: the ownership
+ * annotation's value, {@code spec.unschedulable}, the node's UID and — before a reboot — its boot id. A
+ * concurrent change of any of those makes the server refuse the patch (the mock answers 422, kube-apiserver
+ * a 4xx), so a late request cannot undo a newer decision. A status write (the kubelet's, the agent's
+ * heartbeat and attestation) touches none of them and no longer fails the patch, as a guard on the whole
+ * object's {@code metadata.resourceVersion} did.
+ *
+ * <p>A {@code test} cannot say "absent" portably (kube-apiserver's json-patch reads {@code null} as
+ * "missing", fabric8's mock does not). The claim, which depends on the ownership annotation being absent,
+ * is therefore guarded by the resource version it was decided on, like {@link TaintPatches}' empty list;
+ * the phase and release patches test values that are present.
  */
 public final class NodePatches {
     private static final ObjectMapper JSON = JsonMapper.builder().build();
@@ -15,59 +27,126 @@ public final class NodePatches {
     }
 
     /**
-     * Ownership and cordon in one atomic patch, guarded by the resource version the decision to mark
-     * the node as cordoned-by-crifresh was taken on (a concurrent change makes the server answer 409).
+     * Ownership and cordon in one patch, decided on {@code node} (which carries no ownership): guarded by
+     * its resource version and UID; cordons (and records {@code crifresh.dev/cordoned=true}) when {@code cordon}.
      */
-    public static String ownAndCordon(String ownership, boolean cordon, String resourceVersion) {
-        ObjectNode root = JSON.createObjectNode();
-        ObjectNode meta = root.putObject("metadata");
-        if (resourceVersion != null) {
-            meta.put("resourceVersion", resourceVersion);
-        }
-        ObjectNode ann = meta.putObject("annotations");
-        ann.put(CrifreshAnnotations.ROLLOUT, ownership);
+    public static String claim(Node node, String ownership, boolean cordon) {
+        Ops ops = new Ops(node);
+        ops.test("/metadata/resourceVersion", node.getMetadata().getResourceVersion());
+        ops.testUid();
+        ops.putAnnotation(CrifreshAnnotations.ROLLOUT, ownership);
         if (cordon) {
-            ann.put(CrifreshAnnotations.CORDONED, "true");
-            root.putObject("spec").put("unschedulable", true);
+            ops.putAnnotation(CrifreshAnnotations.CORDONED, "true");
+            ops.add("/spec/unschedulable", true);
         }
-        return JSON.writeValueAsString(root);
+        return ops.json();
     }
 
     /**
-     * The ownership phase, plus the boot id before a reboot when given; guarded by the resource version of
-     * the read that found the node still owned by this run (null: unguarded).
+     * A new ownership phase of a node this run owns, plus the boot id before a reboot when given: guarded by
+     * the ownership value and UID read. With a boot id (phase rebooting, decided by the last-moment check) it
+     * also tests that the node still reports that boot id and is still cordoned.
      */
-    public static String phase(String ownership, String bootIdBefore, String resourceVersion) {
-        ObjectNode root = JSON.createObjectNode();
-        ObjectNode ann = guarded(root, resourceVersion).putObject("annotations");
-        ann.put(CrifreshAnnotations.ROLLOUT, ownership);
+    public static String phase(Node node, String ownership, String bootIdBefore) {
+        Ops ops = new Ops(node);
+        ops.testPresentAnnotation(CrifreshAnnotations.ROLLOUT);
+        ops.testUid();
         if (bootIdBefore != null) {
-            ann.put(CrifreshAnnotations.BOOT_ID, bootIdBefore);
+            ops.test("/status/nodeInfo/bootID", bootIdBefore);
+            ops.test("/spec/unschedulable", true);
         }
-        return JSON.writeValueAsString(root);
+        ops.putAnnotation(CrifreshAnnotations.ROLLOUT, ownership);
+        if (bootIdBefore != null) {
+            ops.putAnnotation(CrifreshAnnotations.BOOT_ID, bootIdBefore);
+        }
+        return ops.json();
     }
 
     /**
-     * Drops every crifresh annotation; uncordons only when crifresh cordoned the node. Guarded by the
-     * resource version of the read that found the ownership it releases (null: unguarded).
+     * Drops every crifresh annotation the node carries; uncordons only when {@code uncordon} (crifresh
+     * cordoned it) and the node is still cordoned. Guarded by the ownership and cordon values read.
      */
-    public static String release(boolean uncordon, String resourceVersion) {
-        ObjectNode root = JSON.createObjectNode();
-        ObjectNode ann = guarded(root, resourceVersion).putObject("annotations");
-        ann.putNull(CrifreshAnnotations.ROLLOUT);
-        ann.putNull(CrifreshAnnotations.CORDONED);
-        ann.putNull(CrifreshAnnotations.BOOT_ID);
-        if (uncordon) {
-            root.putObject("spec").putNull("unschedulable");
+    public static String release(Node node, boolean uncordon) {
+        Ops ops = new Ops(node);
+        ops.testPresentAnnotation(CrifreshAnnotations.ROLLOUT);
+        ops.testUid();
+        for (String key : new String[] {CrifreshAnnotations.ROLLOUT, CrifreshAnnotations.CORDONED, CrifreshAnnotations.BOOT_ID}) {
+            ops.removeAnnotation(key);
         }
-        return JSON.writeValueAsString(root);
+        if (uncordon && Boolean.TRUE.equals(node.getSpec() == null ? null : node.getSpec().getUnschedulable())) {
+            ops.test("/spec/unschedulable", true);
+            ops.remove("/spec/unschedulable");
+        }
+        return ops.json();
     }
 
-    private static ObjectNode guarded(ObjectNode root, String resourceVersion) {
-        ObjectNode meta = root.putObject("metadata");
-        if (resourceVersion != null) {
-            meta.put("resourceVersion", resourceVersion);
+    /** A JSON Pointer segment: {@code ~} and {@code /} escaped (RFC 6901). */
+    static String escape(String segment) {
+        return segment.replace("~", "~0").replace("/", "~1");
+    }
+
+    private static final class Ops {
+        private final Node node;
+        private final Map<String, String> annotations;
+        private final ArrayNode ops = JSON.createArrayNode();
+        private boolean annotationsCreated;
+
+        Ops(Node node) {
+            this.node = node;
+            Map<String, String> a = node.getMetadata().getAnnotations();
+            this.annotations = a == null ? Map.of() : a;
         }
-        return meta;
+
+        void test(String path, String value) {
+            ops.addObject().put("op", "test").put("path", path).put("value", value);
+        }
+
+        void test(String path, boolean value) {
+            ops.addObject().put("op", "test").put("path", path).put("value", value);
+        }
+
+        void testUid() {
+            if (node.getMetadata().getUid() != null) {
+                test("/metadata/uid", node.getMetadata().getUid());
+            }
+        }
+
+        void testPresentAnnotation(String key) {
+            String value = annotations.get(key);
+            if (value == null) {
+                throw new IllegalArgumentException("node " + node.getMetadata().getName() + " carries no " + key);
+            }
+            test("/metadata/annotations/" + escape(key), value);
+        }
+
+        void add(String path, boolean value) {
+            ops.addObject().put("op", "add").put("path", path).put("value", value);
+        }
+
+        void remove(String path) {
+            ops.addObject().put("op", "remove").put("path", path);
+        }
+
+        /** Adds or replaces one annotation; creates the map when the node has none (fabric8 reads absent as empty). */
+        void putAnnotation(String key, String value) {
+            if (annotations.isEmpty() && !annotationsCreated) {
+                // Only the claim meets a node without annotations, and it is guarded by the resource version.
+                ops.addObject().put("op", "add").put("path", "/metadata/annotations").putObject("value").put(key, value);
+                annotationsCreated = true;
+                return;
+            }
+            ops.addObject().put("op", "add").put("path", "/metadata/annotations/" + escape(key)).put("value", value);
+        }
+
+        /** Removes the annotation when the read shows it (a remove of a missing key fails the whole patch). */
+        void removeAnnotation(String key) {
+            if (annotations.containsKey(key)) {
+                remove("/metadata/annotations/" + escape(key));
+            }
+        }
+
+        String json() {
+            return JSON.writeValueAsString(ops);
+        }
     }
 }

@@ -8,6 +8,9 @@ public final class MarkdownReport {
     public static String render(String title, Report report) {
         StringBuilder sb = new StringBuilder();
         sb.append("### crifresh ").append(title).append(": ").append(report.result().wire()).append("\n\n");
+        if (report.cluster() != null) {
+            sb.append("Cluster: ").append(cell(report.cluster().describe())).append("\n\n");
+        }
         if (report.error() != null) {
             sb.append("> ").append(cell(report.error())).append("\n\n");
         }

@@ -13,6 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
  * The run's report, the JSON of SCENARIOS.md:
  * <pre>
  * {"result": "succeeded|failed|planned|lease-lost",
+ *  "cluster": {"server", "context", "source"},   (when run from the command line)
  *  "nodes": [{"name", "role", "verdict", "reason", "decision", "outcome", "markerSaysCurrent",
  *             "markerContradicts", "detail"}],
  *  "summary": {"nodes", "fresh", "stale", "configPending", "unknown", "rebooted", "skipped", "failed"},
@@ -30,9 +31,10 @@ import tools.jackson.databind.node.ObjectNode;
  * @param stop        why the run ended; decides {@link #exitCode()}
  * @param error       one line naming what stopped the run, null when it did not fail
  * @param gates       what the rollout gates (pull proof, etcd, blockers) found, in order
+ * @param cluster     the cluster the run talked to; null when the embedding did not say
  */
 public record Report(Result result, List<NodeReport> nodes, Summary summary, List<String> rebootOrder, StopReason stop, String error,
-                     EvictionPlacement placement, List<String> joinedDuringRun, List<GateNote> gates) {
+                     EvictionPlacement placement, List<String> joinedDuringRun, List<GateNote> gates, ClusterRef cluster) {
     private static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
     public Report {
@@ -43,22 +45,27 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
     }
 
     public static Report of(Result result, List<NodeReport> nodes, List<String> rebootOrder, StopReason stop, String error) {
-        return new Report(result, nodes, Summary.of(nodes), rebootOrder, stop, error, null, List.of(), List.of());
+        return new Report(result, nodes, Summary.of(nodes), rebootOrder, stop, error, null, List.of(), List.of(), null);
     }
 
     /** With where evicted pods were steered (the stale taint, fresh capacity, the seed). */
     public Report withPlacement(EvictionPlacement p) {
-        return new Report(result, nodes, summary, rebootOrder, stop, error, p, joinedDuringRun, gates);
+        return new Report(result, nodes, summary, rebootOrder, stop, error, p, joinedDuringRun, gates, cluster);
     }
 
     /** With the nodes that joined the cluster while the run was under way. */
     public Report withJoinedDuringRun(List<String> names) {
-        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, names, gates);
+        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, names, gates, cluster);
     }
 
     /** With what the rollout gates found. */
     public Report withGates(List<GateNote> notes) {
-        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, joinedDuringRun, notes);
+        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, joinedDuringRun, notes, cluster);
+    }
+
+    /** With the cluster the run talked to (the command line names it; an embedding may not). */
+    public Report withCluster(ClusterRef ref) {
+        return new Report(result, nodes, summary, rebootOrder, stop, error, placement, joinedDuringRun, gates, ref);
     }
 
     /** 0 succeeded or planned, 1 a node failed, 3 timed out waiting, 4 lock not acquired or lost. */
@@ -69,6 +76,16 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
     public String toJson() {
         ObjectNode root = JSON.createObjectNode();
         root.put("result", result.wire());
+        if (cluster != null) {
+            ObjectNode c = root.putObject("cluster");
+            c.put("server", cluster.server());
+            if (cluster.context() == null) {
+                c.putNull("context");
+            } else {
+                c.put("context", cluster.context());
+            }
+            c.put("source", cluster.source());
+        }
         ArrayNode list = root.putArray("nodes");
         for (NodeReport n : nodes) {
             ObjectNode o = list.addObject();

@@ -36,6 +36,9 @@ public final class TextReport {
             sb.append(" — ").append(report.error());
         }
         sb.append('\n');
+        if (report.cluster() != null) {
+            sb.append("cluster: ").append(report.cluster().describe()).append('\n');
+        }
         sb.append(String.format("nodes: %d  fresh: %d  stale: %d  config-pending: %d  unknown: %d  rebooted: %d  skipped: %d  failed: %d%n",
                 s.nodes(), s.fresh(), s.stale(), s.configPending(), s.unknown(), s.rebooted(), s.skipped(), s.failed()));
         sb.append(report.result() == Result.PLANNED ? "rollout order: " : "reboot order: ")

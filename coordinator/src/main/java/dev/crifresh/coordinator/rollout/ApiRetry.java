@@ -22,6 +22,8 @@ final class ApiRetry {
     private final Vertx vertx;
     private final BooleanSupplier mayAct;
     private final Duration budget;
+    /** When {@code mayAct} is false: completes once the run may act again (after an allowed API outage), or fails. */
+    private final Supplier<Future<Void>> whenMayAct;
 
     /** Retries {@link #ATTEMPTS} times at most. */
     ApiRetry(Vertx vertx, BooleanSupplier mayAct) {
@@ -33,9 +35,18 @@ final class ApiRetry {
      * @param budget how long after the first attempt a retry may still start, whatever the attempt count
      */
     ApiRetry(Vertx vertx, BooleanSupplier mayAct, Duration budget) {
+        this(vertx, mayAct, budget, null);
+    }
+
+    /**
+     * @param whenMayAct while {@code mayAct} is false, whether and when the run may act again: a retry then waits
+     *                   for it (an allowed API outage) and starts a fresh budget, instead of failing
+     */
+    ApiRetry(Vertx vertx, BooleanSupplier mayAct, Duration budget, Supplier<Future<Void>> whenMayAct) {
         this.vertx = vertx;
         this.mayAct = mayAct;
         this.budget = budget;
+        this.whenMayAct = whenMayAct;
     }
 
     /** Whether a failed attempt may be followed by another (pure: the attempt count and the time spent so far). */
@@ -55,6 +66,21 @@ final class ApiRetry {
         return promise.future();
     }
 
+    /** The run may not act now: wait for an allowed outage to end, then start over with a fresh budget; else fail. */
+    private <T> void afterOutage(Supplier<Future<T>> call, Throwable cause, Promise<T> promise) {
+        if (whenMayAct == null) {
+            promise.fail(cause);
+            return;
+        }
+        whenMayAct.get().onComplete(back -> {
+            if (back.succeeded()) {
+                attempt(call, 1, System.nanoTime(), new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)), promise);
+            } else {
+                promise.fail(cause);
+            }
+        });
+    }
+
     private <T> void attempt(Supplier<Future<T>> call, int attempt, long start, Backoff backoff, Promise<T> promise) {
         call.get().onComplete(ar -> {
             if (ar.succeeded()) {
@@ -64,9 +90,11 @@ final class ApiRetry {
                     if (mayAct.getAsBoolean()) {
                         attempt(call, attempt + 1, start, backoff, promise);
                     } else {
-                        promise.fail(ar.cause());
+                        afterOutage(call, ar.cause(), promise);
                     }
                 });
+            } else if (ApiFailure.of(ar.cause()) == ApiFailure.RETRYABLE && !mayAct.getAsBoolean()) {
+                afterOutage(call, ar.cause(), promise);
             } else {
                 promise.fail(ar.cause());
             }

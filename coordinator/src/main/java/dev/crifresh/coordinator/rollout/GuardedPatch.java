@@ -1,24 +1,30 @@
 package dev.crifresh.coordinator.rollout;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Future;
 import java.util.function.Function;
 
 /**
- * A Node patch decided on a fresh read and guarded by that read's resource version: read the Node, let
- * {@code decide} look at it (is the ownership still what we expect?) and build the patch with its
- * {@code metadata.resourceVersion}; a 409 (someone changed the node in between) reads and decides again,
- * at most {@link #CONFLICTS} times. Reads and patches are retried on transient errors ({@link ApiRetry});
- * nothing is sent once the run no longer holds the Lease ({@link Fenced}).
+ * A Node patch decided on a fresh read and guarded by {@code test} ops on what the decision depends on
+ * ({@link dev.crifresh.coordinator.kube.NodePatches}): read the Node, let {@code decide} look at it (is the
+ * ownership still what we expect?) and build the JSON Patch; a refused guard (409, 422: the node changed in
+ * between) reads and decides again. Genuine conflicts — the node's resourceVersion moved since the read the
+ * patch was built on — are retried for as long as the run holds the Lease; a refusal of a node that did not
+ * change (an injected or unexplained 409/422) at most {@link #UNCHANGED_CONFLICTS} times. Reads and patches are
+ * retried on transient errors ({@link ApiRetry}); nothing is sent once the run no longer holds the Lease
+ * ({@link Fenced}); while an allowed API outage lasts, nothing is sent until the Lease is renewed again, and then the
+ * patch is decided anew on a fresh read.
  */
 final class GuardedPatch {
-    static final int CONFLICTS = 5;
+    /** Refusals of a patch on a node that did not change in between, before the patch fails. */
+    static final int UNCHANGED_CONFLICTS = 10;
 
     /** What to do with the node as it was just read. */
     sealed interface Step permits Patch, Skip, Refuse {
     }
 
-    /** Send this merge patch (it carries the read's resource version). */
+    /** Send this JSON Patch (its test ops guard the decision). */
     record Patch(String json) implements Step {
     }
 
@@ -52,12 +58,27 @@ final class GuardedPatch {
      * @return the patched node, or the fresh one on {@link Skip}
      */
     static Future<Node> apply(RollHost host, String name, Function<Node, Step> decide) {
-        return attempt(host, name, decide, 1);
+        return attempt(host, name, decide, 0, null);
     }
 
-    private static Future<Node> attempt(RollHost host, String name, Function<Node, Step> decide, int attempt) {
+    /**
+     * Like {@link #apply}, for a claim — this run's ownership written on a node, or another run's taken over or
+     * dropped: the Lease is read first and must still name this run ({@link RollHost#confirmLease()}).
+     */
+    static Future<Node> claim(RollHost host, String name, Function<Node, Step> decide) {
+        return host.confirmLease().compose(v -> apply(host, name, decide));
+    }
+
+    /** Whether the server refused the patch's guard: a {@code test} op (422) or a resource version (409). */
+    static boolean refusedGuard(Throwable e) {
+        return ApiFailure.of(e) == ApiFailure.CONFLICT
+                || (e instanceof KubernetesClientException k && k.getCode() == 422);
+    }
+
+    private static Future<Node> attempt(RollHost host, String name, Function<Node, Step> decide, int unchanged, String lastVersion) {
         if (!host.leaseHeld()) {
-            return Future.failedFuture(new Fenced());
+            // After an allowed API outage (the Lease renewed again), decided anew on a fresh read; else fenced.
+            return host.whenHeld().compose(v -> attempt(host, name, decide, unchanged, lastVersion));
         }
         return host.retry().call(() -> host.nodes().get(name)).compose(node -> {
             Step step = decide.apply(node);
@@ -68,12 +89,14 @@ final class GuardedPatch {
                 return Future.succeededFuture(node);
             }
             if (!host.leaseHeld()) {
-                return Future.failedFuture(new Fenced());
+                return host.whenHeld().compose(v -> attempt(host, name, decide, unchanged, lastVersion));
             }
+            String version = node.getMetadata().getResourceVersion();
+            int same = version != null && version.equals(lastVersion) ? unchanged + 1 : 0;
             String json = ((Patch) step).json();
-            return host.retry().call(() -> host.nodes().mergePatch(name, json)).recover(e -> {
-                if (ApiFailure.of(e) == ApiFailure.CONFLICT && attempt < CONFLICTS) {
-                    return attempt(host, name, decide, attempt + 1);
+            return host.retry().call(() -> host.nodes().jsonPatch(name, json)).recover(e -> {
+                if (refusedGuard(e) && same < UNCHANGED_CONFLICTS) {
+                    return attempt(host, name, decide, same, version);
                 }
                 return Future.failedFuture(e);
             });

@@ -10,7 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * Nodes that joined the cluster while the run was under way (an autoscaler's scale-out, a replaced
@@ -23,12 +23,12 @@ import java.util.function.BiConsumer;
 final class JoinedNodes {
     private final Vertx vertx;
     private final Duration timeout;
-    private final BiConsumer<String, Boolean> onSettled;
+    private final Consumer<String> onSettled;
     private final Map<String, Long> waiting = new HashMap<>();
     private final Set<String> joined = new LinkedHashSet<>();
 
-    /** @param onSettled a joined node is ready to be decided: its name, and whether its wait timed out */
-    JoinedNodes(Vertx vertx, Duration timeout, BiConsumer<String, Boolean> onSettled) {
+    /** @param onSettled a joined node is ready to be decided (it attested, or its wait timed out): its name */
+    JoinedNodes(Vertx vertx, Duration timeout, Consumer<String> onSettled) {
         this.vertx = vertx;
         this.timeout = timeout;
         this.onSettled = onSettled;
@@ -64,7 +64,7 @@ final class JoinedNodes {
         }
         waiting.put(name, vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
             if (waiting.remove(name) != null) {
-                onSettled.accept(name, true);
+                onSettled.accept(name);
             }
         }));
     }
@@ -73,7 +73,7 @@ final class JoinedNodes {
     void check(Classification c) {
         if (waiting.containsKey(c.name()) && (c.verdict() == NodeVerdict.FRESH || c.verdict() == NodeVerdict.STALE)) {
             vertx.cancelTimer(waiting.remove(c.name()));
-            onSettled.accept(c.name(), false);
+            onSettled.accept(c.name());
         }
     }
 

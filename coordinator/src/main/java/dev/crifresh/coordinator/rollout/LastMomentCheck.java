@@ -55,6 +55,15 @@ final class LastMomentCheck {
      */
     static Verdict check(String runId, NodeFacts started, NodeFacts fresh, Collection<NodeFacts> cluster,
                          Set<String> inFlight, int budget) {
+        return check(runId, false, started, fresh, cluster, inFlight, budget);
+    }
+
+    /**
+     * @param recorded this run recorded phase rebooting and has not called the driver (an API outage came in
+     *                 between): that phase is ours too, as long as the node still reports the boot id recorded
+     */
+    static Verdict check(String runId, boolean recorded, NodeFacts started, NodeFacts fresh, Collection<NodeFacts> cluster,
+                         Set<String> inFlight, int budget) {
         if (fresh == null) {
             return new HandsOff("the node was deleted");
         }
@@ -63,7 +72,10 @@ final class LastMomentCheck {
         }
         Ownership owner = Ownership.parse(fresh.annotation(CrifreshAnnotations.ROLLOUT));
         // draining; verifying when a node still stale after its first reboot is drained for a second one
-        if (owner == null || !owner.runId().equals(runId) || (owner.phase() != Phase.DRAINING && owner.phase() != Phase.VERIFYING)) {
+        boolean stillBefore = recorded && owner != null && owner.phase() == Phase.REBOOTING && fresh.bootId() != null
+                && fresh.bootId().equals(fresh.annotation(CrifreshAnnotations.BOOT_ID));
+        if (owner == null || !owner.runId().equals(runId)
+                || (owner.phase() != Phase.DRAINING && owner.phase() != Phase.VERIFYING && !stillBefore)) {
             return new HandsOff("its " + CrifreshAnnotations.ROLLOUT + " is now "
                     + (owner == null ? "gone" : "'" + fresh.annotation(CrifreshAnnotations.ROLLOUT) + "'")
                     + ", not " + runId + "/" + Phase.DRAINING.wire());

@@ -53,6 +53,17 @@ final class LeaseKeeper {
     private long renewTimer = -1;
     private long expiryTimer = -1;
     private String lastRenewError;
+    /** This run's holder identity, as the acquire wrote it. */
+    private String identity;
+    private LeaseLock.Watch watch;
+    private boolean stopped;
+    /** With {@code --api-outage-budget}: when the hold lapsed without a renewal (nanoTime), or 0 while held. */
+    private long suspendedSince;
+    /** How often the hold lapsed during an allowed outage: a decision read before a lapse is stale after it. */
+    private int lapses;
+    private long outageTimer = -1;
+    /** Side effects waiting for the hold to come back after an allowed outage. */
+    private final java.util.List<io.vertx.core.Promise<Void>> waiting = new java.util.ArrayList<>();
 
     LeaseKeeper(Vertx vertx, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
         this.vertx = vertx;
@@ -75,22 +86,102 @@ final class LeaseKeeper {
         tryLock(true);
     }
 
+    /**
+     * Completes once this run may act: at once while {@link #held()}; while an allowed API outage lasts (the hold
+     * lapsed, {@code --api-outage-budget} not used up), when a renewal gets through again; fails with
+     * {@link GuardedPatch.Fenced} when the hold ended for good.
+     */
+    Future<Void> whenHeld() {
+        if (held()) {
+            return Future.succeededFuture();
+        }
+        if (suspended()) {
+            io.vertx.core.Promise<Void> p = io.vertx.core.Promise.promise();
+            waiting.add(p);
+            return p.future();
+        }
+        return Future.failedFuture(new GuardedPatch.Fenced());
+    }
+
+    /** How often the hold lapsed during an allowed API outage so far. */
+    int lapses() {
+        return lapses;
+    }
+
+    /** Whether the hold lapsed during an allowed API outage and may still come back. */
+    boolean suspended() {
+        return suspendedSince != 0 && !lost && !stopped;
+    }
+
     /** Whether this run may act now: it holds the Lease and its hold is certainly still valid. */
     boolean held() {
         return locked && !lost && System.nanoTime() - validUntilNanos < 0;
     }
 
-    /** Whether the hold was lost during the run. */
-    boolean lost() {
-        return lost;
+    /**
+     * Reads the Lease right before a reboot request or an ownership claim: it must still name this run. A
+     * Lease taken by force (deleted, or another holder written into it) ends the hold at once; fails with
+     * {@link GuardedPatch.Fenced} then, or when the hold is not valid now.
+     */
+    Future<Void> confirm() {
+        if (!held()) {
+            return Future.failedFuture(new GuardedPatch.Fenced());
+        }
+        return lease.holder().compose(holder -> {
+            if (!lost && !run.done() && !java.util.Objects.equals(identity, holder)) {
+                lose(takenBy(holder));
+            }
+            return held() ? Future.<Void>succeededFuture() : Future.failedFuture(new GuardedPatch.Fenced());
+        });
     }
 
-    /** Stops renewing (the run is ending). */
+    /** Stops renewing and watching (the run is ending). */
     void stopRenewing() {
+        stopped = true;
         cancel(renewTimer);
         cancel(expiryTimer);
         renewTimer = -1;
         expiryTimer = -1;
+        cancel(outageTimer);
+        outageTimer = -1;
+        wake(false);
+        if (watch != null) {
+            watch.close();
+            watch = null;
+        }
+    }
+
+    /**
+     * Watches the Lease for as long as the run holds it: a holder other than this run, or none (deleted), ends the
+     * hold at once — an operator who takes a Lease by force does not wait for it to expire (see docs/design.md,
+     * "Fencing"). Without the watch a takeover is still noticed at the next renewal and by {@link #confirm()}.
+     */
+    private void watchHolder() {
+        lease.watch(this::holderSeen).onComplete(ar -> {
+            if (ar.failed()) {
+                progress.log(ProgressListener.Level.WARN, "warning: cannot watch the rollout Lease (" + ErrorText.message(ar.cause())
+                        + "); a takeover is noticed at the next renewal or right before the next reboot or claim");
+                return;
+            }
+            if (stopped || lost || run.done()) {
+                ar.result().close();
+                return;
+            }
+            watch = ar.result();
+        });
+    }
+
+    private void holderSeen(String holder) {
+        if (!locked || stopped || lost || run.done()) {
+            return;
+        }
+        if (!java.util.Objects.equals(identity, holder)) {
+            lose(takenBy(holder));
+        }
+    }
+
+    private static String takenBy(String holder) {
+        return holder == null ? "the Lease was deleted (or released by someone else)" : "taken over by " + holder;
     }
 
     /** Gives the Lease back if this run still holds it (never after a loss: it may be someone else's now). */
@@ -119,7 +210,9 @@ final class LeaseKeeper {
                     retryLock(first, "the Lease answer came too late to act on");
                     return;
                 }
+                identity = ar.result().holder();
                 extend(sent);
+                watchHolder();
                 progress.line("rollout lock acquired (Lease " + settings.leaseNamespace() + "/crifresh-rollout, run " + settings.runId() + ")");
                 scheduleRenew(renewDelay(sent));
                 run.lockAcquired();
@@ -167,8 +260,13 @@ final class LeaseKeeper {
         long left = Math.max(1, (validUntilNanos - System.nanoTime()) / 1_000_000 + 1);
         expiryTimer = vertx.setTimer(left, id -> {
             expiryTimer = -1;
-            if (!lost && !run.done() && !held()) {
-                lose("not renewed within its validity" + (lastRenewError == null ? "" : " (last renewal: " + lastRenewError + ")"));
+            if (!lost && !run.done() && !held() && suspendedSince == 0) {
+                String why = "not renewed within its validity" + (lastRenewError == null ? "" : " (last renewal: " + lastRenewError + ")");
+                if (settings.apiOutageBudget().isZero() || stopped) {
+                    lose(why);
+                } else {
+                    suspend(why);
+                }
             }
         });
     }
@@ -186,6 +284,9 @@ final class LeaseKeeper {
                 lastRenewError = null;
                 extend(sent);
                 scheduleRenew(renewDelay(sent));
+                if (suspendedSince != 0) {
+                    resume();
+                }
                 return;
             }
             if (ar.succeeded()) {
@@ -193,11 +294,58 @@ final class LeaseKeeper {
                 return;
             }
             lastRenewError = ErrorText.message(ar.cause());
-            if (held()) {
+            if (held() || suspended()) {
                 scheduleRenew(Math.max(10, settings.leaseDuration().toMillis() / 10));
             }
-            // else: the expiry timer ends the hold
+            // else: the expiry timer ends the hold (or suspends it, with an outage budget)
         });
+    }
+
+    /**
+     * The hold lapsed and {@code --api-outage-budget} allows an outage (a reboot that takes the API server away):
+     * nothing is sent from now on (the fence is closed), renewals go on, and the run waits. A renewal that gets
+     * through proves the Lease still names this run — a taker writes its own identity, a deletion leaves none —
+     * so nobody held it in between: the run goes on. Another holder, or the budget used up, ends the hold.
+     */
+    private void suspend(String why) {
+        suspendedSince = System.nanoTime();
+        lapses++;
+        Duration budget = settings.apiOutageBudget();
+        progress.log(ProgressListener.Level.WARN, "the rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) was "
+                + why + ": nothing is sent until a renewal gets through; waiting up to " + NodeRoll.seconds(budget)
+                + " (--api-outage-budget)");
+        outageTimer = vertx.setTimer(Math.max(1, budget.toMillis()), id -> {
+            outageTimer = -1;
+            if (suspended() && !run.done()) {
+                lose("not renewed within --api-outage-budget " + NodeRoll.seconds(budget)
+                        + (lastRenewError == null ? "" : " (last renewal: " + lastRenewError + ")"));
+            }
+        });
+        if (renewTimer < 0) {
+            scheduleRenew(Math.max(10, settings.leaseDuration().toMillis() / 10));
+        }
+    }
+
+    private void resume() {
+        Duration away = Duration.ofNanos(System.nanoTime() - suspendedSince).withNanos(0);
+        suspendedSince = 0;
+        cancel(outageTimer);
+        outageTimer = -1;
+        progress.line("rollout lock renewed again after " + NodeRoll.seconds(away) + " without it: going on (every write is"
+                + " decided on a fresh read)");
+        wake(true);
+    }
+
+    private void wake(boolean held) {
+        java.util.List<io.vertx.core.Promise<Void>> woken = java.util.List.copyOf(waiting);
+        waiting.clear();
+        for (io.vertx.core.Promise<Void> p : woken) {
+            if (held && held()) {
+                p.tryComplete();
+            } else {
+                p.tryFail(new GuardedPatch.Fenced());
+            }
+        }
     }
 
     private void lose(String why) {

@@ -71,7 +71,13 @@ final class NodeRoll {
     private final java.util.Set<String> attestationsBefore = new java.util.HashSet<>();
     /** When the last-moment check first said "wait" (nanoTime), or -1. */
     private long waitingSince = -1;
+    /** Refusals of the phase rebooting patch on a node that did not change in between (see {@link GuardedPatch}). */
     private int rebootConflicts;
+    private String rebootConflictVersion;
+    /** Phase rebooting is recorded and the driver not called yet (an outage came in between): checked again as such. */
+    private boolean rebootingRecorded;
+    /** {@link RollHost#leaseLapses()} when the last-moment check read the nodes. */
+    private int checkedInLapse;
     /** While releasing: the outcome the release completes. */
     private Outcome releasing;
     private String releasingWhy;
@@ -89,7 +95,7 @@ final class NodeRoll {
         this.index = index;
         this.total = total;
         this.resumeFrom = resumeFrom;
-        this.drain = new NodeDrain(host, name, () -> state == State.DRAINING, this::say, this::reboot, this::failRollingBack);
+        this.drain = new NodeDrain(host, name, () -> state == State.DRAINING, this::say, this::drained, this::failRollingBack);
     }
 
     String name() {
@@ -142,7 +148,13 @@ final class NodeRoll {
         cordonedByUs = "true".equals(facts.annotation(CrifreshAnnotations.CORDONED));
         startedAs = facts;
         if (!host.leaseHeld()) {
-            return; // fenced: the lost Lease ends the run, which abandons this node untouched
+            // fenced: a lost Lease ends the run, which abandons this node untouched; after an allowed outage, start then
+            host.whenHeld().onSuccess(v -> {
+                if (state == State.QUEUED) {
+                    start();
+                }
+            });
+            return;
         }
         if (resumeFrom == null) {
             gate(facts);
@@ -213,7 +225,7 @@ final class NodeRoll {
         busy = true;
         String runId = host.settings().runId();
         String ours = new Ownership(runId, Phase.DRAINING).toString();
-        GuardedPatch.apply(host, name, node -> {
+        GuardedPatch.claim(host, name, node -> {
             if (node == null) {
                 return new GuardedPatch.Refuse("the node was deleted");
             }
@@ -225,7 +237,7 @@ final class NodeRoll {
             if (owner != null) {
                 return new GuardedPatch.Refuse("it is now owned by '" + owner + "'");
             }
-            return new GuardedPatch.Patch(NodePatches.ownAndCordon(ours, !f.unschedulable(), f.resourceVersion()));
+            return new GuardedPatch.Patch(NodePatches.claim(node, ours, !f.unschedulable()));
         }).onComplete(ar -> {
             busy = false;
             if (state != State.OWNING) {
@@ -249,8 +261,13 @@ final class NodeRoll {
 
     // ---- reboot ------------------------------------------------------------------------------------
 
-    private void reboot() {
+    /** The drain ended: recorded once per drain (the last-moment check may re-check {@link #reboot()} many times). */
+    private void drained() {
         event(EventReason.DRAINED, "every pod to evict is gone");
+        reboot();
+    }
+
+    private void reboot() {
         if (host.stopping()) {
             String why = reboots == 0 ? "not rebooted: the rollout stopped before its reboot; released"
                     : "still stale after its reboot; not rebooted again because the rollout stopped";
@@ -262,10 +279,12 @@ final class NodeRoll {
             return;
         }
         if (!host.leaseHeld()) {
-            return; // fenced: the lost Lease ends the run
+            afterOutage(this::reboot); // fenced: a lost Lease ends the run
+            return;
         }
         state = State.REBOOTING;
         busy = true;
+        checkedInLapse = host.leaseLapses();
         Future<Node> node = host.retry().call(() -> host.nodes().get(name));
         Future<java.util.List<Node>> all = host.freshNodeList();
         Future.all(node, all).onComplete(ar -> {
@@ -278,7 +297,7 @@ final class NodeRoll {
                 return;
             }
             NodeFacts fresh = node.result() == null ? null : NodeFacts.of(node.result());
-            LastMomentCheck.Verdict verdict = LastMomentCheck.check(host.settings().runId(), startedAs, fresh,
+            LastMomentCheck.Verdict verdict = LastMomentCheck.check(host.settings().runId(), rebootingRecorded, startedAs, fresh,
                     all.result().stream().map(NodeFacts::of).toList(), host.inFlight(), host.budget());
             if (verdict instanceof LastMomentCheck.Go go) {
                 recordRebooting(go, node.result());
@@ -319,30 +338,43 @@ final class NodeRoll {
     private void recordRebooting(LastMomentCheck.Go go, Node fresh) {
         waitingSince = -1;
         if (!host.leaseHeld()) {
+            afterOutage(this::reboot);
             return;
         }
         String ownership = new Ownership(host.settings().runId(), Phase.REBOOTING).toString();
         busy = true;
-        host.retry().call(() -> host.nodes().mergePatch(name, NodePatches.phase(ownership, go.bootId(), go.resourceVersion())))
+        String patch = NodePatches.phase(fresh, ownership, go.bootId());
+        host.retry().call(() -> host.nodes().jsonPatch(name, patch))
                 .onComplete(ar -> {
                     busy = false;
                     if (state != State.REBOOTING) {
                         return;
                     }
-                    if (ar.failed() && ApiFailure.of(ar.cause()) == ApiFailure.CONFLICT && ++rebootConflicts < GuardedPatch.CONFLICTS) {
-                        reboot();
+                    if (ar.failed() && GuardedPatch.refusedGuard(ar.cause()) && conflictAgain(go.resourceVersion())) {
+                        reboot(); // the node changed in between: read and check everything again
                     } else if (ar.failed()) {
                         failRollingBack("could not record phase rebooting: " + ErrorText.message(ar.cause()));
                     } else {
                         bootBefore = go.bootId();
+                        rebootingRecorded = true;
                         callDriver(ar.result() == null ? fresh : ar.result());
                     }
                 });
     }
 
+    /** Whether a refused phase rebooting patch is tried again: always when the node changed, else a few times. */
+    private boolean conflictAgain(String version) {
+        rebootConflicts = version != null && version.equals(rebootConflictVersion) ? rebootConflicts + 1 : 0;
+        rebootConflictVersion = version;
+        return rebootConflicts < GuardedPatch.UNCHANGED_CONFLICTS;
+    }
+
     private void callDriver(Node node) {
-        if (!host.leaseHeld()) {
-            return; // fenced: phase rebooting stays with the boot id; the next run waits for a new boot or fails it
+        if (!host.leaseHeld() || host.leaseLapses() != checkedInLapse) {
+            // fenced: phase rebooting stays with the boot id; the next run waits for a new boot or fails it. After an
+            // allowed API outage the last-moment check is stale: read and check everything again.
+            afterOutage(this::reboot);
+            return;
         }
         if (host.stopping()) {
             release(Outcome.NOT_ATTEMPTED, "not rebooted: the rollout stopped before its reboot; released");
@@ -356,6 +388,30 @@ final class NodeRoll {
         if (sent.attestation() != null) {
             attestationsBefore.add(sent.attestation().message());
         }
+        busy = true;
+        host.confirmLease().onComplete(confirmed -> {
+            busy = false;
+            if (state != State.REBOOTING) {
+                return;
+            }
+            if ((confirmed.failed() && confirmed.cause() instanceof GuardedPatch.Fenced) || host.leaseLapses() != checkedInLapse) {
+                // a Lease taken by force ends the run (phase rebooting stays for the next run); a hold that lapsed and
+                // came back during the read: check everything again
+                afterOutage(this::reboot);
+                return;
+            }
+            if (confirmed.failed()) {
+                failRollingBack("not rebooted: could not read the rollout Lease right before its reboot: "
+                        + ErrorText.message(confirmed.cause()));
+                return;
+            }
+            requestReboot(node);
+        });
+    }
+
+    /** The reboot request itself: the Lease was read right before and still names this run. */
+    private void requestReboot(Node node) {
+        rebootingRecorded = false;
         busy = true;
         host.vertx().<Void>executeBlocking(() -> {
             host.driver().reboot(node);
@@ -423,9 +479,9 @@ final class NodeRoll {
         String ownership = new Ownership(host.settings().runId(), Phase.VERIFYING).toString();
         busy = true;
         state = State.ATTESTING;
-        GuardedPatch.apply(host, name, node -> ownedHere(node) == null
+        guarded(node -> ownedHere(node) == null
                 ? new GuardedPatch.Refuse(notOursAnyMore(node))
-                : new GuardedPatch.Patch(NodePatches.phase(ownership, null, node.getMetadata().getResourceVersion())))
+                : new GuardedPatch.Patch(NodePatches.phase(node, ownership, null)))
                 .onComplete(ar -> {
                     busy = false;
                     if (state != State.ATTESTING) {
@@ -523,6 +579,24 @@ final class NodeRoll {
         return null;
     }
 
+    /** A guarded patch of the node; a claim when it writes over the ownership of the earlier run this one resumed. */
+    private Future<Node> guarded(java.util.function.Function<Node, GuardedPatch.Step> decide) {
+        return resumeFrom != null ? GuardedPatch.claim(host, name, decide) : GuardedPatch.apply(host, name, decide);
+    }
+
+    /**
+     * The run may not act now: after an allowed API outage (the Lease renewed again) {@code step} runs, unless the roll
+     * moved on meanwhile; a lost Lease ends the run instead.
+     */
+    private void afterOutage(Runnable step) {
+        State was = state;
+        host.whenHeld().onSuccess(v -> {
+            if (state == was && !busy() && !finished()) {
+                step.run();
+            }
+        });
+    }
+
     /** The node's ownership when it is this run's (or the earlier run's this one resumed), else null. */
     private Ownership ownedHere(Node node) {
         if (node == null) {
@@ -556,9 +630,9 @@ final class NodeRoll {
                 + "; not rebooted again by this run (a resumed node skipped the budget and control-plane checks)";
         String ownership = new Ownership(host.settings().runId(), Phase.DRAINING).toString();
         busy = true;
-        GuardedPatch.apply(host, name, node -> ownedHere(node) == null
+        guarded(node -> ownedHere(node) == null
                 ? new GuardedPatch.Refuse(notOursAnyMore(node))
-                : new GuardedPatch.Patch(NodePatches.phase(ownership, null, node.getMetadata().getResourceVersion())))
+                : new GuardedPatch.Patch(NodePatches.phase(node, ownership, null)))
                 .onComplete(ar -> {
             busy = false;
             if (state != State.RELEASING || (ar.failed() && ar.cause() instanceof GuardedPatch.Fenced)) {
@@ -620,7 +694,7 @@ final class NodeRoll {
         releasingWhy = why;
         boolean[] uncordoned = {false};
         busy = true;
-        GuardedPatch.apply(host, name, node -> {
+        guarded(node -> {
             if (node == null) {
                 return new GuardedPatch.Refuse("the node was deleted");
             }
@@ -632,7 +706,7 @@ final class NodeRoll {
                 return new GuardedPatch.Refuse(notOursAnyMore(node));
             }
             uncordoned[0] = cordonedByUs || "true".equals(f.annotation(CrifreshAnnotations.CORDONED));
-            return new GuardedPatch.Patch(NodePatches.release(uncordoned[0], f.resourceVersion()));
+            return new GuardedPatch.Patch(NodePatches.release(node, uncordoned[0]));
         }).onComplete(ar -> {
             busy = false;
             if (state != State.RELEASING || (ar.failed() && ar.cause() instanceof GuardedPatch.Fenced)) {

@@ -38,8 +38,6 @@ interface RollHost {
     /** The node's latest state from the informer; null once deleted. */
     NodeFacts facts(String name);
 
-    Node node(String name);
-
     /** Classifies the node's latest state now. */
     Classification classifyNow(String name);
 
@@ -48,6 +46,28 @@ interface RollHost {
 
     /** Whether the run may cause a side effect now: it holds the Lease and the hold is certainly valid. */
     boolean leaseHeld();
+
+    /**
+     * Reads the Lease right before a reboot request or an ownership claim: fails with {@link GuardedPatch.Fenced}
+     * when it no longer names this run (taken by force) or the hold is not valid now.
+     */
+    default io.vertx.core.Future<Void> confirmLease() {
+        return leaseHeld() ? io.vertx.core.Future.succeededFuture() : io.vertx.core.Future.failedFuture(new GuardedPatch.Fenced());
+    }
+
+    /**
+     * Completes once the run may act: at once while {@link #leaseHeld()}; after an allowed API outage
+     * ({@code --api-outage-budget}) once the Lease is renewed again; fails with {@link GuardedPatch.Fenced} when
+     * the hold ended for good.
+     */
+    default io.vertx.core.Future<Void> whenHeld() {
+        return leaseHeld() ? io.vertx.core.Future.succeededFuture() : io.vertx.core.Future.failedFuture(new GuardedPatch.Fenced());
+    }
+
+    /** How often the hold lapsed during an allowed API outage: a check read before a lapse is stale after it. */
+    default int leaseLapses() {
+        return 0;
+    }
 
     /** Retries a Kubernetes call on transient errors while the Lease is held. */
     ApiRetry retry();

@@ -46,7 +46,10 @@ import java.util.TreeMap;
  * <ol>
  *   <li><b>Lock</b> ({@link LeaseKeeper}): take the Lease {@code crifresh-rollout} (retrying until {@code --lock-timeout}, else
  *       exit 4) and renew it every third of its duration. The hold fences every side effect; when it ends,
- *       the run ends at once (result lease-lost, exit 4), leaving its nodes for the next run.</li>
+ *       the run ends at once (result lease-lost, exit 4), leaving its nodes for the next run. The Lease is
+ *       watched: deleted or given another holder (taken by force), the hold ends at once; it is also read again
+ *       right before every driver call and claim. With {@code --api-outage-budget} a hold that runs out is
+ *       suspended, not ended: nothing is sent until a renewal gets through again.</li>
  *   <li><b>Observe</b>: start a Node informer on the selected nodes (with a node selector, a second one
  *       on every node, for the safety checks).</li>
  *   <li><b>Classify</b> every node (signature checks on worker threads).</li>
@@ -60,7 +63,8 @@ import java.util.TreeMap;
  *       and then decided and scheduled like any other node, within the budget and the control-plane
  *       rule.</li>
  *   <li><b>Check</b> ({@link DriverCheck}): the reboot driver checks every node it will reboot (e.g. a unique InternalIP)
- *       before any node is touched.</li>
+ *       before any node is touched; a node whose reboot takes the API server away ({@link ApiAway}) is refused
+ *       then, unless {@code --api-outage-budget} allows the outage.</li>
  *   <li><b>Where evicted pods land</b> ({@link StaleNodeTaints}, {@code EvictionPlacement}): taint every stale
  *       node to be rebooted ({@code crifresh.dev/stale}); with no fresh schedulable node, the stale worker with
  *       the fewest pods goes first and alone (the seed). A rebooted node's taint comes off before the next
@@ -137,6 +141,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     private StopReason stop;
     private String error;
+    private String apiHost;
 
     public Rollout(Vertx vertx, Context context, NodeOps nodeOps, PodOps podOps, LeaseLock lease,
                    EventOps eventOps, NodeClassifier classifier, CoordinatorSettings settings, RebootDriver driver,
@@ -146,7 +151,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.nodeOps = new PatchEchoNodeOps(nodeOps, this::patched);
         this.podOps = podOps;
         this.lease = new LeaseKeeper(vertx, lease, settings, progress, new LeaseEvents());
-        this.retry = new ApiRetry(vertx, this::leaseHeld, settings.leaseDuration());
+        this.retry = new ApiRetry(vertx, this::leaseHeld, settings.leaseDuration(), this::whenHeld);
         this.freshNodes = new SharedNodeList(() -> retry.call(() -> this.nodeOps.listAll()));
         this.classifier = classifier;
         this.cache = new ClassificationCache(classifier);
@@ -155,8 +160,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.progress = progress;
         this.clock = clock;
         this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock, this.lease::held);
-        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, () -> this.lease.held(),
-                retry);
+        // The taints come off also while the run ends (after its stage is done): retried for as long as the Lease is held.
+        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, this.lease::held,
+                new ApiRetry(vertx, this.lease::held, settings.leaseDuration()));
         this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
                 this::configSettled, this::decide, this::configTimedOut);
         this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
@@ -168,6 +174,12 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     /** The rollout gates (blockers, etcd, pull proof); none unless set before {@link #run()}. */
     public Rollout withGates(Gates gates) {
         this.gates = gates;
+        return this;
+    }
+
+    /** The host of the API server URL this run uses (to tell a reboot that takes the API server away), or null. */
+    public Rollout withApiHost(String host) {
+        this.apiHost = host;
         return this;
     }
 
@@ -498,6 +510,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     private void checkDriver(List<NodeFacts> ordered, List<NodeFacts> leftovers) {
+        if (refusedApiAway(ordered)) {
+            return;
+        }
         List<Node> selected = initial.keySet().stream().map(raw::get).filter(n -> n != null).toList();
         Map<String, Node> toCheck = new LinkedHashMap<>();
         for (NodeFacts f : ordered) {
@@ -541,6 +556,35 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         });
     }
 
+    /**
+     * Pre-flight: a node whose reboot takes the API server away ({@link ApiAway}) is refused before any node is
+     * touched, unless {@code --api-outage-budget} allows the outage (then the run waits it out with no side effect).
+     * Nodes an earlier run may already have rebooted are only waited for and not checked.
+     */
+    private boolean refusedApiAway(List<NodeFacts> ordered) {
+        Map<String, String> refused = new LinkedHashMap<>();
+        for (NodeFacts f : ordered) {
+            Ownership o = Decisions.leftover(f);
+            String why = o != null && o.phase().mayHaveRebooted() ? null : ApiAway.why(f, safetyView(), apiHost);
+            if (why == null) {
+                continue;
+            }
+            if (settings.apiOutageBudget().isZero()) {
+                refused.put(f.name(), ApiAway.refusal(why));
+            } else {
+                progress.line(f.name() + ": " + ApiAway.allowed(why, settings.apiOutageBudget()));
+            }
+        }
+        if (refused.isEmpty()) {
+            return false;
+        }
+        refused.forEach((name, why) -> ended(name, Outcome.FAILED, "not rebooted: " + why));
+        stopWith(StopReason.NODE_FAILED, "refused to reboot " + String.join(", ", refused.keySet()) + ": "
+                + refused.values().iterator().next() + "; no node was touched");
+        finish();
+        return true;
+    }
+
     // ---- 7a. where evicted pods land (StaleNodeTaints, EvictionPlacement) -------------------------------------
 
     /**
@@ -577,7 +621,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             }
             List<Node> leftovers = raw.values().stream()
                     .filter(n -> taints.leftover(n) && !names.contains(n.getMetadata().getName())).toList();
-            return taints.untaintAll(leftovers, false)
+            return taints.untaintAll(leftovers)
                     .compose(v -> taints.taint(names))
                     .map(v -> {
                         if (seed == null) {
@@ -680,7 +724,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             String seen = f.annotation(CrifreshAnnotations.ROLLOUT);
             boolean uncordon = "true".equals(f.annotation(CrifreshAnnotations.CORDONED));
             progress.line(f.name() + ": dropping an earlier run's crifresh annotations" + (uncordon ? " and uncordoning it" : ""));
-            patches.add(GuardedPatch.apply(this, f.name(), node -> {
+            patches.add(GuardedPatch.claim(this, f.name(), node -> {
                 if (node == null) {
                     return new GuardedPatch.Skip();
                 }
@@ -692,8 +736,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 if (!owner.equals(seen)) {
                     return new GuardedPatch.Refuse(f.name() + " is now owned by '" + owner + "'");
                 }
-                return new GuardedPatch.Patch(NodePatches.release("true".equals(now.annotation(CrifreshAnnotations.CORDONED)),
-                        now.resourceVersion()));
+                return new GuardedPatch.Patch(NodePatches.release(node, "true".equals(now.annotation(CrifreshAnnotations.CORDONED))));
             }));
         }
         return Future.join(patches).mapEmpty();
@@ -823,7 +866,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     /** A joined node attested fresh or stale, or its wait ended: decide it now, or once rolling starts. */
-    private void joinedSettled(String name, boolean timedOut) {
+    private void joinedSettled(String name) {
         if (stage == Stage.DONE || facts.get(name) == null) {
             return;
         }
@@ -991,11 +1034,6 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     @Override
-    public Node node(String name) {
-        return raw.get(name);
-    }
-
-    @Override
     public Classification classifyNow(String name) {
         return cache.classify(facts.get(name), clock.instant());
     }
@@ -1019,6 +1057,21 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     @Override
     public boolean leaseHeld() {
         return stage != Stage.DONE && lease.held();
+    }
+
+    @Override
+    public Future<Void> whenHeld() {
+        return stage == Stage.DONE ? Future.failedFuture(new GuardedPatch.Fenced()) : lease.whenHeld();
+    }
+
+    @Override
+    public int leaseLapses() {
+        return lease.lapses();
+    }
+
+    @Override
+    public Future<Void> confirmLease() {
+        return stage == Stage.DONE ? Future.failedFuture(new GuardedPatch.Fenced()) : retry.call(lease::confirm);
     }
 
     @Override
@@ -1158,7 +1211,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (!lockHeld || stop == StopReason.LOCK_LOST) {
             return Future.succeededFuture();
         }
-        return taints.untaintAll(new ArrayList<>(raw.values()), stop == StopReason.LOCK_LOST)
+        return taints.untaintAll(new ArrayList<>(raw.values()))
                 .compose(v -> taints.untaintRemembered());
     }
 

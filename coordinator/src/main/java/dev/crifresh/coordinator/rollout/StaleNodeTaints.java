@@ -88,15 +88,12 @@ final class StaleNodeTaints {
                 .mapEmpty();
     }
 
-    /**
-     * Removes crifresh's taint from every node in {@code view} that carries it. With {@code onlyOurs}, only
-     * taints this run set (after a lost Lease another run may be working with its own).
-     */
-    Future<Void> untaintAll(Collection<Node> view, boolean onlyOurs) {
+    /** Removes crifresh's taint from every node in {@code view} that carries it (a lost Lease never gets here). */
+    Future<Void> untaintAll(Collection<Node> view) {
         List<Future<Void>> all = new ArrayList<>();
         for (Node node : view) {
             Taint t = TaintPatches.find(node, StaleTaint.KEY);
-            if (t != null && (!onlyOurs || runId.equals(t.getValue()))) {
+            if (t != null) {
                 all.add(untaint(node.getMetadata().getName()));
             }
         }

@@ -79,6 +79,17 @@ class NodeClassifierTest {
     }
 
     @Test
+    void aFreshProvenInTheClockOfContainerdsSocketIsFresh() {
+        Node n = node("a");
+        AttestationClaims claims = TestAgent.claims(n, Verdict.FRESH, Reason.CONTAINERD_STARTED_AFTER_CONFIG,
+                agent.holds(TestAgent.DESIRED)).withVerdict(Verdict.FRESH, "ContainerdStartedAfterConfig",
+                Proof.SOCKET_ORDERING);
+        Classification c = classify(withCondition(n, "True", AttestationMessage.format("sentence", agent.sign(claims))));
+        assertEquals(NodeVerdict.FRESH, c.verdict(), c.detail());
+        assertTrue(c.detail().contains("socket-ordering"), c.detail());
+    }
+
+    @Test
     void aFreshProvenByTheRuntimeStatusIsFresh() {
         Node n = node("a");
         AttestationClaims claims = TestAgent.claims(n, Verdict.FRESH, Reason.CONTAINERD_STARTED_AFTER_CONFIG,

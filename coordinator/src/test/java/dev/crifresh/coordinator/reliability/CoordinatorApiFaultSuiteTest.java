@@ -95,13 +95,27 @@ class CoordinatorApiFaultSuiteTest {
                         CoordinatorApiFaultSuiteTest::conflicts),
                 new Case("H8", "429 on every eviction, forever (--drain-timeout 3 s)", "w1's drain",
                         CoordinatorApiFaultSuiteTest::evictionsRefusedForever),
+                new Case("H9", "w1's agent heartbeating on its status back to back (every write a new resourceVersion)",
+                        "from w1's reboot request to the end of the run (its phase and release patches)",
+                        CoordinatorApiFaultSuiteTest::heartbeatDuringRelease),
+                new Case("H10", "409 Conflict on w1's release patch, 5 times", "w1's release",
+                        CoordinatorApiFaultSuiteTest::conflictsOnRelease),
                 new Case("L1", "the Lease held by another live holder", "before the run",
                         CoordinatorApiFaultSuiteTest::leaseHeld),
                 new Case("L2", "the Lease lost mid-run: the coordinator's Lease calls answered 500 until its hold ended,"
                         + " then another holder took the expired Lease (6 s Lease)", "while w1 is down rebooting",
                         CoordinatorApiFaultSuiteTest::leaseLost),
                 new Case("L3", "two coordinators started at once (--lock-timeout 2 s each)", "start",
-                        CoordinatorApiFaultSuiteTest::twoAtOnce));
+                        CoordinatorApiFaultSuiteTest::twoAtOnce),
+                new Case("L4", "the Lease taken over by force (an operator writes another holder into the live Lease)",
+                        "while w2 drains (a PodDisruptionBudget holds its last pod)", CoordinatorApiFaultSuiteTest::takenOverWhileDraining),
+                new Case("L5", "the Lease deleted by force", "while w1's phase rebooting patch is in flight (answered after 3 s),"
+                        + " right before its reboot request", CoordinatorApiFaultSuiteTest::deletedBeforeTheDriverCall),
+                new Case("C1", "a single control plane (cp1, stale; the API server runs only there), no --api-outage-budget",
+                        "plan and rollout", CoordinatorApiFaultSuiteTest::singleControlPlaneRefused),
+                new Case("C2", "a single control plane with --api-outage-budget 60s: connections refused while cp1 is down, until"
+                        + " the run's Lease expired (6 s Lease)", "cp1's reboot (it returns during the outage)",
+                        CoordinatorApiFaultSuiteTest::singleControlPlaneOutageRiddenOut));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -157,7 +171,8 @@ class CoordinatorApiFaultSuiteTest {
 
     /** The cordon in the ownership patch of a node. */
     private static Predicate<RecordedRequest> cordonOf(String node) {
-        return Requests.call("PATCH", "/api/v1/nodes/" + node).and(Requests.bodyContains("\"unschedulable\":true"));
+        return Requests.call("PATCH", "/api/v1/nodes/" + node)
+                .and(Requests.bodyContains("{\"op\":\"add\",\"path\":\"/spec/unschedulable\",\"value\":true}"));
     }
 
     /**
@@ -495,5 +510,155 @@ class CoordinatorApiFaultSuiteTest {
         assertFalse(cordoned(h, "w1") || cordoned(h, "w2"), "left cordoned");
         return "exactly one proceeded: exit 0, both rebooted once; the other exited 4 after --lock-timeout without a single"
                 + " write (mock history)";
+    }
+
+    // ---- unrelated writes -------------------------------------------------------------------------------
+
+    private static String heartbeatDuringRelease(Harness h, List<String> lines) throws Exception {
+        twoStaleWorkers(h);
+        Harness.Run run = h.run(C, settings(), lines).rollout();
+        Poll.until(WAIT, "w1's reboot request", () -> h.driver.rebootsOf("w1") == 1);
+        Report r;
+        int beats;
+        try (StatusHeartbeat heartbeat = new StatusHeartbeat(h.cluster, "w1")) {
+            r = run.report(WAIT);
+            beats = heartbeat.beats();
+        }
+        assertTrue(beats >= 20, "too few heartbeats to meet the run: " + beats);
+        long conflicts = h.cluster.api.dispatcher().history(C, x -> x.code() == 409 || x.code() == 422).size();
+        assertTrue(conflicts < 5, conflicts + " conflicts: the patches depend on the heartbeat's writes");
+        return "status writes on w1 during its phase and release patches; " + completed(h, r);
+    }
+
+    /** A node's release: the patch that drops {@code crifresh.dev/rollout}. */
+    private static Predicate<RecordedRequest> releaseOf(String node) {
+        return Requests.call("PATCH", "/api/v1/nodes/" + node)
+                .and(Requests.bodyContains("{\"op\":\"remove\",\"path\":\"/metadata/annotations/crifresh.dev~1rollout\"}"));
+    }
+
+    private static String conflictsOnRelease(Harness h, List<String> lines) throws Exception {
+        twoStaleWorkers(h);
+        h.cluster.api.faults(C).fail(releaseOf("w1"), 409, 5);
+        Report r = h.run(C, settings(), lines).rollout().report(WAIT);
+        assertEquals(5, faulted(h).size(), "the 409s were not all met: " + faulted(h));
+        return "read again and released: " + completed(h, r);
+    }
+
+    // ---- a Lease taken by force -------------------------------------------------------------------------
+
+    private static List<Exchange> nodePatchesAfter(Harness h, long nanos) {
+        return h.cluster.api.dispatcher().history(C, x -> x.nanos() > nanos && "PATCH".equals(x.method())
+                && x.path().startsWith("/api/v1/nodes"));
+    }
+
+    private static String takenOverWhileDraining(Harness h, List<String> lines) throws Exception {
+        twoStaleWorkers(h);
+        h.worker("w3", Verdict.STALE);
+        h.cluster.addPod("shop", "db-0", "w2");
+        h.cluster.refuseEvictionsAlways("shop", "db-0");
+        Harness.Run run = h.run(C, settings(), lines).rollout();
+        Poll.until(WAIT, "w2 draining", () -> "draining".equals(phase(h, "w2")) && h.cluster.refusals() > 0);
+        int rebootsBefore = h.driver.reboots().size();
+        takeLease(h, "operator", 3600);
+        long taken = System.nanoTime();
+        // The next run may drain w2 now: the PodDisruptionBudget lets the pod go.
+        h.cluster.server.clearExpectations();
+        h.cluster.acceptEvictions("shop", "db-0", h.evictions);
+        Report r = run.report(WAIT);
+        long noticedMillis = (System.nanoTime() - taken) / 1_000_000;
+        assertEquals(Result.LEASE_LOST, r.result(), r.toJson());
+        assertEquals(4, r.exitCode());
+        assertEquals(rebootsBefore, h.driver.reboots().size(), "a reboot after the takeover: " + h.driver.reboots());
+        assertEquals(0, h.driver.rebootsOf("w2"));
+        assertEquals(0, h.driver.rebootsOf("w3"));
+        assertEquals(List.of(), nodePatchesAfter(h, taken), "a node patched after the takeover");
+        assertEquals("operator", lease(h).getSpec().getHolderIdentity(), "the new holder's Lease was changed");
+        assertTrue(noticedMillis < 10_000, "noticed only after " + noticedMillis + " ms (a renewal is due every 10 s)");
+        assertTrue(cordoned(h, "w2"), "w2 released by the run that lost the Lease");
+        assertFalse(cordoned(h, "w3"));
+        return "exit 4 (lease-lost) at once, not at the next renewal; " + outcomes(r) + "; no reboot and no node patch after the"
+                + " takeover (mock history), w2 left cordoned in phase " + phase(h, "w2") + " for the next run, w3 untouched,"
+                + " the Lease left to its new holder";
+    }
+
+    private static String deletedBeforeTheDriverCall(Harness h, List<String> lines) throws Exception {
+        twoStaleWorkers(h);
+        java.util.concurrent.atomic.AtomicBoolean sent = new java.util.concurrent.atomic.AtomicBoolean();
+        Predicate<RecordedRequest> rebooting = Requests.call("PATCH", "/api/v1/nodes/w1").and(Requests.bodyContains("/rebooting\""));
+        h.cluster.api.faults(C).delay(r -> {
+            if (rebooting.test(r)) {
+                sent.set(true);
+                return true;
+            }
+            return false;
+        }, Duration.ofSeconds(3));
+        Harness.Run run = h.run(C, settings(), lines).rollout();
+        Poll.until(WAIT, "w1's phase rebooting patch sent", sent::get);
+        h.cluster.test.leases().inNamespace("crifresh").withName("crifresh-rollout").delete();
+        Report r = run.report(WAIT);
+        assertEquals(Result.LEASE_LOST, r.result(), r.toJson());
+        assertEquals(4, r.exitCode());
+        assertEquals(List.of(), h.driver.reboots(), "the driver was called after the Lease was deleted");
+        assertEquals(null, lease(h), "the run took the deleted Lease again");
+        assertTrue(cordoned(h, "w1"));
+        assertFalse(cordoned(h, "w2"));
+        return "exit 4 (lease-lost), " + outcomes(r) + "; the driver never called, w1 left cordoned in phase " + phase(h, "w1")
+                + " for the next run, w2 untouched, the Lease not created again";
+    }
+
+    // ---- a reboot that takes the API server away ---------------------------------------------------------
+
+    private static void singleControlPlane(Harness h) {
+        h.worker("w1", Verdict.STALE);
+        h.controlPlane("cp1", Verdict.STALE);
+    }
+
+    private static String singleControlPlaneRefused(Harness h, List<String> lines) throws Exception {
+        singleControlPlane(h);
+        Map<String, Boolean> cordonsBefore = ApiState.cordons(h);
+        Report plan = h.run(C, settings(), lines).plan();
+        String planned = line(plan, "cp1").detail();
+        assertTrue(planned.contains("--api-outage-budget"), "the plan does not say a rollout refuses cp1: " + planned);
+        Report r = h.run(C, settings(), lines).rollout().report(WAIT);
+        assertEquals(1, r.exitCode(), r.toJson());
+        String why = line(r, "cp1").detail();
+        assertEquals(Outcome.FAILED, line(r, "cp1").outcome(), r.toJson());
+        assertTrue(why.contains("API server") && why.contains("--api-outage-budget"), why);
+        assertEquals(Outcome.NOT_ATTEMPTED, line(r, "w1").outcome(), r.toJson());
+        assertEquals(List.of(), h.driver.reboots());
+        assertEquals(List.of(), owned(h));
+        assertEquals(cordonsBefore, ApiState.cordons(h));
+        assertEquals(List.of(), tainted(h));
+        return "plan and rollout refuse before any node is touched: exit 1, " + outcomes(r) + " (cp1: \"" + why + "\"); nothing"
+                + " rebooted, cordoned, owned or tainted";
+    }
+
+    private static String singleControlPlaneOutageRiddenOut(Harness h, List<String> lines) throws Exception {
+        singleControlPlane(h);
+        h.driver.behave("cp1", Behaviour.HOLD);
+        CoordinatorSettings riding = settings().withLeaseDuration(Duration.ofSeconds(6)).withApiOutageBudget(Duration.ofSeconds(60));
+        Harness.Run run = h.run(C, riding, lines).rollout();
+        down(h, "cp1");
+        h.cluster.api.proxy(C).refuse();
+        long refused = System.nanoTime();
+        h.driver.bringBack("cp1"); // while the coordinator cannot see it
+        Poll.until(WAIT, "the run's Lease to expire during the outage", () -> expired(lease(h)));
+        long back = System.nanoTime();
+        h.cluster.api.proxy(C).pass();
+        Report r = run.report(WAIT);
+        assertEquals(0, r.exitCode(), r.toJson());
+        assertEquals(Outcome.REBOOTED, line(r, "cp1").outcome(), r.toJson());
+        assertEquals(Outcome.REBOOTED, line(r, "w1").outcome(), r.toJson());
+        assertEquals(1, h.driver.rebootsOf("cp1"), "cp1 rebooted twice");
+        assertEquals(1, h.driver.rebootsOf("w1"));
+        // Node writes only: an Event sent right before the outage (best effort, not fenced by a read) may reach the
+        // dispatcher after the proxy began refusing new connections.
+        assertEquals(List.of(), writesAfter(h, C, refused).stream().filter(x -> x.nanos() < back && x.path().startsWith("/api/v1/nodes"))
+                .toList(), "node writes got through a refusing proxy?");
+        assertEquals(List.of(), owned(h));
+        assertFalse(cordoned(h, "cp1") || cordoned(h, "w1"), "left cordoned");
+        assertEquals(List.of(), tainted(h));
+        return "no node write while the API was away; the Lease renewed again after it (no other holder), then: exit 0, "
+                + outcomes(r) + ", each rebooted once, nothing left cordoned, owned or tainted";
     }
 }

@@ -55,6 +55,23 @@ class LeaseKeeperTest {
         public Future<Void> release() {
             return Future.succeededFuture();
         }
+
+        /** What a read of the Lease finds. */
+        volatile String holder = "me";
+        /** The watch's listener, once the keeper started it. */
+        volatile java.util.function.Consumer<String> watcher;
+
+        @Override
+        public Future<String> holder() {
+            return Future.succeededFuture(holder);
+        }
+
+        @Override
+        public Future<Watch> watch(java.util.function.Consumer<String> changed) {
+            watcher = changed;
+            changed.accept(holder);
+            return Future.succeededFuture(() -> watcher = null);
+        }
     }
 
     private LeaseKeeper keeper(ScriptedLease lease, Duration duration) {
@@ -155,5 +172,44 @@ class LeaseKeeperTest {
         keeper(lease, duration);
         Poll.until(Duration.ofSeconds(10), "the Lease", () -> events.contains("acquired"));
         assertEquals(2, lease.acquires.get(), "acted on an answer that came after its hold had ended: " + events);
+    }
+
+    @Test
+    void aLeaseTakenByForceEndsTheHoldAtOnceNotAtTheNextRenewal() throws Exception {
+        ScriptedLease lease = new ScriptedLease();
+        LeaseKeeper keeper = keeper(lease, Duration.ofSeconds(30)); // the next renewal 10 s away
+        Poll.until(Duration.ofSeconds(10), "the watch", () -> lease.watcher != null);
+        java.util.function.Consumer<String> watcher = lease.watcher;
+        context.runOnContext(v -> watcher.accept("operator"));
+        Poll.until(Duration.ofSeconds(5), "the loss", () -> events.stream().anyMatch(e -> e.startsWith("lost: ")));
+        assertTrue(events.stream().anyMatch(e -> e.contains("taken over by operator")), events.toString());
+        assertFalse(heldNow(keeper));
+        assertEquals(0, lease.renewals.get(), "noticed by a renewal, not by the watch");
+        assertEquals(null, lease.watcher, "the watch outlived the hold");
+    }
+
+    @Test
+    void aConfirmationFindsADeletedLeaseAndEndsTheHold() throws Exception {
+        ScriptedLease lease = new ScriptedLease();
+        LeaseKeeper keeper = keeper(lease, Duration.ofSeconds(30));
+        Poll.until(Duration.ofSeconds(10), "the Lease", () -> events.contains("acquired"));
+        lease.holder = null; // deleted, and the watch has not told yet
+        Promise<Throwable> confirmed = Promise.promise();
+        context.runOnContext(v -> keeper.confirm().onComplete(ar -> confirmed.complete(ar.failed() ? ar.cause() : null)));
+        Throwable e = confirmed.future().toCompletionStage().toCompletableFuture().get();
+        assertTrue(e instanceof GuardedPatch.Fenced, String.valueOf(e));
+        assertTrue(events.stream().anyMatch(x -> x.contains("the Lease was deleted")), events.toString());
+        assertFalse(heldNow(keeper));
+    }
+
+    @Test
+    void aConfirmationOfALeaseStillOursPasses() throws Exception {
+        ScriptedLease lease = new ScriptedLease();
+        LeaseKeeper keeper = keeper(lease, Duration.ofSeconds(30));
+        Poll.until(Duration.ofSeconds(10), "the Lease", () -> events.contains("acquired"));
+        Promise<Throwable> confirmed = Promise.promise();
+        context.runOnContext(v -> keeper.confirm().onComplete(ar -> confirmed.complete(ar.failed() ? ar.cause() : null)));
+        assertEquals(null, confirmed.future().toCompletionStage().toCompletableFuture().get());
+        assertTrue(heldNow(keeper));
     }
 }

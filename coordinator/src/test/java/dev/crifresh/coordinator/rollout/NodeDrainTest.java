@@ -224,11 +224,6 @@ class NodeDrainTest {
         }
 
         @Override
-        public Node node(String name) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
         public Classification classifyNow(String name) {
             throw new UnsupportedOperationException();
         }

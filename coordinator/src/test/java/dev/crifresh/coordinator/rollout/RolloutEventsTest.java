@@ -91,4 +91,31 @@ class RolloutEventsTest {
                 String.join("\n", h.progress));
         assertEquals(List.of(), h.cluster.test.v1().events().inNamespace("default").list().getItems());
     }
+
+    @Test
+    void aDrainedNodeHeldBackRightBeforeItsRebootIsRecordedDrainedOnce() throws Exception {
+        h.controlPlane("cp1", Verdict.STALE);
+        h.controlPlane("cp2", Verdict.FRESH);
+        h.controlPlane("cp3", Verdict.FRESH);
+        h.cluster.addPod("shop", "db-0", "cp1");
+        h.cluster.refuseEvictionsAlways("shop", "db-0");
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Harness.Run run = h.run("a", settings(), lines).rollout();
+        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(90), "cp1 draining", () -> h.cluster.refusals() > 0);
+        h.cluster.setReady("cp2", false); // the last-moment check holds cp1 back, checking again every second
+        h.cluster.server.clearExpectations();
+        h.cluster.acceptEvictions("shop", "db-0", h.evictions);
+        int before = reads(h, "cp1");
+        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(90), "cp1 checked again three times", () -> reads(h, "cp1") >= before + 4);
+        h.cluster.setReady("cp2", true);
+        Report r = run.report(Duration.ofSeconds(90));
+        assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
+        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(20), "the Uncordoned event", () -> reasons(eventsOn("cp1")).contains("CrifreshUncordoned"));
+        assertEquals(1, reasons(eventsOn("cp1")).stream().filter("CrifreshDrained"::equals).count(), reasons(eventsOn("cp1")).toString());
+    }
+
+    /** The coordinator's reads of one node (the last-moment check reads it fresh each time). */
+    private static int reads(Harness h, String node) {
+        return h.cluster.api.dispatcher().history("a", x -> "GET".equals(x.method()) && x.path().equals("/api/v1/nodes/" + node)).size();
+    }
 }

@@ -58,14 +58,33 @@ class TransientErrorsTest {
     @Test
     void aReleaseThatKeepsFailingLeavesTheRebootedNodeCountedRebootedWithTheMissingUncordonStated() throws Exception {
         h.worker("w1", Verdict.STALE);
-        // The release is the only patch that drops the annotations (a null value): fail every one of them.
+        // The release is the only patch that drops the ownership annotation: fail every one of them.
         h.cluster.api.faults("a").fail(Requests.call("PATCH", "/api/v1/nodes/w1")
-                .and(Requests.bodyContains("\"crifresh.dev/rollout\":null")), 500);
+                .and(Requests.bodyContains("{\"op\":\"remove\",\"path\":\"/metadata/annotations/crifresh.dev~1rollout\"}")), 500);
         Report r = h.run("a", Harness.fastSettings(), lines).rollout().report();
         assertEquals(1, r.exitCode(), r.toJson());
         assertEquals(Outcome.REBOOTED, line(r, "w1").outcome(), r.toJson());
         assertTrue(line(r, "w1").detail().contains("NOT uncordoned"), line(r, "w1").detail());
         assertEquals(1, r.summary().rebooted());
         assertEquals(1, h.driver.rebootsOf("w1"));
+    }
+
+    @Test
+    void aTaintRemovalAtTheEndOfTheRunAnsweredWithAServerErrorIsRetried() throws Exception {
+        h.worker("w1", Verdict.STALE);
+        h.worker("w2", Verdict.STALE);
+        h.cluster.addPod("shop", "web-0", "w2"); // w1, without pods, is rolled first (the seed)
+        h.driver.behave("w1", dev.crifresh.coordinator.fixture.TestDriver.Behaviour.DRIVER_FAILS);
+        // The run stops after w1; w2, tainted before the first drain, is untainted at its end (a pass over every node,
+        // then one over the nodes this run tainted): its first two removals answered 500.
+        h.cluster.api.faults("a").fail(Requests.call("PATCH", "/api/v1/nodes/w2")
+                .and(Requests.bodyContains("{\"op\":\"remove\",\"path\":\"/spec/taints/")), 500, 2);
+        Report r = h.run("a", Harness.fastSettings(), lines).rollout().report();
+        assertEquals(1, r.exitCode(), r.toJson());
+        assertEquals(Outcome.NOT_ATTEMPTED, line(r, "w2").outcome(), r.toJson());
+        assertEquals(2, h.cluster.api.dispatcher().history("a", Exchange::faulted).size(), "the fault was not met");
+        var taints = h.cluster.node("w2").getSpec().getTaints();
+        assertTrue(taints == null || taints.stream().noneMatch(t -> "crifresh.dev/stale".equals(t.getKey())),
+                "w2 kept crifresh's taint after two transient errors: " + taints);
     }
 }

@@ -1,5 +1,6 @@
 package dev.crifresh.sim.cli;
 
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.report.NodeReport;
 import dev.crifresh.coordinator.report.Outcome;
@@ -166,19 +167,9 @@ final class DemoStory {
         return spec.marker() == Marker.ABSENT ? "-" : spec.marker().wire();
     }
 
-    /** "40 d", "20 min", "3.1 s". */
+    /** "40 d", "20 min", "3.1 s": the same rounding as the condition messages. */
     static String human(Duration d) {
-        double s = d.toMillis() / 1000.0;
-        if (s >= 86400) {
-            return String.format(Locale.ROOT, "%.0f d", s / 86400);
-        }
-        if (s >= 3600) {
-            return String.format(Locale.ROOT, "%.0f h", s / 3600);
-        }
-        if (s >= 120) {
-            return String.format(Locale.ROOT, "%.0f min", s / 60);
-        }
-        return String.format(Locale.ROOT, "%.1f s", s);
+        return DurationText.approximate(d);
     }
 
     private void heading(String text) {

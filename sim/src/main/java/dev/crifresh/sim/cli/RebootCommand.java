@@ -15,8 +15,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "reboot", mixinStandardHelpOptions = true,
         description = {"Asks a running 'crifresh-sim serve' to reboot one simulated node; returns once the request"
-                + " was taken (like talosctl reboot --wait=false). For the coordinator's command reboot driver:",
-            "  --reboot-driver command --reboot-command 'java -jar sim/target/crifresh-sim.jar reboot {node}'",
+                + " was taken (like talosctl reboot --wait=false). For the coordinator's --reboot-driver command:",
+            "  --reboot-command 'java -jar sim/target/crifresh-sim.jar reboot {node}'",
             "Exit code: 0 taken, 1 serve not reachable, 2 unknown node or bad kubeconfig."})
 final class RebootCommand implements Callable<Integer> {
     @Spec

@@ -1,6 +1,7 @@
 package dev.crifresh.sim.cli;
 
 import dev.crifresh.sim.serve.ServeSettings;
+import dev.crifresh.sim.serve.ServeUsageException;
 import dev.crifresh.sim.serve.ServedCluster;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.scenario.ScenarioException;
@@ -22,7 +23,7 @@ import picocli.CommandLine.Spec;
         description = {"Builds the simulated cluster (default: the demo's seven nodes) and keeps it running until"
                 + " Ctrl-C, for kubectl, the real coordinator and Prometheus to look at. Writes a kubeconfig, and"
                 + " beside it the trust bundle (trust/) and the desired credential (credential.json) the"
-                + " coordinator needs; removes them when it stops.",
+                + " coordinator needs; removes them when it stops. One serve per directory: a second one is refused.",
             "Platform events go to stderr. See docs/operations.md, \"Try it locally\"."})
 final class ServeCommand implements Callable<Integer> {
     static final String READY = "Serving until Ctrl-C.";
@@ -70,14 +71,21 @@ final class ServeCommand implements Callable<Integer> {
             return SimMain.USAGE;
         }
         AtomicBoolean stopping = new AtomicBoolean();
-        ServedCluster served = ServedCluster.start(scenario, new ServeSettings(port, metricsPort, kubeconfig, targets),
-                event -> {
-                    // while stopping, the platform's last steps meet a closing API: not news
-                    if (!stopping.get() && (verbose || EventText.notable(event))) {
-                        err.println("sim: " + EventText.of(event));
-                        err.flush();
-                    }
-                });
+        ServedCluster served;
+        try {
+            served = ServedCluster.start(scenario, new ServeSettings(port, metricsPort, kubeconfig, targets),
+                    event -> {
+                        // while stopping, the platform's last steps meet a closing API: not news
+                        if (!stopping.get() && (verbose || EventText.notable(event))) {
+                            err.println("sim: " + EventText.of(event));
+                            err.flush();
+                        }
+                    });
+        } catch (ServeUsageException e) {
+            err.println("crifresh-sim: " + e.getMessage());
+            err.flush();
+            return SimMain.USAGE;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {
             stopping.set(true);

@@ -23,7 +23,7 @@ public final class SimMain implements Runnable {
 
     /** The simulator's command line: subcommands and one-line error handling. */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new SimMain());
+        CommandLine cl = dev.crifresh.common.cli.HelpText.install(new CommandLine(new SimMain()));
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler(SimMain::usageError);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -54,8 +54,7 @@ public final class SimMain implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = SimMain.class.getPackage().getImplementationVersion();
-            return new String[] {"crifresh-sim " + (v == null ? "dev" : v)};
+            return new String[] {"crifresh-sim " + dev.crifresh.common.cli.CrifreshVersion.current()};
         }
     }
 }

@@ -23,6 +23,11 @@ import java.util.List;
  * and carry real modification times.
  */
 public final class HostRoot {
+    /** Where Talos' CRI containerd binds its gRPC socket (its {@code --address}). */
+    public static final String CONTAINERD_SOCKET = "/run/containerd/containerd.sock";
+    /** Longest socket path the kernel binds ({@code sun_path} holds 108 bytes with its NUL); shorter to be safe. */
+    private static final int MAX_SOCKET_PATH = 100;
+
     private final Path root;
 
     public HostRoot(Path root) {
@@ -59,6 +64,50 @@ public final class HostRoot {
     /** The CRI containerd appears in /proc with its Talos command line and start time. */
     public void startCriContainerd(long pid, long startTicks) {
         process(pid, "containerd", 1, startTicks, ProcFiles.CRI_CONTAINERD);
+    }
+
+    /**
+     * containerd binds its socket as {@code sys.CreateUnixSocket} does (unlink, then bind: a real socket
+     * inode), stamped {@code mtime}: the wall clock of its start, as that clock read then.
+     */
+    public void bindContainerdSocket(Instant mtime) {
+        Path socket = file(CONTAINERD_SOCKET);
+        try {
+            Files.createDirectories(socket.getParent());
+            Files.deleteIfExists(socket);
+            if (socket.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8).length <= MAX_SOCKET_PATH) {
+                bind(socket);
+            } else {
+                // too long for sun_path: bind next to the temp files, then rename it in (same inode)
+                Path dir = Files.createTempDirectory("cs");
+                try {
+                    Path shortPath = bind(dir.resolve("s"));
+                    Files.move(shortPath, socket, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                } finally {
+                    Files.deleteIfExists(dir);
+                }
+            }
+            Files.setLastModifiedTime(socket, FileTime.from(mtime));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create containerd's socket " + socket, e);
+        }
+    }
+
+    private static Path bind(Path path) throws IOException {
+        try (java.nio.channels.ServerSocketChannel server =
+                java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            server.bind(java.net.UnixDomainSocketAddress.of(path));
+        }
+        return path;
+    }
+
+    /** The node goes down: /run is a tmpfs, containerd's socket is gone with it. */
+    public void removeContainerdSocket() {
+        try {
+            Files.deleteIfExists(file(CONTAINERD_SOCKET));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove containerd's socket", e);
+        }
     }
 
     /** The CRI containerd exits: its /proc entry disappears. */

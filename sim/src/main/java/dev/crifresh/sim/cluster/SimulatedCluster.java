@@ -335,7 +335,8 @@ public final class SimulatedCluster implements AutoCloseable {
 
     private void render(SimulatedNode node, Credential next) {
         boolean written = node.renderCredential(next);
-        if (written && scenario.simulation().containerdRestartsOnConfigChange()) {
+        if (written && (scenario.simulation().containerdRestartsOnConfigChange()
+                || node.spec().talosVersion().restartsContainerdOnConfigChange())) {
             String bootId = node.boot().bootId();
             platform.schedule(() -> platformAction(node, () -> node.restartContainerd(bootId)),
                     CONTAINERD_RESTART_DELAY.toMillis(), TimeUnit.MILLISECONDS);

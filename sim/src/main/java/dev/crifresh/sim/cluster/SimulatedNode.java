@@ -3,6 +3,7 @@ package dev.crifresh.sim.cluster;
 import dev.crifresh.agent.AgentRuntime;
 
 import dev.crifresh.sim.scenario.AgentMode;
+import dev.crifresh.sim.scenario.ClockSpec;
 import dev.crifresh.sim.scenario.Credential;
 import dev.crifresh.sim.scenario.NodeSpec;
 import dev.crifresh.sim.scenario.RebootBehaviour;
@@ -28,6 +29,10 @@ public final class SimulatedNode {
     static final Duration BOOT_CONTAINERD = Duration.ofSeconds(6);
     /** How long ago a simulated reboot's boot happened when the node reports back: after containerd started. */
     static final Duration BOOT_UPTIME_WHEN_READY = Duration.ofSeconds(8);
+    /** How long after its start containerd binds its socket (it loads its plugins first). */
+    static final Duration SOCKET_AFTER_START = Duration.ofMillis(40);
+    /** How long after a clock step a rebooted node reports back (its kubelet, and agent, start after time sync). */
+    static final Duration READY_AFTER_CLOCK_STEP = Duration.ofSeconds(2);
 
     public enum State { UP, REBOOTING, GONE }
 
@@ -136,7 +141,7 @@ public final class SimulatedNode {
         Instant bootWall = simulationStart.minus(spec.bootedAgo());
         Duration written = spec.configWrittenAfterBoot();
         Duration base = written.compareTo(BOOT_BASE_CONFIG) < 0 ? written : BOOT_BASE_CONFIG;
-        bootAt(bootWall, base, written, spec.containerdStartedAfterBoot());
+        bootAt(bootWall, base, written, spec.containerdStartedAfterBoot(), spec.clock().onBoot(1));
         if (spec.containerdCredential() != null) {
             loadedCredential = spec.containerdCredential();
         }
@@ -144,8 +149,11 @@ public final class SimulatedNode {
 
     /** The node comes back from a reboot: a new boot that happened a few seconds ago. */
     void rebootCompleted(Kubelet kubelet, AgentLauncher launcher, Executor starter) {
-        Instant bootWall = Instant.now().minus(BOOT_UPTIME_WHEN_READY);
-        bootAt(bootWall, BOOT_BASE_CONFIG, BOOT_AUTH_CONFIG, BOOT_CONTAINERD);
+        ClockSpec clock = spec.clock().onBoot(boots + 1);
+        Duration uptime = clock.correct() ? BOOT_UPTIME_WHEN_READY
+                : max(BOOT_UPTIME_WHEN_READY, clock.steppedAfterBoot().plus(READY_AFTER_CLOCK_STEP));
+        Instant bootWall = Instant.now().minus(uptime);
+        bootAt(bootWall, BOOT_BASE_CONFIG, BOOT_AUTH_CONFIG, BOOT_CONTAINERD, clock);
         kubelet.registerBoot(name(), boot.bootId()).exceptionally(this::platformError);
         state = State.UP;
         if (agentMode != AgentMode.ABSENT) {
@@ -159,14 +167,26 @@ public final class SimulatedNode {
         });
     }
 
-    private void bootAt(Instant bootWall, Duration baseConfig, Duration authConfig, Duration containerd) {
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
+    /**
+     * One boot at {@code bootWall} (true time): the config rendered and containerd started at these times
+     * after it, each stamped by the node's wall clock as it read then ({@code clock}); the kernel's boot
+     * time, which the agent reads after the step, is the true one.
+     */
+    private void bootAt(Instant bootWall, Duration baseConfig, Duration authConfig, Duration containerd,
+            ClockSpec clock) {
         String bootId = UUID.randomUUID().toString();
         long systemPid = pid();
         host.boot(bootId, bootWall, systemPid);
-        host.renderConfig(registry, credential, bootWall.plus(baseConfig), bootWall.plus(authConfig));
+        host.renderConfig(registry, credential, bootWall.plus(clock.stamp(baseConfig)),
+                bootWall.plus(clock.stamp(authConfig)));
         long criPid = pid();
         long ticks = ProcFiles.ticks(containerd);
         host.startCriContainerd(criPid, ticks);
+        host.bindContainerdSocket(bootWall.plus(clock.stamp(containerd.plus(SOCKET_AFTER_START))));
         loadedCredential = credentialAtContainerdStart();
         boot = new Boot(bootId, bootWall, systemPid, criPid, ticks);
         boots++;
@@ -251,6 +271,7 @@ public final class SimulatedNode {
         state = State.REBOOTING;
         stopAgentLater(stopper);
         host.stopCriContainerd(boot.criPid());
+        host.removeContainerdSocket();
         loadedCredential = null;
         kubelet.post(name(), false).exceptionally(this::platformError);
         if (spec.reboot() == RebootBehaviour.NEVER_RETURNS) {
@@ -287,8 +308,10 @@ public final class SimulatedNode {
         }
         host.stopCriContainerd(boot.criPid());
         long pid = pid();
-        long ticks = ProcFiles.ticks(Duration.between(boot.wallTime(), Instant.now()));
+        Instant now = Instant.now();
+        long ticks = ProcFiles.ticks(Duration.between(boot.wallTime(), now));
         host.startCriContainerd(pid, ticks);
+        host.bindContainerdSocket(now.plus(SOCKET_AFTER_START)); // after the step: the true time
         loadedCredential = credentialAtContainerdStart();
         boot = boot.withCriContainerd(pid, ticks);
         event(SimEvent.Kind.CONTAINERD_RESTARTED, "pid " + pid);

@@ -37,7 +37,10 @@ public final class CoordinatorFlags {
                 .withStaleTaint(dev.crifresh.coordinator.StaleTaint.fromWire(c.staleTaint().wire()))
                 .withDrainTimeout(DRAIN_TIMEOUT)
                 .withLockTimeout(LOCK_TIMEOUT)
-                .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT);
+                .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT)
+                // The simulated API server runs beside the simulated nodes, not on one of them: rebooting the only
+                // control plane does not take it away as it would on hardware, which a budget tells the coordinator.
+                .withApiOutageBudget(c.rebootTimeout());
     }
 
     /** Where the simulated cluster's probe pods go. */

@@ -17,6 +17,8 @@ import java.time.Duration;
  * @param joinsAfter   null: the node exists when the run starts; else it joins (an autoscaler's scale-out: its
  *                     Node is created and its agent started) this long after the coordinator starts, and its
  *                     times ({@code bootedAgo} …) count from that moment
+ * @param clock        the node's wall clock at boot until time sync steps it ({@link ClockSpec#CORRECT}: always right)
+ * @param talosVersion the Talos version the node runs (in its Node's osImage; 1.14+ restarts containerd itself)
  */
 public record NodeSpec(
         String name,
@@ -36,5 +38,18 @@ public record NodeSpec(
         BatchJobSpec batchJob,
         Credential containerdCredential,
         boolean containerdCredentialSticks,
-        Duration joinsAfter) {
+        Duration joinsAfter,
+        ClockSpec clock,
+        TalosVersion talosVersion) {
+
+    /** A node with an always-correct clock on the default Talos version. */
+    public NodeSpec(String name, Role role, Duration bootedAgo, Duration containerdStartedAfterBoot,
+            Duration configWrittenAfterBoot, CredentialChoice credential, ConfigUpdate configUpdate, Marker marker,
+            AgentMode agent, boolean ready, boolean cordoned, RebootBehaviour reboot, int pods, EtcdMember etcd,
+            BatchJobSpec batchJob, Credential containerdCredential, boolean containerdCredentialSticks,
+            Duration joinsAfter) {
+        this(name, role, bootedAgo, containerdStartedAfterBoot, configWrittenAfterBoot, credential, configUpdate, marker,
+                agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks,
+                joinsAfter, ClockSpec.CORRECT, TalosVersion.DEFAULT);
+    }
 }

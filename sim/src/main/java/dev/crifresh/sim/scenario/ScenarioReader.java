@@ -29,6 +29,8 @@ public final class ScenarioReader {
     static final int MAX_NODES = 500;
     static final int MAX_PODS = 200;
     static final int MAX_REBOOT_MILLIS = 600_000;
+    /** A clock offset reaches back to the epoch (about 1.8e9 s today), never beyond this. */
+    static final double MAX_CLOCK_OFFSET_SECONDS = 4e9;
 
     private static final List<String> ROOT_FIELDS =
             List.of("registry", "desiredCredential", "revokedCredentials", "coordinator", "simulation", "alerts", "nodes");
@@ -40,7 +42,8 @@ public final class ScenarioReader {
     private static final List<String> NODE_FIELDS = List.of("name", "role", "bootedSecondsAgo",
             "containerdStartedSecondsAfterBoot", "configWrittenSecondsAfterBoot", "credential", "configUpdate",
             "marker", "agent", "ready", "cordoned", "reboot", "pods", "etcd", "batchJob",
-            "containerdCredential", "containerdCredentialSticks", "joinsAfterSeconds");
+            "containerdCredential", "containerdCredentialSticks", "joinsAfterSeconds", "clock", "talosVersion");
+    private static final List<String> CLOCK_FIELDS = List.of("offsetAtBootSeconds", "steppedSecondsAfterBoot", "everyBoot");
     private static final List<String> CREDENTIAL_FIELDS = List.of("username", "password");
     private static final List<String> CONFIG_UPDATE_FIELDS = List.of("afterSeconds", "credential");
     private static final List<String> ALERT_FIELDS = List.of("name", "clearsAfterSeconds");
@@ -72,7 +75,8 @@ public final class ScenarioReader {
         } catch (NoSuchFileException e) {
             throw new ScenarioException(file + ": no such file");
         } catch (IOException e) {
-            throw new ScenarioException(file + ": cannot read: " + e.getClass().getSimpleName());
+            throw new ScenarioException(file + ": cannot read: " + (java.nio.file.Files.isDirectory(file) ? "is a directory, not a scenario file"
+                    : dev.crifresh.common.text.IoErrors.describe(e)));
         }
         try {
             return parse(text);
@@ -310,7 +314,40 @@ public final class ScenarioReader {
                 batchJob(n),
                 containerdCredential,
                 sticks,
-                n.has("joinsAfterSeconds") ? n.seconds("joinsAfterSeconds", null, false) : null);
+                n.has("joinsAfterSeconds") ? n.seconds("joinsAfterSeconds", null, false) : null,
+                clock(n, bootedAgo),
+                talosVersion(n));
+    }
+
+    private static ClockSpec clock(YamlObject n, Duration bootedAgo) throws ScenarioException {
+        JsonNode raw = n.raw("clock");
+        if (raw == null) {
+            if (n.has("clock")) {
+                throw new ScenarioException(n.pathOf("clock") + ": no value given, expected {offsetAtBootSeconds, "
+                        + "steppedSecondsAfterBoot, everyBoot}");
+            }
+            return ClockSpec.CORRECT;
+        }
+        YamlObject c = YamlObject.of(raw, n.pathOf("clock"), CLOCK_FIELDS);
+        Duration offset = c.seconds("offsetAtBootSeconds", 0d, true, MAX_CLOCK_OFFSET_SECONDS);
+        Duration stepped = c.seconds("steppedSecondsAfterBoot", 0d, false);
+        // the agent starts only after the step, and it runs now
+        notAfterNow(c, "steppedSecondsAfterBoot", stepped, bootedAgo);
+        Duration sinceEpoch = Duration.ofSeconds(java.time.Instant.now().getEpochSecond()).minus(bootedAgo);
+        if (offset.negated().compareTo(sinceEpoch) >= 0) {
+            throw new ScenarioException(c.pathOf("offsetAtBootSeconds") + ": " + format(offset)
+                    + " puts the clock at boot before 1970-01-01");
+        }
+        return new ClockSpec(offset, stepped, c.bool("everyBoot", true));
+    }
+
+    private static TalosVersion talosVersion(YamlObject n) throws ScenarioException {
+        String text = n.string("talosVersion", TalosVersion.DEFAULT.text(), false);
+        try {
+            return TalosVersion.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(n.pathOf("talosVersion") + ": " + e.getMessage());
+        }
     }
 
     private static EtcdMember etcd(YamlObject n) throws ScenarioException {

@@ -87,6 +87,11 @@ final class YamlObject {
 
     /** Seconds with decimals; negative only when allowed. */
     Duration seconds(String field, Double fallback, boolean allowNegative) throws ScenarioException {
+        return seconds(field, fallback, allowNegative, MAX_SECONDS);
+    }
+
+    /** Seconds with decimals, at most {@code max} either way; negative only when allowed. */
+    Duration seconds(String field, Double fallback, boolean allowNegative, double max) throws ScenarioException {
         JsonNode value = present(field, fallback != null);
         if (value == null) {
             return toDuration(fallback);
@@ -98,9 +103,9 @@ final class YamlObject {
         if (seconds < 0 && !allowNegative) {
             throw new ScenarioException(pathOf(field) + ": must not be negative, got " + value.asString());
         }
-        if (Math.abs(seconds) > MAX_SECONDS) {
+        if (Math.abs(seconds) > max) {
             throw new ScenarioException(pathOf(field) + ": " + value.asString() + " is out of range (at most "
-                    + (long) MAX_SECONDS + " seconds)");
+                    + (long) max + " seconds)");
         }
         return toDuration(seconds);
     }

@@ -23,7 +23,8 @@ import tools.jackson.databind.node.ObjectNode;
  * it stops: the kubeconfig, and beside it the trust bundle ({@code trust/jwks.json},
  * {@code trust/fingerprint.key}) and the desired credential ({@code credential.json}, a docker
  * {@code config.json}) the real coordinator needs, and the Prometheus file_sd targets file. Each file is
- * written to a temporary name and moved into place, so a reader never sees half a file.
+ * written to a temporary name and moved into place, so a reader never sees half a file. The directory belongs
+ * to one serve at a time ({@link #lock()}).
  */
 final class ServeFiles implements AutoCloseable {
     static final String TRUST_DIR = "trust";
@@ -34,6 +35,7 @@ final class ServeFiles implements AutoCloseable {
     private final Path targets;
     private final List<Path> written = Collections.synchronizedList(new ArrayList<>());
     private final List<Path> createdDirs = Collections.synchronizedList(new ArrayList<>());
+    private ServeLock lock;
 
     ServeFiles(Path kubeconfig, Path targets) {
         this.kubeconfig = kubeconfig.toAbsolutePath();
@@ -50,6 +52,22 @@ final class ServeFiles implements AutoCloseable {
 
     Path credentialFile() {
         return kubeconfig.resolveSibling(CREDENTIAL_FILE);
+    }
+
+    /**
+     * Takes the kubeconfig directory for this serve before anything is written there: a second serve using the
+     * same directory is refused, naming the first ({@link ServeLock}).
+     */
+    void lock() throws IOException {
+        createDirs(kubeconfig.getParent());
+        lock = ServeLock.acquire(kubeconfig.getParent());
+    }
+
+    /** Names the API server in the lock, for the refusal of a second serve. */
+    void lockServing(String apiUrl) throws IOException {
+        if (lock != null) {
+            lock.describe("pid " + ProcessHandle.current().pid() + ", API server " + apiUrl);
+        }
     }
 
     /** The kubeconfig of a cluster served without authentication at {@code server}. */
@@ -159,6 +177,10 @@ final class ServeFiles implements AutoCloseable {
                 }
             }
             written.clear();
+        }
+        if (lock != null) {
+            lock.close();
+            lock = null;
         }
         synchronized (createdDirs) {
             createdDirs.sort(java.util.Comparator.comparingInt(Path::getNameCount).reversed());

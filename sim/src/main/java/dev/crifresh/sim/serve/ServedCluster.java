@@ -63,12 +63,13 @@ public final class ServedCluster implements AutoCloseable {
         HttpWatchGateway gateway = null;
         ServeFiles files = new ServeFiles(settings.kubeconfig(), settings.prometheusTargets());
         try {
+            files.lock();
             ControlRoutes[] control = new ControlRoutes[1];
             cluster = SimulatedCluster.create(scenario, vertx,
                     (client, keys) -> new RealAgentLauncher(vertx, client, keys,
                             RealAgentLauncher.procPollFor(scenario.nodes().size())),
                     new ApiOptions(api -> control[0] = new ControlRoutes(api)));
-            gateway = await(HttpWatchGateway.start(vertx, settings.apiPort(), cluster.api().server().getPort()));
+            gateway = listen("--port " + settings.apiPort(), settings.apiPort(), "", HttpWatchGateway.start(vertx, settings.apiPort(), cluster.api().server().getPort()));
             cluster.onEvent(events);
             cluster.startAgents();
             cluster.awaitAgentsPublished(FIRST_PUBLISH);
@@ -76,7 +77,7 @@ public final class ServedCluster implements AutoCloseable {
             cluster.beginRun();
             int port = settings.metricsPort();
             for (SimulatedNode node : cluster.nodes()) {
-                metrics.add(await(NodeMetricsServer.start(vertx, node, port)));
+                metrics.add(listen("--metrics-port " + settings.metricsPort(), port, " (" + node.name() + "'s /metrics)", NodeMetricsServer.start(vertx, node, port)));
                 port = port == 0 ? 0 : port + 1;
             }
             control[0].serve(cluster, next -> {
@@ -93,6 +94,7 @@ public final class ServedCluster implements AutoCloseable {
             files.writeTargets(ports);
             // last: a kubeconfig on disk means the cluster is ready to be looked at
             String url = "http://127.0.0.1:" + gateway.port();
+            files.lockServing(url);
             files.writeKubeconfig(url);
             return new ServedCluster(vertx, cluster, gateway, url, files, List.copyOf(metrics));
         } catch (RuntimeException | TimeoutException | InterruptedException | IOException e) {
@@ -109,11 +111,16 @@ public final class ServedCluster implements AutoCloseable {
         }
     }
 
-    private static <T> T await(Future<T> future) throws InterruptedException {
+    /** A loopback server started for {@code flag}; a port that cannot be had is the user's to change: {@link ServeUsageException}. */
+    private static <T> T listen(String flag, int port, String what, Future<T> future) throws InterruptedException {
+        // flag: the flag and the value the user gave it
         try {
             return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
-            throw new UncheckedIOException(new IOException("cannot listen: " + e.getCause().getMessage(), e.getCause()));
+            Throwable cause = e.getCause();
+            String why = cause instanceof java.net.BindException ? "address already in use"
+                    : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+            throw new ServeUsageException(flag + ": cannot listen on 127.0.0.1:" + port + what + ": " + why, cause);
         } catch (java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("a loopback server did not start within 30 s", e);
         }

@@ -33,6 +33,9 @@ class ServeCliTest {
         Run r = run("rotate", "--kubeconfig", "whatever", "--credential", "deploy-bot");
         assertEquals(2, r.exit());
         assertEquals("crifresh-sim: --credential must be USER:PASSWORD, both non-empty\n", r.err());
+        Run noPassword = run("rotate", "--kubeconfig", "whatever", "--credential", "deploy-bot:");
+        assertEquals(2, noPassword.exit());
+        assertEquals("crifresh-sim: --credential must be USER:PASSWORD, both non-empty\n", noPassword.err());
     }
 
     @Test
@@ -78,5 +81,44 @@ class ServeCliTest {
         Run r = run("serve", "--port", "70000", "--kubeconfig", dir.resolve("k").toString());
         assertEquals(2, r.exit());
         assertEquals("crifresh-sim: --port and --metrics-port must be 0..65535\n", r.err());
+    }
+
+    @Test
+    void aScenarioThatIsADirectoryIsNamedExit2() {
+        Run r = run("scenario", dir.toString());
+        assertEquals(2, r.exit(), r.err());
+        assertEquals("crifresh-sim: " + dir + ": cannot read: is a directory, not a scenario file\n", r.err());
+        Run serve = run("serve", "--kubeconfig", dir.resolve("k/kubeconfig").toString(), dir.toString());
+        assertEquals(2, serve.exit(), serve.err());
+        assertEquals("crifresh-sim: " + dir + ": cannot read: is a directory, not a scenario file\n", serve.err());
+    }
+
+    @Test
+    void aBusyPortIsNamedExit2AndNothingIsLeftBehind() throws Exception {
+        try (var busy = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            int port = busy.getLocalPort();
+            Path kubeconfig = dir.resolve("sim/kubeconfig");
+            Run r = run("serve", "--port", String.valueOf(port), "--kubeconfig", kubeconfig.toString());
+            assertEquals(2, r.exit(), r.err());
+            assertEquals("crifresh-sim: --port " + port + ": cannot listen on 127.0.0.1:" + port + ": address already in use\n", r.err());
+            assertTrue(!Files.exists(dir.resolve("sim")), "no files, no lock left");
+        }
+    }
+
+    @Test
+    void aSecondServeInTheSameDirectoryIsRefusedNamingTheFirst() throws Exception {
+        Path kubeconfig = dir.resolve("sim/kubeconfig");
+        // the first serve's hold on the directory, as ServedCluster takes it before anything else
+        var first = new dev.crifresh.sim.serve.ServedClusterProbe(kubeconfig, "http://127.0.0.1:40003");
+        try {
+            Run r = run("serve", "--kubeconfig", kubeconfig.toString());
+            assertEquals(2, r.exit(), r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().startsWith("crifresh-sim: another crifresh-sim serve (pid " + ProcessHandle.current().pid()
+                    + ", API server http://127.0.0.1:40003) uses " + kubeconfig.getParent().toAbsolutePath()), r.err());
+            assertTrue(Files.readString(kubeconfig).contains("http://127.0.0.1:40003"), "the first one's kubeconfig is untouched");
+        } finally {
+            first.close();
+        }
     }
 }

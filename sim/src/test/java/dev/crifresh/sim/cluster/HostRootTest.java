@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -19,6 +20,23 @@ import org.junit.jupiter.api.io.TempDir;
 class HostRootTest {
     @TempDir
     Path dir;
+
+    @Test
+    void containerdsSocketIsARealSocketInodeEvenWhereItsPathIsTooLongToBind() throws Exception {
+        Instant epochish = Instant.parse("1970-01-02T03:04:05.123456Z");
+        for (HostRoot host : List.of(new HostRoot(dir.resolve("short")),
+                new HostRoot(dir.resolve("n".repeat(120))))) { // beyond sun_path's 108 bytes
+            host.bindContainerdSocket(epochish);
+            Path socket = host.file(HostRoot.CONTAINERD_SOCKET);
+            int mode = (Integer) Files.getAttribute(socket, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            assertEquals(0140000, mode & 0170000, socket + " is a socket");
+            assertEquals(epochish, Files.getLastModifiedTime(socket).toInstant());
+            host.bindContainerdSocket(epochish.plusSeconds(1)); // containerd restarts: unlink, bind again
+            assertEquals(epochish.plusSeconds(1), Files.getLastModifiedTime(socket).toInstant());
+            host.removeContainerdSocket();
+            assertFalse(Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        }
+    }
 
     @Test
     void aBootLaysOutTalosProcAndConfigWithTheGivenTimes() throws Exception {

@@ -128,6 +128,104 @@ class SimulatedClusterTest {
                 w2.host().root().resolve("etc/cri/containerd.toml")).toInstant(), "older than the boot, every file");
     }
 
+    private static Instant mtime(SimulatedNode node, String nodePath) throws Exception {
+        return Files.getLastModifiedTime(node.host().file(nodePath), java.nio.file.LinkOption.NOFOLLOW_LINKS).toInstant();
+    }
+
+    /**
+     * A socket cannot be opened, so the JDK sets its times with {@code utimes}: microseconds (truncated, which
+     * only makes the witness earlier — the strict direction).
+     */
+    private static Instant micros(Instant t) {
+        return t.truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+    }
+
+    private static boolean isSocket(SimulatedNode node) throws Exception {
+        int mode = (Integer) Files.getAttribute(node.host().file(HostRoot.CONTAINERD_SOCKET), "unix:mode",
+                java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        return (mode & 0170000) == 0140000;
+    }
+
+    @Test
+    void aClockOffAtBootStampsWhatHappensBeforeTheStepAndNothingAfterIt() throws Exception {
+        build("""
+                simulation: {rebootMillis: 100}
+                nodes:
+                  - name: w-1
+                    bootedSecondsAgo: 600
+                    configWrittenSecondsAfterBoot: 30
+                    clock: {offsetAtBootSeconds: -5, steppedSecondsAfterBoot: 20, everyBoot: false}
+                  - {name: w-2, bootedSecondsAgo: 600}
+                """);
+        cluster.startAgents();
+        SimulatedNode w1 = cluster.node("w-1");
+        Instant boot = w1.boot().wallTime();
+        assertEquals(boot.plusSeconds(1).minusSeconds(5), mtime(w1, TalosConfigFiles.CONTAINERD_TOML),
+                "the base config, at 1 s: before the step");
+        assertEquals(boot.plusSeconds(30), mtime(w1, TalosConfigFiles.CRI_TOML), "the auth, at 30 s: after the step");
+        assertTrue(isSocket(w1), "containerd's socket is a real socket inode");
+        assertEquals(micros(boot.plusMillis(6040).minusSeconds(5)), mtime(w1, HostRoot.CONTAINERD_SOCKET),
+                "bound 40 ms after containerd's start, before the step");
+        assertEquals(600, w1.boot().criStartTicks(), "the kernel's start ticks know nothing of the wall clock");
+        assertEquals(boot, launcher.starts.stream().filter(s -> s.host().root().equals(w1.host().root()))
+                .findFirst().orElseThrow().clock().bootWallTime(), "the agent reads the true boot, after the step");
+        SimulatedNode w2 = cluster.node("w-2");
+        assertEquals(micros(w2.boot().wallTime().plusMillis(6040)), mtime(w2, HostRoot.CONTAINERD_SOCKET));
+
+        cluster.requestReboot("w-1");
+        Poll.until(Duration.ofSeconds(5), "w-1 down", () -> w1.state() != SimulatedNode.State.UP);
+        Poll.until(Duration.ofSeconds(5), "w-1 up again", () -> w1.state() == SimulatedNode.State.UP);
+        Instant again = w1.boot().wallTime();
+        assertEquals(again.plusSeconds(1), mtime(w1, TalosConfigFiles.CONTAINERD_TOML), "everyBoot: false");
+        assertEquals(micros(again.plusMillis(6040)), mtime(w1, HostRoot.CONTAINERD_SOCKET));
+        assertTrue(isSocket(w1));
+    }
+
+    @Test
+    void everyBootOfAnRtcLessNodeComesUpOffAgainAndReportsAfterTheStep() throws Exception {
+        build("""
+                simulation: {rebootMillis: 100}
+                nodes:
+                  - name: w-1
+                    clock: {offsetAtBootSeconds: -1764000000, steppedSecondsAfterBoot: 20}
+                """);
+        SimulatedNode w1 = cluster.node("w-1");
+        cluster.requestReboot("w-1");
+        Poll.until(Duration.ofSeconds(5), "w-1 rebooted", () -> w1.boots() == 2 && w1.state() == SimulatedNode.State.UP);
+        Instant boot = w1.boot().wallTime();
+        Duration uptime = Duration.between(boot, Instant.now());
+        assertTrue(uptime.compareTo(Duration.ofSeconds(22)) >= 0, "ready only after the step: " + uptime);
+        assertEquals(boot.plusSeconds(3).minusSeconds(1764000000), mtime(w1, TalosConfigFiles.CRI_TOML));
+        assertEquals(micros(boot.plusMillis(6040).minusSeconds(1764000000)), mtime(w1, HostRoot.CONTAINERD_SOCKET));
+        assertTrue(mtime(w1, HostRoot.CONTAINERD_SOCKET).isBefore(Instant.parse("1972-01-01T00:00:00Z")));
+    }
+
+    @Test
+    void nodesAtTalos114OrLaterRestartContainerdOnAConfigChangeAndReportTheirVersion() throws Exception {
+        build("""
+                desiredCredential: {username: bot, password: v3}
+                nodes:
+                  - {name: w-new, talosVersion: v1.14.1, credential: {username: bot, password: v2}, configUpdate: {afterSeconds: 0.1}}
+                  - {name: w-old, credential: {username: bot, password: v2}, configUpdate: {afterSeconds: 0.1}}
+                """);
+        assertEquals("Talos (v1.14.1)", cluster.client().nodes().withName("w-new").get().getStatus().getNodeInfo().getOsImage());
+        assertEquals("Talos (v1.13.4)", cluster.client().nodes().withName("w-old").get().getStatus().getNodeInfo().getOsImage());
+        SimulatedNode fresh = cluster.node("w-new");
+        SimulatedNode old = cluster.node("w-old");
+        Boot freshBefore = fresh.boot();
+        Boot oldBefore = old.boot();
+        cluster.beginRun();
+        Poll.until(Duration.ofSeconds(5), "containerd restarted on w-new", () -> fresh.boot().criPid() != freshBefore.criPid());
+        Poll.until(Duration.ofSeconds(5), "w-old's config rewritten", () -> old.credential().equals(new Credential("bot", "v3")));
+        assertEquals(new Credential("bot", "v3"), fresh.loadedCredential().orElseThrow());
+        assertTrue(mtime(fresh, HostRoot.CONTAINERD_SOCKET).isAfter(mtime(fresh, TalosConfigFiles.CRI_TOML)),
+                "the restarted containerd bound a new socket after the write");
+        // w-old (Talos 1.13) never restarts containerd: give a restart ample time (4× its delay), then check.
+        Thread.sleep(SimulatedCluster.CONTAINERD_RESTART_DELAY.multipliedBy(4).toMillis());
+        assertEquals(oldBefore.criPid(), old.boot().criPid());
+        assertEquals(new Credential("bot", "v2"), old.loadedCredential().orElseThrow());
+    }
+
     @Test
     void agentsStartOnlyWhereTheScenarioRunsOneWithTheBootsClock() throws Exception {
         build("""

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.attest.VerificationResult;
+import dev.crifresh.common.evidence.Proof;
 import dev.crifresh.coordinator.report.NodeReport;
 import dev.crifresh.coordinator.report.Summary;
 import dev.crifresh.sim.cluster.RebootRequest;
@@ -15,7 +16,7 @@ import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The three example scenarios of SCENARIOS.md, with the real agents and the real coordinator. */
+/** The example scenarios of docs/scenarios.md, with the real agents and the real coordinator. */
 class ExampleScenariosTest {
 
     @Test
@@ -75,6 +76,53 @@ class ExampleScenariosTest {
         assertTrue(run.reboots().get(0).at().isAfter(lastRender),
                 "the first reboot waits until every pending config has landed");
         assertEverythingTidy(run);
+    }
+
+    @Test
+    void boardsWithoutARealTimeClockAreOrderedInTheClockOfContainerdsSocket() throws Exception {
+        Runs.Finished run = Runs.rollout(example("rtc-less-boards.yaml"));
+
+        assertEquals(0, run.report().exitCode(), run.progress().toString());
+        assertNode(run.node("worker-rtcless"), "fresh", "ContainerdStartedAfterConfig", "skip", "skipped", true);
+        assertTrue(run.node("worker-rtcless").detail().contains("socket-ordering"), run.node("worker-rtcless").detail());
+        assertNode(run.node("worker-rtcless-patched"), "stale", "ConfigChangedAfterContainerdStart", "reboot",
+                "rebooted", true);
+        assertEquals(List.of("worker-rtcless-patched"), run.rebootRequested(), "rebooted once");
+        assertEquals(1, run.nodes().get("worker-rtcless").boots());
+        assertEquals(2, run.nodes().get("worker-rtcless-patched").boots());
+        // accepted after its reboot, on a boot that came up near the epoch again
+        VerificationResult.Valid after = assertInstanceOf(VerificationResult.Valid.class,
+                run.nodes().get("worker-rtcless-patched").attestation());
+        assertEquals(Proof.SOCKET_ORDERING, after.claims().proof());
+        assertEverythingTidy(run);
+    }
+
+    @Test
+    void aSlowClockCannotHideAConfigWrittenAfterContainerdStarted() throws Exception {
+        Runs.Finished run = Runs.rollout(example("clock-five-seconds-slow.yaml"));
+
+        assertEquals(0, run.report().exitCode(), run.progress().toString());
+        assertNode(run.node("worker-slow"), "stale", "ConfigChangedAfterContainerdStart", "reboot", "rebooted", true);
+        assertEquals(List.of("worker-slow"), run.rebootRequested());
+        VerificationResult.Valid after = assertInstanceOf(VerificationResult.Valid.class,
+                run.nodes().get("worker-slow").attestation());
+        assertEquals(Proof.SOCKET_ORDERING, after.claims().proof(), "the next boot, slow again, proves fresh");
+        assertEverythingTidy(run);
+    }
+
+    @Test
+    void aClockAnHourFastIsNeverFreshOnOrdering() throws Exception {
+        Runs.Finished run = Runs.rollout(example("clock-an-hour-fast.yaml"));
+
+        assertEquals(1, run.report().exitCode(), run.progress().toString());
+        assertEquals("failed", run.report().result().wire());
+        assertNode(run.node("worker-fast"), "unknown", "ClockStepped", "reboot", "failed", true);
+        assertEquals(List.of("worker-fast"), run.rebootRequested(), "rebooted once, then never fresh");
+        Runs.NodeEnd end = run.nodes().get("worker-fast");
+        assertEquals(2, end.boots());
+        VerificationResult.Valid after = assertInstanceOf(VerificationResult.Valid.class, end.attestation());
+        assertEquals("ClockStepped", after.claims().reason(), "the new boot is fast again");
+        assertEquals(Proof.NONE, after.claims().proof());
     }
 
     static void assertNode(NodeReport n, String verdict, String reason, String decision, String outcome,

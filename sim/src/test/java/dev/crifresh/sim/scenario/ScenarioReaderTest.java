@@ -161,7 +161,7 @@ class ScenarioReaderTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiterString = " => ", textBlock = """
             'foo: 1\nnodes: [{name: a}]' => 'foo: unknown field, expected one of: registry, desiredCredential, revokedCredentials, coordinator, simulation, alerts, nodes'
-            'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks, joinsAfterSeconds'
+            'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks, joinsAfterSeconds, clock, talosVersion'
             'coordinator: {maxUnavailble: 1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailble: unknown field, expected one of: maxUnavailable, action, configTimeoutSeconds, rebootTimeoutSeconds, attestTimeoutSeconds, staleTaint, pullProof, pullProofImage, pullProofTimeoutSeconds, etcdCheck, blockOnAlert, blockOnPodSelector, blockTimeoutSeconds'
             'simulation: {rebootSeconds: 1}\nnodes: [{name: a}]' => 'simulation.rebootSeconds: unknown field, expected one of: rebootMillis, containerdRestartsOnConfigChange, podTerminationMillis'
             'nodes: [{name: a, role: master}]' => 'nodes[0] (a).role: unknown value ''master'', expected worker | control-plane'
@@ -210,11 +210,58 @@ class ScenarioReaderTest {
             '- a\n- b' => 'the scenario: expected a mapping, got a list'
             'desiredCredential: {username: "a\\tb", password: p}\nnodes: [{name: a}]' => 'desiredCredential.username: must not contain control characters'
             'nodes: [{name: a, credential: {username: u, password: "x\\0y"}}]' => 'nodes[0] (a).credential.password: must not contain control characters'
+            'nodes: [{name: a, talosVersion: 1.14.0}]' => 'nodes[0] (a).talosVersion: ''1.14.0'' is not a Talos version (e.g. v1.13.4)'
+            'nodes: [{name: a, talosVersion: v1.14}]' => 'nodes[0] (a).talosVersion: ''v1.14'' is not a Talos version (e.g. v1.13.4)'
+            'nodes: [{name: a, clock: {offsetAtBoot: 5}}]' => 'nodes[0] (a).clock.offsetAtBoot: unknown field, expected one of: offsetAtBootSeconds, steppedSecondsAfterBoot, everyBoot'
+            'nodes: [{name: a, clock: }]' => 'nodes[0] (a).clock: no value given, expected {offsetAtBootSeconds, steppedSecondsAfterBoot, everyBoot}'
+            'nodes: [{name: a, clock: fast}]' => 'nodes[0] (a).clock: expected a mapping, got ''fast'''
+            'nodes: [{name: a, clock: {steppedSecondsAfterBoot: -1}}]' => 'nodes[0] (a).clock.steppedSecondsAfterBoot: must not be negative, got -1'
+            'nodes: [{name: a, bootedSecondsAgo: 10, clock: {offsetAtBootSeconds: -5, steppedSecondsAfterBoot: 20}}]' => 'nodes[0] (a).clock.steppedSecondsAfterBoot: 20 is after now (the node booted 10 seconds ago)'
+            'nodes: [{name: a, clock: {offsetAtBootSeconds: -3000000000}}]' => 'nodes[0] (a).clock.offsetAtBootSeconds: -3000000000 puts the clock at boot before 1970-01-01'
+            'nodes: [{name: a, clock: {offsetAtBootSeconds: 5e9}}]' => 'nodes[0] (a).clock.offsetAtBootSeconds: 5.0E9 is out of range (at most 4000000000 seconds)'
+            'nodes: [{name: a, clock: {everyBoot: sometimes}}]' => 'nodes[0] (a).clock.everyBoot: expected true or false, got ''sometimes'''
             """)
     void rejects(String yaml, String message) {
         ScenarioException e = assertThrows(ScenarioException.class,
                 () -> ScenarioReader.parse(yaml.replace("\\n", "\n")));
         assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void clockAndTalosVersionAreReadWithTheirDefaults() throws Exception {
+        NodeSpec plain = ScenarioReader.parse("nodes: [{name: a}]").nodes().get(0);
+        assertEquals(ClockSpec.CORRECT, plain.clock());
+        assertEquals("Talos (v1.13.4)", plain.talosVersion().osImage());
+        assertFalse(plain.talosVersion().restartsContainerdOnConfigChange());
+
+        NodeSpec epoch = ScenarioReader.parse("""
+                nodes:
+                  - name: a
+                    talosVersion: v1.14.1
+                    clock: {offsetAtBootSeconds: -1764000000, steppedSecondsAfterBoot: 20.5, everyBoot: false}
+                """).nodes().get(0);
+        assertEquals(new ClockSpec(Duration.ofSeconds(-1764000000), Duration.ofMillis(20500), false), epoch.clock());
+        assertEquals("Talos (v1.14.1)", epoch.talosVersion().osImage());
+        assertTrue(epoch.talosVersion().restartsContainerdOnConfigChange());
+        assertEquals(ClockSpec.CORRECT, epoch.clock().onBoot(2), "everyBoot: false: rebooted boots come up true");
+        assertEquals(epoch.clock(), epoch.clock().onBoot(1));
+        // before the step a stamp carries the offset, from the step on it is true
+        assertEquals(Duration.ofSeconds(3 - 1764000000L), epoch.clock().stamp(Duration.ofSeconds(3)));
+        assertEquals(Duration.ofMillis(20500), epoch.clock().stamp(Duration.ofMillis(20500)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(textBlock = """
+            v1.13.4, false
+            v1.13.99, false
+            v1.14.0, true
+            v1.14.0-alpha.1, true
+            v1.15.2, true
+            v2.0.0, true
+            v0.14.0, false
+            """)
+    void talosRestartsContainerdOnAConfigChangeFromVersion114(String version, boolean restarts) {
+        assertEquals(restarts, TalosVersion.parse(version).restartsContainerdOnConfigChange());
     }
 
     @Test

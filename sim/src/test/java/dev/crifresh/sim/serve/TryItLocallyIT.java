@@ -29,11 +29,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Runs the "Try it locally" section of docs/operations.md exactly as written — every {@code $ } line, in
  * order, through bash, with the real kubectl, the packaged {@code crifresh-sim.jar} and
- * {@code crifresh-coordinator.jar} — and checks what each prints. It runs in the integration-test phase
- * (after {@code package}, which builds the jars). The working directory is a temporary one holding the
- * two jars at the paths the commands name, so nothing is written into the repository. A transcript of
- * every command and its output goes to {@code target/try-it-locally.txt}, which is where the outputs in
- * the doc come from. Skipped only when no kubectl can be found.
+ * {@code crifresh-coordinator.jar} — checks what each does, and compares what each prints with the output
+ * the doc shows under it ({@link DocOutput}: times, ages, ids, ports and durations masked), so a doc that no
+ * longer matches what runs fails the build. It runs in the integration-test phase (after {@code package},
+ * which builds the jars). The working directory is a temporary one holding the two jars at the paths the
+ * commands name, so nothing is written into the repository. A transcript of every command and its output
+ * goes to {@code target/try-it-locally.txt}: the source for updating the doc. Skipped only when no kubectl
+ * can be found, and then not under {@code CI=true}, where it fails.
  */
 class TryItLocallyIT {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
@@ -49,6 +51,10 @@ class TryItLocallyIT {
     private Process serve;
     private Process wait;
     private final StringBuilder transcript = new StringBuilder();
+    /** What the doc shows under each command, in order; consumed as the commands run. */
+    private List<DocOutput.Shown> documented;
+    private DocOutput.Shown documentedWait;
+    private final List<String> differences = new ArrayList<>();
 
     @AfterEach
     void stopEverything() throws IOException {
@@ -58,6 +64,10 @@ class TryItLocallyIT {
             }
         }
         Files.writeString(REPO.resolve("sim/target/try-it-locally.txt"), transcript.toString());
+        // JUnit warns about every symbolic link it finds when it deletes the temporary directory
+        for (String jar : List.of("sim/target/crifresh-sim.jar", "coordinator/target/crifresh-coordinator.jar")) {
+            Files.deleteIfExists(work.resolve(jar));
+        }
     }
 
     /** The section's commands: every line starting with "$ ", and "^C" for Ctrl-C in the serve terminal. */
@@ -104,8 +114,10 @@ class TryItLocallyIT {
         Assumptions.assumeTrue(Boolean.getBoolean("crifresh.after-package"),
                 "runs in the integration-test phase, after package has built the jars it runs");
         Path kubectl = kubectl();
-        Assumptions.assumeTrue(kubectl != null, "kubectl is not installed (Debian: apt-get install kubernetes-client;"
-                + " .ci/run installs it): the documented kubectl walkthrough cannot be run here");
+        String noKubectl = "kubectl is not installed (Debian: apt-get install kubernetes-client; .ci/run installs it):"
+                + " the documented kubectl walkthrough cannot be run here";
+        assertTrue(kubectl != null || !"true".equals(System.getenv("CI")), noKubectl);
+        Assumptions.assumeTrue(kubectl != null, noKubectl);
         linkJar("sim/target/crifresh-sim.jar");
         linkJar("coordinator/target/crifresh-coordinator.jar");
 
@@ -116,22 +128,80 @@ class TryItLocallyIT {
                 "columns", "^C"), commands.stream().map(c -> kind(c, columns)).toList(),
                 "the try-it-locally section changed: " + commands);
 
+        documented = DocOutput.shown(doc, "<!-- try-it-locally:begin -->", "<!-- try-it-locally:end -->");
+        Matcher recorded = Pattern.compile("<!-- outputs recorded with kubectl v(\\d+\\.\\d+) -->").matcher(doc);
+        assertTrue(recorded.find(), "the section names the kubectl version its outputs were recorded with");
+        String here = kubectlMinor(kubectl);
+        sameKubectl = recorded.group(1).equals(here);
+        if (!sameKubectl) {
+            System.out.println("TryItLocallyIT: kubectl v" + here + " here, the doc's outputs are from kubectl v"
+                    + recorded.group(1) + ": kubectl's own outputs are not compared, crifresh's are");
+        }
+        assertEquals(commands, documented.stream().map(DocOutput.Shown::command).toList());
+
         String exports = "";
         int columnRuns = 0;
-        for (String command : commands) {
+        for (int i = 0; i < commands.size(); i++) {
+            String command = commands.get(i);
+            current = documented.get(i);
             switch (kind(command, columns)) {
                 case "serve" -> startServe(command);
                 case "export" -> exports += command + "\n";
-                case "get nodes" -> checkNodeTable(run(exports, command, COMMAND_TIMEOUT));
-                case "columns" -> checkColumns(run(exports, command, COMMAND_TIMEOUT), columnRuns++ == 0);
-                case "describe" -> checkDescribe(run(exports, command, COMMAND_TIMEOUT));
-                case "wait" -> startWait(exports, command);
-                case "rollout" -> checkRollout(run(exports, command, ROLLOUT_TIMEOUT));
-                case "rotate" -> checkRotate(run(exports, command, COMMAND_TIMEOUT));
+                case "get nodes" -> checkNodeTable(kubectlAsDocumented(run(exports, command, COMMAND_TIMEOUT)));
+                case "columns" -> checkColumns(kubectlAsDocumented(run(exports, command, COMMAND_TIMEOUT)),
+                        columnRuns++ == 0);
+                case "describe" -> checkDescribe(kubectlAsDocumented(run(exports, command, COMMAND_TIMEOUT)));
+                case "wait" -> {
+                    documentedWait = current;
+                    startWait(exports, command);
+                }
+                case "rollout" -> checkRollout(rolloutAsDocumented(run(exports, command, ROLLOUT_TIMEOUT)));
+                case "rotate" -> checkRotate(shownAsDocumented(run(exports, command, COMMAND_TIMEOUT)));
                 case "^C" -> stopServe();
                 default -> throw new AssertionError("unexpected command " + command);
             }
         }
+        assertTrue(differences.isEmpty(), "docs/operations.md, \"Try it locally\", no longer shows what runs"
+                + " (the real outputs are in sim/target/try-it-locally.txt):\n" + String.join("\n", differences));
+    }
+
+    private DocOutput.Shown current;
+
+    /** Compares a real output with the one the doc shows under the current command; collects any difference. */
+    private void compare(String actual, boolean anyOrder, java.util.function.UnaryOperator<String> also) {
+        compare(current, actual, anyOrder, also);
+    }
+
+    private void compare(DocOutput.Shown shown, String actual, boolean anyOrder,
+                         java.util.function.UnaryOperator<String> also) {
+        // serve names its jar by its real path, in the repository (the working directory links to it)
+        String here = actual.replace(REPO.toString(), work.toString());
+        String difference = DocOutput.difference(shown, withoutBlockedThreadWarnings(here), work.toString(),
+                anyOrder, also);
+        if (difference != null) {
+            differences.add(difference);
+        }
+    }
+
+    /**
+     * Vert.x's blocked-thread warnings (and their stacks) say how loaded the machine is, not what the command
+     * does; the doc shows the output without them.
+     */
+    static List<String> withoutBlockedThreadWarnings(String output) {
+        List<String> lines = new ArrayList<>();
+        boolean inWarning = false;
+        for (String line : output.split("\n", -1)) {
+            if (line.contains("BlockedThreadChecker") || line.contains("VertxException: Thread blocked")) {
+                inWarning = true;
+                continue;
+            }
+            if (inWarning && (line.startsWith("\tat ") || line.startsWith("\t..."))) {
+                continue;
+            }
+            inWarning = false;
+            lines.add(line);
+        }
+        return lines;
     }
 
     private static String kind(String command, String columns) {
@@ -165,6 +235,44 @@ class TryItLocallyIT {
         return "other: " + command;
     }
 
+    /** Whether the kubectl here is the minor version the doc's kubectl outputs were recorded with. */
+    private boolean sameKubectl = true;
+
+    /**
+     * kubectl's own formatting (column sets, describe's sections) changes between its releases: its outputs
+     * are compared only with the kubectl minor version the doc names; with another one, what the commands
+     * do is still checked, and one line says the comparison was left out.
+     */
+    private Result kubectlAsDocumented(Result r) {
+        return sameKubectl ? shownAsDocumented(r) : r;
+    }
+
+    /** The doc shows a command's stdout, then its stderr if it wrote any. */
+    private Result shownAsDocumented(Result r) {
+        compare(r.stdout() + r.stderr(), false, l -> l);
+        return r;
+    }
+
+    /**
+     * The doc shows the rollout's progress (stderr) before its report (stdout). Two workers roll at once, so the
+     * order of their progress lines and of the reboots differs between runs, and a drain reports the pods left
+     * as often as they go: the progress lines are compared as a set with the workers' names and places and the
+     * pod counts masked, the report line by line with the reboot order masked (checkRollout checks the order
+     * itself).
+     */
+    private Result rolloutAsDocumented(Result r) {
+        List<String> progress = r.stderr().lines().toList();
+        List<String> report = r.stdout().lines().toList();
+        int split = current.lines().indexOf("");
+        assertTrue(split > 0, "the doc shows the rollout's progress, an empty line, then its report");
+        compare(new DocOutput.Shown(current.command(), current.lines().subList(0, split)), String.join("\n", progress),
+                true, l -> l.replaceAll("\\[\\d+/(\\d+)\\] worker-[a-z]+", "[?/$1] worker-?")
+                        .replaceAll("draining: \\d+ pods? left", "draining: <n> pods left"));
+        compare(new DocOutput.Shown(current.command(), current.lines().subList(split + 1, current.lines().size())),
+                String.join("\n", report), false, l -> l.replaceAll("^reboot order: .*", "reboot order: <order>"));
+        return r;
+    }
+
     // --- serve ---
 
     private void startServe(String command) throws Exception {
@@ -174,6 +282,7 @@ class TryItLocallyIT {
                 .contains("Serving until Ctrl-C."));
         assertTrue(serve.isAlive(), "serve exited: " + output("serve.out") + output("serve.err"));
         record(command, output("serve.out"));
+        compare(output("serve.out"), false, l -> l);
         for (String file : List.of("kubeconfig", "trust/jwks.json", "trust/fingerprint.key", "credential.json",
                 "targets.json")) {
             assertTrue(Files.isRegularFile(work.resolve("crifresh-sim").resolve(file)), "serve wrote no " + file);
@@ -212,6 +321,7 @@ class TryItLocallyIT {
         assertTrue(serve.waitFor(60, TimeUnit.SECONDS), "serve did not stop within 60 s of Ctrl-C");
         String err = output("serve.err");
         record("^C", err.substring(Math.max(0, err.lastIndexOf("crifresh-sim: stopping"))));
+        compare(err.substring(Math.max(0, err.lastIndexOf("crifresh-sim: stopping"))), false, l -> l);
         assertTrue(err.contains("crifresh-sim: stopping"), err);
         String afterStop = err.substring(err.lastIndexOf("crifresh-sim: stopping"));
         assertFalse(afterStop.contains("ERROR") || afterStop.contains("Exception"), "a clean stop: " + afterStop);
@@ -278,6 +388,9 @@ class TryItLocallyIT {
         assertTrue(wait.waitFor(2, TimeUnit.MINUTES), "kubectl wait did not return after the rollout");
         String waited = output("wait.out");
         record("kubectl wait (returned)", waited);
+        if (sameKubectl) {
+            compare(documentedWait, waited, false, l -> l);
+        }
         assertEquals(0, wait.exitValue(), waited);
         assertEquals(7, waited.lines().filter(l -> l.matches("node/\\S+ condition met")).count(), waited);
     }
@@ -337,6 +450,16 @@ class TryItLocallyIT {
     private void record(String command, String output) {
         transcript.append("$ ").append(command).append('\n').append(output).append(output.endsWith("\n") ? "" : "\n")
                 .append('\n');
+    }
+
+    /** "1.32" from {@code kubectl version --client}'s "Client Version: v1.32.4". */
+    private String kubectlMinor(Path kubectl) throws Exception {
+        Process p = new ProcessBuilder(kubectl.toString(), "version", "--client").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES), "kubectl version did not answer");
+        Matcher m = Pattern.compile("v(\\d+\\.\\d+)\\.").matcher(out);
+        assertTrue(m.find(), "kubectl version --client: " + out);
+        return m.group(1);
     }
 
     private static Path kubectl() {

@@ -1,0 +1,52 @@
+package dev.crifresh.coordinator.reliability;
+
+import dev.crifresh.coordinator.fixture.MockCluster;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Agents (or a kubelet) heartbeating on a node's status back to back, from {@link #WRITERS} threads: every
+ * write changes the node's resourceVersion and nothing the rollout decides on. Runs until closed.
+ */
+final class StatusHeartbeat implements AutoCloseable {
+    static final int WRITERS = 4;
+    private final java.util.List<Thread> threads = new java.util.ArrayList<>();
+    private final AtomicInteger beats = new AtomicInteger();
+    private volatile boolean stop;
+
+    StatusHeartbeat(MockCluster cluster, String node) {
+        for (int i = 0; i < WRITERS; i++) {
+            threads.add(start(cluster, node, i));
+        }
+    }
+
+    private Thread start(MockCluster cluster, String node, int i) {
+        Thread thread = new Thread(() -> {
+            while (!stop) {
+                try {
+                    int n = beats.incrementAndGet();
+                    cluster.patchStatus(node, "[{\"op\":\"add\",\"path\":\"/status/nodeInfo/kernelVersion\",\"value\":\"6.12.0-beat-"
+                            + n + "\"}]");
+                } catch (RuntimeException e) {
+                    if (stop) {
+                        return;
+                    }
+                }
+            }
+        }, "heartbeat-" + node + "-" + i);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    int beats() {
+        return beats.get();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop = true;
+        for (Thread t : threads) {
+            t.join(10_000);
+        }
+    }
+}
