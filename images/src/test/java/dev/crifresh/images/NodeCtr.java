@@ -81,7 +81,19 @@ final class NodeCtr {
         imageConfigBlob(ref).path("rootfs").path("diff_ids").values().forEach(d -> diffIds.add(d.asString()));
         String chain = chainId(diffIds);
         String key = "crifresh-images-" + target.getFileName();
-        String mount = check("snapshots", "--snapshotter", "native", "prepare", "--target", target, key, chain).stdout().strip();
+        mountSnapshot(check("snapshots", "--snapshotter", "native", "prepare", "--target", target, key, chain).stdout().strip(), target);
+    }
+
+    /**
+     * Mounts the snapshot {@link #mountImage} prepared at {@code target} again, in a new containerd's mount
+     * namespace (the mount lived in the old one's): as it is, with what containers created in it.
+     */
+    void remountImage(Path target) {
+        mountSnapshot(check("snapshots", "--snapshotter", "native", "mounts", target,
+                "crifresh-images-" + target.getFileName()).stdout().strip(), target);
+    }
+
+    private void mountSnapshot(String mount, Path target) {
         // "mount -t bind <source> <target> -o rbind,rw"
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("^mount -t (\\S+) (\\S+) (\\S+) -o (\\S+)$").matcher(mount);
         if (!m.matches()) {
