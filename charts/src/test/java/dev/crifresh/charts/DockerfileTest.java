@@ -21,29 +21,44 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * No Docker engine runs here, so the images are not built in tests. What can be checked without
- * one is: the jar each Dockerfile copies is the one its module's pom builds, the ENTRYPOINT runs
- * that jar with JVM flags this JDK 17 accepts, base images are pinned, the runtime user is not
- * root, and the build context lets the COPY sources through.
+ * The Dockerfiles' text: the jar each copies is the one its module's pom builds, the ENTRYPOINT runs
+ * that jar with JVM flags this JDK 17 accepts, base images are pinned, the runtime user is not root,
+ * and the build context lets the COPY sources through. The images module builds and runs them.
  */
 class DockerfileTest {
 
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
+    /**
+     * The runtime copies the jar from the stage {@code jar}, which is the Maven build stage by default
+     * ({@code JAR_SOURCE=build}) or the stage holding the jar of the build context
+     * ({@code JAR_SOURCE=prebuilt}, context {@code <module>/target}); both put the shaded jar the module's
+     * pom builds at /out.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"agent", "coordinator"})
     void copiesTheJarItsModuleBuildsAndRunsIt(String module) throws Exception {
         List<Instruction> file = parse(module);
         String jar = shadedJar(module);
+        String jarName = Path.of(jar).getFileName().toString();
+        assertEquals(module + "/target/" + jarName, jar, "the prebuilt context is the module's target directory");
+        assertEquals("build", arg(file, "JAR_SOURCE"), "docker build from source is the default");
+        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("FROM") && i.args.equals("${JAR_SOURCE} AS jar")));
+
+        List<Instruction> build = stage(file, "build");
+        assertTrue(build.stream().anyMatch(i -> i.keyword.equals("WORKDIR") && i.args.equals("/src")));
+        assertTrue(build.stream().anyMatch(i -> i.keyword.equals("RUN") && i.args.contains("./mvnw")
+                && i.args.contains("-pl " + module + " -am") && i.args.contains("package")
+                && i.args.contains("cp " + jar + " /out/")), "built with the wrapper, the jar put at /out");
+        assertEquals(List.of(new Instruction("COPY", jarName + " /out/" + jarName)),
+                stage(file, "prebuilt").stream().filter(i -> !i.keyword.equals("FROM")).toList());
+
         Instruction copy = file.stream()
-                .filter(i -> i.keyword.equals("COPY") && i.args.startsWith("--from=build "))
-                .findFirst().orElseThrow(() -> new AssertionError("no COPY --from=build in Dockerfile." + module));
+                .filter(i -> i.keyword.equals("COPY") && i.args.startsWith("--from=jar "))
+                .findFirst().orElseThrow(() -> new AssertionError("no COPY --from=jar in Dockerfile." + module));
         String[] parts = copy.args.split("\\s+");
-        assertEquals("/src/" + jar, parts[1], "the builder's WORKDIR is /src");
+        assertEquals("/out/" + jarName, parts[1]);
         String installed = parts[2];
-        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("WORKDIR") && i.args.equals("/src")));
-        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("RUN") && i.args.contains("./mvnw")
-                && i.args.contains("-pl " + module + " -am") && i.args.contains("package")), "built with the wrapper");
 
         List<String> entrypoint = entrypoint(file);
         assertEquals("java", entrypoint.get(0));
@@ -86,6 +101,10 @@ class DockerfileTest {
         assertTrue(output.startsWith("crifresh-" + module + " "), output);
     }
 
+    /**
+     * Base images are build arguments (a mirror, or the images module's local stand-ins), whose defaults
+     * are pinned to exact versions.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"agent", "coordinator"})
     void baseImagesArePinnedAndTheRuntimeUserIsNotRoot(String module) throws Exception {
@@ -95,12 +114,19 @@ class DockerfileTest {
         assertTrue(froms.size() >= 2, "multi-stage: a builder and a runtime");
         for (Instruction from : froms) {
             String image = from.args.split("\\s+")[0];
-            assertFalse(image.contains("$"), "no ARG-controlled base image: " + from.args);
-            assertFalse(image.endsWith(":latest"), from.args);
-            assertTrue(pinned.matcher(image).matches(), "pinned to an exact version: " + image);
+            if (image.equals("scratch") || image.equals("${JAR_SOURCE}")) {
+                continue;
+            }
+            Matcher arg = Pattern.compile("^\\$\\{([A-Z_]+_IMAGE)}$").matcher(image);
+            assertTrue(arg.matches(), "a base image comes from a build argument: " + from.args);
+            String value = arg(file, arg.group(1));
+            assertFalse(value.endsWith(":latest"), value);
+            assertTrue(pinned.matcher(value).matches(), "pinned to an exact version: " + arg.group(1) + "=" + value);
         }
-        assertTrue(froms.get(froms.size() - 1).args.contains("-jre-"), "the runtime stage is a JRE");
-        assertTrue(froms.stream().anyMatch(f -> f.args.contains("-jdk-") && f.args.endsWith(" AS build")));
+        assertEquals("${JRE_IMAGE}", froms.get(froms.size() - 1).args, "the runtime stage is the JRE");
+        assertTrue(arg(file, "JRE_IMAGE").contains("-jre-"));
+        assertTrue(arg(file, "JDK_IMAGE").contains("-jdk-"));
+        assertTrue(froms.stream().anyMatch(f -> f.args.equals("${JDK_IMAGE} AS build")));
 
         List<Instruction> users = file.stream().filter(i -> i.keyword.equals("USER")).toList();
         assertFalse(users.isEmpty(), "USER is set explicitly");
@@ -122,8 +148,8 @@ class DockerfileTest {
     @org.junit.jupiter.api.Test
     void theCoordinatorShipsTalosctlFromTheOfficialImage() throws Exception {
         List<Instruction> file = parse("coordinator");
-        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("FROM")
-                && i.args.matches("ghcr\\.io/siderolabs/talosctl:v[0-9]+\\.[0-9]+\\.[0-9]+ AS talosctl")));
+        assertTrue(arg(file, "TALOSCTL_IMAGE").matches("ghcr\\.io/siderolabs/talosctl:v[0-9]+\\.[0-9]+\\.[0-9]+"));
+        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("FROM") && i.args.equals("${TALOSCTL_IMAGE} AS talosctl")));
         assertTrue(file.stream().anyMatch(i -> i.keyword.equals("COPY")
                 && i.args.equals("--from=talosctl /talosctl /usr/local/bin/talosctl")));
     }
@@ -174,8 +200,10 @@ class DockerfileTest {
     void theBuildContextLetsEveryCopySourceThrough(String module) throws Exception {
         List<String> allowed = Files.readAllLines(ROOT.resolve(".dockerignore")).stream()
                 .filter(l -> l.startsWith("!")).map(l -> trimSlash(l.substring(1))).toList();
+        List<Instruction> prebuilt = stage(parse(module), "prebuilt");
         for (Instruction copy : parse(module)) {
-            if (!copy.keyword.equals("COPY") || copy.args.startsWith("--from=")) {
+            // the prebuilt stage's context is <module>/target, not the repository
+            if (!copy.keyword.equals("COPY") || copy.args.startsWith("--from=") || prebuilt.contains(copy)) {
                 continue;
             }
             String[] parts = copy.args.split("\\s+");
@@ -209,6 +237,35 @@ class DockerfileTest {
     }
 
     record Instruction(String keyword, String args) {
+    }
+
+    /** The default of a global ARG (declared before the first FROM). */
+    static String arg(List<Instruction> file, String name) {
+        for (Instruction i : file) {
+            if (i.keyword.equals("FROM")) {
+                break;
+            }
+            if (i.keyword.equals("ARG") && i.args.startsWith(name + "=")) {
+                return i.args.substring(name.length() + 1);
+            }
+        }
+        throw new AssertionError("no global ARG " + name + " with a default");
+    }
+
+    /** The instructions of the stage named {@code name}, its FROM first. */
+    static List<Instruction> stage(List<Instruction> file, String name) {
+        List<Instruction> out = new ArrayList<>();
+        boolean in = false;
+        for (Instruction i : file) {
+            if (i.keyword.equals("FROM")) {
+                in = i.args.endsWith(" AS " + name);
+            }
+            if (in) {
+                out.add(i);
+            }
+        }
+        assertFalse(out.isEmpty(), "no stage " + name);
+        return out;
     }
 
     static List<Instruction> parse(String module) throws IOException {

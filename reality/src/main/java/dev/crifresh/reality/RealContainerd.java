@@ -43,6 +43,10 @@ public final class RealContainerd implements AutoCloseable {
         linkLikeHost(host);
         String script = String.join("\n",
                 "set -e",
+                // the node's root a mount point of its own: runc, run by containerd's shim in this chroot, makes
+                // "/" a recursive slave mount before it prepares a container's root, which fails (EINVAL) where
+                // "/" is only a directory
+                "mount --bind " + host + " " + host,
                 "mount --bind -o ro /usr " + host.resolve("usr"),
                 "mount -t proc proc " + host.resolve("proc"),
                 "mount --rbind /dev " + host.resolve("dev"),
