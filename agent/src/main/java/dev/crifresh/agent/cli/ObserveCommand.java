@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  * ({@code kubectl exec ds/crifresh-agent -- ... observe}). No API access, no signing key; it prints
  * registry fingerprints (HMACs), never a credential.
  */
-@Command(name = "observe", mixinStandardHelpOptions = true,
+@Command(name = "observe", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
         description = "Evaluate once and print the evidence and verdict as JSON (no API access).")
 final class ObserveCommand implements Callable<Integer> {
     @Spec

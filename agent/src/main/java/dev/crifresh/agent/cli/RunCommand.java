@@ -31,7 +31,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** The DaemonSet mode: observe, publish the condition, serve metrics, until SIGTERM. */
-@Command(name = "run", mixinStandardHelpOptions = true,
+@Command(name = "run", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
         description = "Watch containerd and its config on this node and publish the signed condition.")
 final class RunCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);

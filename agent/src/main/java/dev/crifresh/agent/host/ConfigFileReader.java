@@ -65,7 +65,8 @@ public final class ConfigFileReader {
             return unreadable(resolved.nodePath(), resolved.error());
         }
         List<Link> links = resolved.symlinks().stream().map(l -> new Link(l, paths.onHost(l))).toList();
-        List<Link> directories = resolved.directories().stream().map(d -> new Link(d, paths.onHost(d))).toList();
+        List<Link> directories = resolved.directories().stream().filter(paths::showsNode)
+                .map(d -> new Link(d, paths.onHost(d))).toList();
         return read(resolved.nodePath(), paths.onHost(resolved.realPath()), links, directories, times);
     }
 

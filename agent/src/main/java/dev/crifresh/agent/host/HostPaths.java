@@ -23,6 +23,8 @@ public final class HostPaths {
     static final int MAX_SYMLINKS = 40;
 
     private final Path hostRoot;
+    /** See {@link OwnMounts}: empty when every directory under the host root is the node's. */
+    private final List<String> volumes;
 
     /**
      * @param nodePath the path as asked for
@@ -47,7 +49,21 @@ public final class HostPaths {
     }
 
     public HostPaths(Path hostRoot) {
+        this(hostRoot, OwnMounts.under(hostRoot));
+    }
+
+    /** @param volumes node paths of the agent's own mounts below the host root ({@link OwnMounts}) */
+    HostPaths(Path hostRoot, List<String> volumes) {
         this.hostRoot = hostRoot;
+        this.volumes = List.copyOf(volumes);
+    }
+
+    /**
+     * Whether this directory (a node path) shows the node, so that its stamps are evidence: always, unless
+     * the agent sees the node through mounts below the host root, and then only at or below one of them.
+     */
+    public boolean showsNode(String nodeDir) {
+        return volumes.isEmpty() || volumes.stream().anyMatch(v -> nodeDir.equals(v) || nodeDir.startsWith(v + "/"));
     }
 
     /** A node path under the host root, as is (no symlink resolved). */

@@ -237,6 +237,9 @@ public final class HostReader {
                 }
             }
             for (String above : r.directories()) {
+                if (!paths.showsNode(above)) {
+                    continue;
+                }
                 Instant aboveCtime = times.ctime(paths.onHost(above));
                 if (aboveCtime.isAfter(at)) {
                     at = aboveCtime;
@@ -274,6 +277,9 @@ public final class HostReader {
                 }
                 if (times.stampsDirectories()) {
                     for (String above : r.directories()) {
+                        if (!paths.showsNode(above)) {
+                            continue;
+                        }
                         s.append(" dir ").append(above).append('@').append(times.ctime(paths.onHost(above)));
                     }
                 }
