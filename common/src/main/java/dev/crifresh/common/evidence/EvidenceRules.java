@@ -188,9 +188,9 @@ public final class EvidenceRules {
                     + Durations.text(gap) + " after the newest config change (" + newest.describe() + ")" + beyondMargin);
         }
         // Rule 4: content equals what this containerd was proven to have loaded.
-        if (memory.loadedDigest() != null && memory.loadedDigest().equals(digest)) {
-            return new Outcome(Reason.CONFIG_UNCHANGED_SINCE_LOAD, Proof.CONTENT, who
-                    + " still runs with the config it was proven to load (" + shortDigest(digest) + ")");
+        Outcome unchanged = contentProof(who, digest, memory);
+        if (unchanged != null) {
+            return unchanged;
         }
         // Rule 5 (and 6): stale.
         if (memory.changedWhileRunning()) {
@@ -224,9 +224,9 @@ public final class EvidenceRules {
      */
     private static Outcome steppedBack(ClockWitness.SteppedBack back, String who, String digest,
             EvaluationMemory memory) {
-        if (memory.loadedDigest() != null && memory.loadedDigest().equals(digest)) {
-            return new Outcome(Reason.CONFIG_UNCHANGED_SINCE_LOAD, Proof.CONTENT, who
-                    + " still runs with the config it was proven to load (" + shortDigest(digest) + ")");
+        Outcome unchanged = contentProof(who, digest, memory);
+        if (unchanged != null) {
+            return unchanged;
         }
         return Outcome.notFresh(Reason.CLOCK_STEPPED, "the clock was stepped back since " + who + " started: "
                 + back.describe());
@@ -249,9 +249,9 @@ public final class EvidenceRules {
                     + newest.describe() + "), beyond the " + Durations.text(margin) + " margin and start-up reserve,"
                     + inSocketClock);
         }
-        if (memory.loadedDigest() != null && memory.loadedDigest().equals(digest)) {
-            return new Outcome(Reason.CONFIG_UNCHANGED_SINCE_LOAD, Proof.CONTENT, who
-                    + " still runs with the config it was proven to load (" + shortDigest(digest) + ")");
+        Outcome unchanged = contentProof(who, digest, memory);
+        if (unchanged != null) {
+            return unchanged;
         }
         if (memory.changedWhileRunning()) {
             return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config changed to "
@@ -267,6 +267,15 @@ public final class EvidenceRules {
         return Outcome.notFresh(Reason.ORDERING_WITHIN_MARGIN, who + " bound its socket " + Durations.text(gap)
                 + " after the newest config change (" + newest.describe() + "), within the "
                 + Durations.text(margin) + " margin and start-up reserve" + inSocketClock);
+    }
+
+    /** Rule 4: the content equals what this containerd was proven to have loaded; null when it does not. */
+    private static Outcome contentProof(String who, String digest, EvaluationMemory memory) {
+        if (memory.loadedDigest() == null || !memory.loadedDigest().equals(digest)) {
+            return null;
+        }
+        return new Outcome(Reason.CONFIG_UNCHANGED_SINCE_LOAD, Proof.CONTENT, who
+                + " still runs with the config it was proven to load (" + shortDigest(digest) + ")");
     }
 
     private static boolean hostReadable(Observation o) {
