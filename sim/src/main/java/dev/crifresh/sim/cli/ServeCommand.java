@@ -121,7 +121,7 @@ final class ServeCommand implements Callable<Integer> {
         out.println("  kubectl describe node worker-a");
         out.println("  kubectl wait --for=condition=ContainerdConfigFresh node --all --timeout=10m");
         out.printf("  java -jar coordinator/target/crifresh-coordinator.jar rollout --trust-bundle %s"
-                + " --credential-file %s --max-unavailable 2 --etcd-check none --reboot-driver command --reboot-command '%s reboot {node}'%n",
+                + " --credential-file %s --max-unavailable 2 --etcd-check none --api-outage-budget 2m --reboot-driver command --reboot-command '%s reboot {node}'%n",
                 served.trustDir(), served.credentialFile(), selfCommand());
         out.printf("  %s rotate --credential deploy-bot:token-v4%n", selfCommand());
         out.println();

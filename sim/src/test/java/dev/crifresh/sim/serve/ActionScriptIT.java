@@ -126,7 +126,7 @@ class ActionScriptIT {
     void aRolloutHeldBackByBlockersWarnsPerNodeAndFailsTheStepWithTheRunsError() throws Exception {
         Map<String, String> in = common("rollout");
         in.put("INPUT_REBOOT_DRIVER", "command");
-        in.put("INPUT_ARGS", "--etcd-check=none\n--reboot-command=false {node}\n--block-on-pod-selector=app=web\n--block-timeout=1s");
+        in.put("INPUT_ARGS", "--etcd-check=none\n--api-outage-budget=2m\n--reboot-command=false {node}\n--block-on-pod-selector=app=web\n--block-timeout=1s");
         Step s = run("blocked", in);
         assertEquals(3, s.exit(), s.log());
         assertEquals("3", s.outputs().get("exit-code"));
@@ -152,7 +152,7 @@ class ActionScriptIT {
         Map<String, String> in = common("rollout");
         in.put("INPUT_MAX_UNAVAILABLE", "2");
         in.put("INPUT_REBOOT_DRIVER", "command");
-        in.put("INPUT_ARGS", "--etcd-check=none\n--reboot-command=false {node}\n--run-id=run-failing");
+        in.put("INPUT_ARGS", "--etcd-check=none\n--api-outage-budget=2m\n--reboot-command=false {node}\n--run-id=run-failing");
         Step s = run("failing", in);
         assertEquals(1, s.exit(), s.log());
         assertEquals("failed", s.outputs().get("result"), s.log());
@@ -189,7 +189,7 @@ class ActionScriptIT {
         in.put("INPUT_REBOOT_DRIVER", "command");
         in.put("INPUT_KUBECONFIG", serve.kubeconfig().toString());
         in.put("INPUT_REPORT", work.resolve("succeeded-report.json").toString());
-        in.put("INPUT_ARGS", "--etcd-check=none\n--reboot-command=" + ServeProcess.java() + " -jar " + ServeProcess.SIM_JAR
+        in.put("INPUT_ARGS", "--etcd-check=none\n--api-outage-budget=2m\n--reboot-command=" + ServeProcess.java() + " -jar " + ServeProcess.SIM_JAR
                 + " reboot {node}");
         Step s = run("succeeding", in);
         assertEquals(0, s.exit(), s.log());
