@@ -2,9 +2,7 @@ package dev.crifresh.coordinator.rollout;
 
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -19,34 +17,24 @@ import java.util.function.Supplier;
 final class ApiRetry {
     static final int ATTEMPTS = 8;
 
-    private final Vertx vertx;
-    private final BooleanSupplier mayAct;
+    private final Ticker ticker;
+    private final Fence fence;
     private final Duration budget;
-    /** When {@code mayAct} is false: completes once the run may act again (after an allowed API outage), or fails. */
-    private final Supplier<Future<Void>> whenMayAct;
 
     /** Retries {@link #ATTEMPTS} times at most. */
-    ApiRetry(Vertx vertx, BooleanSupplier mayAct) {
-        this(vertx, mayAct, Duration.ZERO);
+    ApiRetry(Ticker ticker, Fence fence) {
+        this(ticker, fence, Duration.ZERO);
     }
 
     /**
-     * @param mayAct checked before every retry: false stops retrying (the Lease is no longer held)
+     * @param fence checked before every retry: a run that may not write stops retrying, or — during an allowed API
+     *              outage — waits until it may write again ({@link Fence#whenMayWrite()}) and starts a fresh budget
      * @param budget how long after the first attempt a retry may still start, whatever the attempt count
      */
-    ApiRetry(Vertx vertx, BooleanSupplier mayAct, Duration budget) {
-        this(vertx, mayAct, budget, null);
-    }
-
-    /**
-     * @param whenMayAct while {@code mayAct} is false, whether and when the run may act again: a retry then waits
-     *                   for it (an allowed API outage) and starts a fresh budget, instead of failing
-     */
-    ApiRetry(Vertx vertx, BooleanSupplier mayAct, Duration budget, Supplier<Future<Void>> whenMayAct) {
-        this.vertx = vertx;
-        this.mayAct = mayAct;
+    ApiRetry(Ticker ticker, Fence fence, Duration budget) {
+        this.ticker = ticker;
+        this.fence = fence;
         this.budget = budget;
-        this.whenMayAct = whenMayAct;
     }
 
     /** Whether a failed attempt may be followed by another (pure: the attempt count and the time spent so far). */
@@ -56,25 +44,21 @@ final class ApiRetry {
 
     /** Whether the attempt that just failed with {@code cause}, {@code startNanos} after the first one began, is retried. */
     boolean again(Throwable cause, int attempt, long startNanos) {
-        return ApiFailure.of(cause) == ApiFailure.RETRYABLE && mayRetry(attempt, Duration.ofNanos(System.nanoTime() - startNanos), budget)
-                && mayAct.getAsBoolean();
+        return ApiFailure.of(cause) == ApiFailure.RETRYABLE && mayRetry(attempt, ticker.since(startNanos), budget)
+                && fence.mayWrite();
     }
 
     <T> Future<T> call(Supplier<Future<T>> call) {
         Promise<T> promise = Promise.promise();
-        attempt(call, 1, System.nanoTime(), new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)), promise);
+        attempt(call, 1, ticker.nanoTime(), new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)), promise);
         return promise.future();
     }
 
     /** The run may not act now: wait for an allowed outage to end, then start over with a fresh budget; else fail. */
     private <T> void afterOutage(Supplier<Future<T>> call, Throwable cause, Promise<T> promise) {
-        if (whenMayAct == null) {
-            promise.fail(cause);
-            return;
-        }
-        whenMayAct.get().onComplete(back -> {
+        fence.whenMayWrite().onComplete(back -> {
             if (back.succeeded()) {
-                attempt(call, 1, System.nanoTime(), new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)), promise);
+                attempt(call, 1, ticker.nanoTime(), new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)), promise);
             } else {
                 promise.fail(cause);
             }
@@ -86,14 +70,14 @@ final class ApiRetry {
             if (ar.succeeded()) {
                 promise.complete(ar.result());
             } else if (again(ar.cause(), attempt, start)) {
-                vertx.setTimer(backoff.next(), id -> {
-                    if (mayAct.getAsBoolean()) {
+                ticker.setTimer(Duration.ofMillis(backoff.next()), () -> {
+                    if (fence.mayWrite()) {
                         attempt(call, attempt + 1, start, backoff, promise);
                     } else {
                         afterOutage(call, ar.cause(), promise);
                     }
                 });
-            } else if (ApiFailure.of(ar.cause()) == ApiFailure.RETRYABLE && !mayAct.getAsBoolean()) {
+            } else if (ApiFailure.of(ar.cause()) == ApiFailure.RETRYABLE && !fence.mayWrite()) {
                 afterOutage(call, ar.cause(), promise);
             } else {
                 promise.fail(ar.cause());

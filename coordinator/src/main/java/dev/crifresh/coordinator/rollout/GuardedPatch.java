@@ -63,10 +63,10 @@ final class GuardedPatch {
 
     /**
      * Like {@link #apply}, for a claim — this run's ownership written on a node, or another run's taken over or
-     * dropped: the Lease is read first and must still name this run ({@link RollHost#confirmLease()}).
+     * dropped: the Lease is read first and must still name this run ({@link Fence#confirm()}).
      */
     static Future<Node> claim(RollHost host, String name, Function<Node, Step> decide) {
-        return host.confirmLease().compose(v -> apply(host, name, decide));
+        return host.fence().confirm().compose(v -> apply(host, name, decide));
     }
 
     /** Whether the server refused the patch's guard: a {@code test} op (422) or a resource version (409). */
@@ -76,9 +76,9 @@ final class GuardedPatch {
     }
 
     private static Future<Node> attempt(RollHost host, String name, Function<Node, Step> decide, int unchanged, String lastVersion) {
-        if (!host.leaseHeld()) {
+        if (!host.fence().mayWrite()) {
             // After an allowed API outage (the Lease renewed again), decided anew on a fresh read; else fenced.
-            return host.whenHeld().compose(v -> attempt(host, name, decide, unchanged, lastVersion));
+            return host.fence().whenMayWrite().compose(v -> attempt(host, name, decide, unchanged, lastVersion));
         }
         return host.retry().call(() -> host.nodes().get(name)).compose(node -> {
             Step step = decide.apply(node);
@@ -88,8 +88,8 @@ final class GuardedPatch {
             if (step instanceof Skip) {
                 return Future.succeededFuture(node);
             }
-            if (!host.leaseHeld()) {
-                return host.whenHeld().compose(v -> attempt(host, name, decide, unchanged, lastVersion));
+            if (!host.fence().mayWrite()) {
+                return host.fence().whenMayWrite().compose(v -> attempt(host, name, decide, unchanged, lastVersion));
             }
             String version = node.getMetadata().getResourceVersion();
             int same = version != null && version.equals(lastVersion) ? unchanged + 1 : 0;

@@ -169,7 +169,7 @@ final class NodeDrain {
     }
 
     private void evictAll(List<Pod> toEvict) {
-        if (!host.leaseHeld()) {
+        if (!host.fence().mayWrite()) {
             return; // fenced: no eviction once the Lease is not certainly held; the lost Lease ends the run
         }
         int started = generation;

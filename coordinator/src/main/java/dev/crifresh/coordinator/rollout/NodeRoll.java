@@ -38,7 +38,7 @@ import java.time.Duration;
  *       it attests fresh, and crifresh never leaves a cordon behind;</li>
  *   <li>{@code RELEASING}: uncordon only when crifresh cordoned, drop the crifresh annotations.</li>
  * </ol>
- * Every side effect is sent only while the run holds the Lease ({@link RollHost#leaseHeld()}); every
+ * Every side effect is sent only while the run holds the Lease ({@link Fence#mayWrite()}); every
  * ownership, phase and release patch goes through {@link GuardedPatch}. A failure before the reboot driver is
  * invoked rolls the node back (uncordon if we cordoned, annotations
  * dropped). A failure after that — a failing driver call included, as the request may have got through —
@@ -76,7 +76,7 @@ final class NodeRoll {
     private String rebootConflictVersion;
     /** Phase rebooting is recorded and the driver not called yet (an outage came in between): checked again as such. */
     private boolean rebootingRecorded;
-    /** {@link RollHost#leaseLapses()} when the last-moment check read the nodes. */
+    /** {@link Fence#lapses()} when the last-moment check read the nodes. */
     private int checkedInLapse;
     /** While releasing: the outcome the release completes. */
     private Outcome releasing;
@@ -147,9 +147,9 @@ final class NodeRoll {
         }
         cordonedByUs = "true".equals(facts.annotation(CrifreshAnnotations.CORDONED));
         startedAs = facts;
-        if (!host.leaseHeld()) {
+        if (!host.fence().mayWrite()) {
             // fenced: a lost Lease ends the run, which abandons this node untouched; after an allowed outage, start then
-            host.whenHeld().onSuccess(v -> {
+            host.fence().whenMayWrite().onSuccess(v -> {
                 if (state == State.QUEUED) {
                     start();
                 }
@@ -278,13 +278,13 @@ final class NodeRoll {
             }
             return;
         }
-        if (!host.leaseHeld()) {
+        if (!host.fence().mayWrite()) {
             afterOutage(this::reboot); // fenced: a lost Lease ends the run
             return;
         }
         state = State.REBOOTING;
         busy = true;
-        checkedInLapse = host.leaseLapses();
+        checkedInLapse = host.fence().lapses();
         Future<Node> node = host.retry().call(() -> host.nodes().get(name));
         Future<java.util.List<Node>> all = host.freshNodeList();
         Future.all(node, all).onComplete(ar -> {
@@ -337,7 +337,7 @@ final class NodeRoll {
      */
     private void recordRebooting(LastMomentCheck.Go go, Node fresh) {
         waitingSince = -1;
-        if (!host.leaseHeld()) {
+        if (!host.fence().mayWrite()) {
             afterOutage(this::reboot);
             return;
         }
@@ -370,7 +370,7 @@ final class NodeRoll {
     }
 
     private void callDriver(Node node) {
-        if (!host.leaseHeld() || host.leaseLapses() != checkedInLapse) {
+        if (!host.fence().mayWrite() || host.fence().lapses() != checkedInLapse) {
             // fenced: phase rebooting stays with the boot id; the next run waits for a new boot or fails it. After an
             // allowed API outage the last-moment check is stale: read and check everything again.
             afterOutage(this::reboot);
@@ -390,12 +390,12 @@ final class NodeRoll {
         }
         busy = true;
         // the node's alerts are silenced before the Lease is read for its reboot (never fails; see RunSilences)
-        host.silence(name).compose(v -> host.confirmLease()).onComplete(confirmed -> {
+        host.silence(name).compose(v -> host.fence().confirm()).onComplete(confirmed -> {
             busy = false;
             if (state != State.REBOOTING) {
                 return;
             }
-            if ((confirmed.failed() && confirmed.cause() instanceof GuardedPatch.Fenced) || host.leaseLapses() != checkedInLapse) {
+            if ((confirmed.failed() && confirmed.cause() instanceof GuardedPatch.Fenced) || host.fence().lapses() != checkedInLapse) {
                 // a Lease taken by force ends the run (phase rebooting stays for the next run); a hold that lapsed and
                 // came back during the read: check everything again
                 afterOutage(this::reboot);
@@ -591,7 +591,7 @@ final class NodeRoll {
      */
     private void afterOutage(Runnable step) {
         State was = state;
-        host.whenHeld().onSuccess(v -> {
+        host.fence().whenMayWrite().onSuccess(v -> {
             if (state == was && !busy() && !finished()) {
                 step.run();
             }

@@ -44,29 +44,12 @@ interface RollHost {
     /** True once the run stops taking on new work (a failure, a lost Lease, an interruption). */
     boolean stopping();
 
-    /** Whether the run may cause a side effect now: it holds the Lease and the hold is certainly valid. */
-    boolean leaseHeld();
+    /** Whether the run may write now; every side effect passes it right before it is sent. */
+    Fence fence();
 
-    /**
-     * Reads the Lease right before a reboot request or an ownership claim: fails with {@link GuardedPatch.Fenced}
-     * when it no longer names this run (taken by force) or the hold is not valid now.
-     */
-    default io.vertx.core.Future<Void> confirmLease() {
-        return leaseHeld() ? io.vertx.core.Future.succeededFuture() : io.vertx.core.Future.failedFuture(new GuardedPatch.Fenced());
-    }
-
-    /**
-     * Completes once the run may act: at once while {@link #leaseHeld()}; after an allowed API outage
-     * ({@code --api-outage-budget}) once the Lease is renewed again; fails with {@link GuardedPatch.Fenced} when
-     * the hold ended for good.
-     */
-    default io.vertx.core.Future<Void> whenHeld() {
-        return leaseHeld() ? io.vertx.core.Future.succeededFuture() : io.vertx.core.Future.failedFuture(new GuardedPatch.Fenced());
-    }
-
-    /** How often the hold lapsed during an allowed API outage: a check read before a lapse is stale after it. */
-    default int leaseLapses() {
-        return 0;
+    /** Time and timers. */
+    default Ticker ticker() {
+        return Ticker.of(vertx());
     }
 
     /** Retries a Kubernetes call on transient errors while the Lease is held. */

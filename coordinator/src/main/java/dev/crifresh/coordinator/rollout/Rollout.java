@@ -108,6 +108,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final Promise<Report> promise = Promise.promise();
     private Gates gates;
     private final ApiRetry retry;
+    private final Ticker ticker;
+    private final LeaseFence fence;
     private final SharedNodeList freshNodes;
     private RunSilences silences;
 
@@ -158,7 +160,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.nodeOps = new PatchEchoNodeOps(nodeOps, this::patched);
         this.podOps = podOps;
         this.lease = new LeaseKeeper(vertx, lease, settings, progress, new LeaseEvents());
-        this.retry = new ApiRetry(vertx, this::leaseHeld, settings.leaseDuration(), this::whenHeld);
+        this.ticker = Ticker.of(vertx);
+        this.fence = new LeaseFence(this.lease, () -> stage != Stage.DONE, ticker, settings.leaseDuration());
+        this.retry = new ApiRetry(ticker, fence, settings.leaseDuration());
         this.freshNodes = new SharedNodeList(() -> retry.call(() -> this.nodeOps.listAll()));
         this.classifier = classifier;
         this.cache = new ClassificationCache(classifier);
@@ -166,10 +170,10 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         this.driver = driver;
         this.progress = progress;
         this.clock = clock;
-        this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock, this.lease::held);
+        this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock, fence.closing()::mayWrite);
         // The taints come off also while the run ends (after its stage is done): retried for as long as the Lease is held.
-        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, this.lease::held,
-                new ApiRetry(vertx, this.lease::held, settings.leaseDuration()));
+        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, fence.closing()::mayWrite,
+                new ApiRetry(ticker, fence.closing(), settings.leaseDuration()));
         this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
                 this::configSettled, this::decide, this::configTimedOut);
         this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
@@ -1124,23 +1128,13 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     @Override
-    public boolean leaseHeld() {
-        return stage != Stage.DONE && lease.held();
+    public Fence fence() {
+        return fence;
     }
 
     @Override
-    public Future<Void> whenHeld() {
-        return stage == Stage.DONE ? Future.failedFuture(new GuardedPatch.Fenced()) : lease.whenHeld();
-    }
-
-    @Override
-    public int leaseLapses() {
-        return lease.lapses();
-    }
-
-    @Override
-    public Future<Void> confirmLease() {
-        return stage == Stage.DONE ? Future.failedFuture(new GuardedPatch.Fenced()) : retry.call(lease::confirm);
+    public Ticker ticker() {
+        return ticker;
     }
 
     @Override
@@ -1196,7 +1190,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     /** Alerts are noise, not safety: not fenced like a cluster write, but never created once the run may not act. */
     @Override
     public Future<Void> silence(String node) {
-        if (!leaseHeld() || stopping()) {
+        if (!fence.mayWrite() || stopping()) {
             return Future.succeededFuture();
         }
         return silences.create(node);

@@ -261,13 +261,33 @@ class GuardedPatchTest {
         }
 
         @Override
-        public boolean leaseHeld() {
-            return held;
+        public Fence fence() {
+            return held ? Fence.open() : new Fence() {
+                @Override
+                public boolean mayWrite() {
+                    return false;
+                }
+
+                @Override
+                public Future<Void> whenMayWrite() {
+                    return Future.failedFuture(new GuardedPatch.Fenced());
+                }
+
+                @Override
+                public Future<Void> confirm() {
+                    return Future.failedFuture(new GuardedPatch.Fenced());
+                }
+
+                @Override
+                public int lapses() {
+                    return 0;
+                }
+            };
         }
 
         @Override
         public ApiRetry retry() {
-            return new ApiRetry(vertx, () -> held);
+            return new ApiRetry(ticker(), fence());
         }
 
         @Override

@@ -234,13 +234,13 @@ class NodeDrainTest {
         }
 
         @Override
-        public boolean leaseHeld() {
-            return true;
+        public Fence fence() {
+            return Fence.open();
         }
 
         @Override
         public ApiRetry retry() {
-            return new ApiRetry(vertx, () -> true);
+            return new ApiRetry(ticker(), fence());
         }
 
         @Override
