@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout;
 
+import dev.crifresh.coordinator.kube.NodeOps;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Future;
@@ -50,6 +51,13 @@ final class GuardedPatch {
         }
     }
 
+    /** Where a guarded patch is sent: the node API, its retry, and the fence every call passes. */
+    record Target(NodeOps nodes, ApiRetry retry, Fence fence) {
+        static Target of(RollHost host) {
+            return new Target(host.nodes(), host.retry(), host.fence());
+        }
+    }
+
     private GuardedPatch() {
     }
 
@@ -58,7 +66,12 @@ final class GuardedPatch {
      * @return the patched node, or the fresh one on {@link Skip}
      */
     static Future<Node> apply(RollHost host, String name, Function<Node, Step> decide) {
-        return attempt(host, name, decide, 0, null);
+        return apply(Target.of(host), name, decide);
+    }
+
+    /** Like {@link #apply(RollHost, String, Function)}, for a run's own cleanup (its taints) outside a node's roll. */
+    static Future<Node> apply(Target target, String name, Function<Node, Step> decide) {
+        return attempt(target, name, decide, 0, null);
     }
 
     /**
@@ -66,7 +79,7 @@ final class GuardedPatch {
      * dropped: the Lease is read first and must still name this run ({@link Fence#confirm()}).
      */
     static Future<Node> claim(RollHost host, String name, Function<Node, Step> decide) {
-        return host.fence().confirm().compose(v -> apply(host, name, decide));
+        return host.fence().confirm().compose(v -> apply(Target.of(host), name, decide));
     }
 
     /** Whether the server refused the patch's guard: a {@code test} op (422) or a resource version (409). */
@@ -75,7 +88,7 @@ final class GuardedPatch {
                 || (e instanceof KubernetesClientException k && k.getCode() == 422);
     }
 
-    private static Future<Node> attempt(RollHost host, String name, Function<Node, Step> decide, int unchanged, String lastVersion) {
+    private static Future<Node> attempt(Target host, String name, Function<Node, Step> decide, int unchanged, String lastVersion) {
         if (!host.fence().mayWrite()) {
             // After an allowed API outage (the Lease renewed again), decided anew on a fresh read; else fenced.
             return host.fence().whenMayWrite().compose(v -> attempt(host, name, decide, unchanged, lastVersion));

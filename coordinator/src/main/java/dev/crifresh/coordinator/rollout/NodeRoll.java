@@ -137,6 +137,28 @@ final class NodeRoll {
         return leftCordoned;
     }
 
+    /** How the roll ended, or null while it has not. */
+    NodeEnd end() {
+        if (outcome == null) {
+            return null;
+        }
+        if (state == State.ABANDONED) {
+            return new NodeEnd.Abandoned(detail, outcome);
+        }
+        if (timedOut) {
+            return new NodeEnd.TimedOut(detail);
+        }
+        if (leftCordoned) {
+            return new NodeEnd.ReleaseFailed(detail, outcome == Outcome.REBOOTED);
+        }
+        return switch (outcome) {
+            case REBOOTED -> new NodeEnd.Rebooted(detail);
+            case NOT_ATTEMPTED -> reboots == 0 && state == State.DONE && releasing != null
+                    ? new NodeEnd.RolledBack(detail, outcome) : new NodeEnd.NotStarted(detail);
+            default -> reboots > 0 ? new NodeEnd.MayHaveRebooted(detail) : new NodeEnd.NotTouched(detail);
+        };
+    }
+
     // ---- start -----------------------------------------------------------------------------------
 
     void start() {

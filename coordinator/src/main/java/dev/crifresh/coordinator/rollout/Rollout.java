@@ -1216,10 +1216,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     public void finished(NodeRoll roll) {
         rolls.finished(roll);
         silences.expire(roll.name()); // every way a node's step ends; never fails
-        if (roll.timedOut()) {
-            stopWith(StopReason.TIMED_OUT, roll.name() + ": " + roll.detail());
-        } else if (roll.outcome() == Outcome.FAILED || roll.leftCordoned()) {
-            stopWith(StopReason.NODE_FAILED, roll.name() + ": " + roll.detail());
+        NodeEnd end = roll.end();
+        if (end.stops() != null) {
+            stopWith(end.stops(), roll.name() + ": " + end.why());
         }
         if (roll.outcome() == Outcome.REBOOTED) {
             // Fresh now: take the taint off before the next drain, so that its evicted pods may land here.
