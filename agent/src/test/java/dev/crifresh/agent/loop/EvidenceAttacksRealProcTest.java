@@ -1,33 +1,27 @@
 package dev.crifresh.agent.loop;
 
+import static dev.crifresh.agent.testing.RealNode.SETTLE;
+import static dev.crifresh.agent.testing.RealNode.fingerprint;
+import static dev.crifresh.agent.testing.RealNode.realStart;
+import static dev.crifresh.agent.testing.RealNode.waitPast;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.agent.host.BootClockSampler;
-import dev.crifresh.agent.host.HostClock;
-import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.agent.testing.FakeContainerd;
+import dev.crifresh.agent.testing.RealNode;
 import dev.crifresh.agent.testing.TalosFiles;
-import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Reason;
-import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.evidence.Verdict;
-import dev.crifresh.common.registry.CredentialFingerprint;
-import dev.crifresh.common.registry.RegistryAuth;
-import dev.crifresh.mockapi.Poll;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,39 +36,24 @@ import org.junit.jupiter.api.io.TempDir;
  * must stay fresh.
  */
 class EvidenceAttacksRealProcTest {
-    private static final Path PROC = Path.of("/proc");
-    private static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes();
-    private static final Duration SETTLE = Duration.ofMillis(300);
-
     @TempDir
     Path host;
+    private RealNode node;
     private TalosFiles files;
-    private String marker;
-    private final List<FakeContainerd> processes = new ArrayList<>();
 
     @BeforeEach
     void setUp() {
-        files = new TalosFiles(host);
-        marker = "/tmp/crifresh-attack-" + UUID.randomUUID();
+        node = new RealNode(host, "attack");
+        files = node.files();
     }
 
     @AfterEach
     void tearDown() {
-        processes.forEach(FakeContainerd::close);
-    }
-
-    private ContainerdMatcher matcher() {
-        return ContainerdMatcher.parse(ContainerdMatcher.TALOS_CRI_SPEC + " --root " + marker);
-    }
-
-    /** A new agent (no memory of earlier evaluations) with these watch globs. */
-    private Evaluator agent(List<String> globs) {
-        return new Evaluator(new HostReader(PROC, host, globs, matcher(), HostClock.system(PROC)),
-                RuleSettings.defaults(), KEY);
+        node.close();
     }
 
     private Evaluation evaluate() {
-        return agent(WatchGlobs.TALOS_DEFAULT).evaluate().evaluation();
+        return node.agent().evaluate().evaluation();
     }
 
     private FakeContainerd start(List<String> argv) throws Exception {
@@ -82,33 +61,13 @@ class EvidenceAttacksRealProcTest {
     }
 
     private FakeContainerd start(List<String> argv, String comm) throws Exception {
-        List<String> withMarker = new ArrayList<>(argv);
-        withMarker.addAll(List.of("--root", marker));
-        FakeContainerd p = FakeContainerd.start(withMarker, comm);
-        processes.add(p);
-        return p;
+        return node.track(FakeContainerd.start(node.withMarker(argv), comm));
     }
 
     /** The honest Talos order: the config is rendered, some time passes, then containerd starts. */
     private FakeContainerd honestBoot() throws Exception {
         files.writeAll("token-v1", null);
-        return containerdAfterTheFiles();
-    }
-
-    private FakeContainerd containerdAfterTheFiles() throws Exception {
-        waitPast(Instant.now().plus(SETTLE));
-        FakeContainerd cri = start(FakeContainerd.TALOS_CRI);
-        waitPast(realStart(cri).plus(SETTLE)); // every attack below happens well after containerd started
-        return cri;
-    }
-
-    private static Instant realStart(FakeContainerd p) throws Exception {
-        Instant boot = new BootClockSampler(HostClock.system(PROC), 5).sample().bootWallTime();
-        return boot.plusMillis(p.startTicks() * 10);
-    }
-
-    private static void waitPast(Instant t) {
-        Poll.until(Duration.ofSeconds(10), "wall clock past " + t, () -> Instant.now().isAfter(t));
+        return node.containerdAfterTheFiles();
     }
 
     /** {@code touch -d @<t>}: sets the mtime; the kernel sets the ctime to now. */
@@ -121,10 +80,6 @@ class EvidenceAttacksRealProcTest {
         assertEquals(expected, e.reason(), e.message());
     }
 
-    private static String fingerprint(String password) {
-        return CredentialFingerprint.of(KEY, new RegistryAuth("ghcr.io", "deploy-bot", password, ""));
-    }
-
     @Test
     void anHonestTalosTreeStaysFreshForANewAgent() throws Exception {
         FakeContainerd cri = honestBoot();
@@ -133,7 +88,7 @@ class EvidenceAttacksRealProcTest {
         assertEquals(cri.pid(), e.containerd().pid());
         // Talos rewrites identical content in place later on: a new agent cannot prove it, one that
         // watched all along proves it by content (rule 4).
-        Evaluator watching = agent(WatchGlobs.TALOS_DEFAULT);
+        Evaluator watching = node.agent(WatchGlobs.TALOS_DEFAULT);
         assertEquals(Verdict.FRESH, watching.evaluate().evaluation().verdict());
         files.write(TalosFiles.CRI_TOML, TalosFiles.criToml("token-v1"), null);
         assertEquals(Reason.CONFIG_UNCHANGED_SINCE_LOAD, watching.evaluate().evaluation().reason());
@@ -169,8 +124,8 @@ class EvidenceAttacksRealProcTest {
         files.write("/etc/cri/versions/v2.toml", TalosFiles.criToml("token-v2"), null);
         Files.delete(files.onHost(TalosFiles.CRI_TOML));
         Files.createSymbolicLink(files.onHost(TalosFiles.CRI_TOML), Path.of("/etc/cri/versions/v1.toml"));
-        FakeContainerd cri = containerdAfterTheFiles();
-        Evaluator first = agent(WatchGlobs.TALOS_DEFAULT);
+        FakeContainerd cri = node.containerdAfterTheFiles();
+        Evaluator first = node.agent(WatchGlobs.TALOS_DEFAULT);
         var fresh = first.evaluate();
         // The absolute target resolved under the host root (the agent's own /etc/cri does not hold it).
         assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, fresh.evaluation().reason(), fresh.evaluation().message());
@@ -181,7 +136,7 @@ class EvidenceAttacksRealProcTest {
         Files.createSymbolicLink(files.onHost(TalosFiles.CRI_TOML), Path.of("/etc/cri/versions/v2.toml"));
         assertTrue(Files.getLastModifiedTime(files.onHost("/etc/cri/versions/v2.toml")).toInstant()
                 .isBefore(realStart(cri)));
-        var after = agent(WatchGlobs.TALOS_DEFAULT).evaluate();
+        var after = node.agent(WatchGlobs.TALOS_DEFAULT).evaluate();
         // The new link's ctime and its directory's stamps both moved; either proves the change.
         assertNotFresh(after.evaluation(), Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START);
         assertEquals(fingerprint("token-v2"), after.registries().get("ghcr.io"));
@@ -193,7 +148,7 @@ class EvidenceAttacksRealProcTest {
         Files.delete(files.onHost(TalosFiles.CRI_TOML));
         Files.createSymbolicLink(files.onHost(TalosFiles.CRI_TOML), Path.of("/etc/cri/conf.d/loop.toml"));
         Files.createSymbolicLink(files.onHost("/etc/cri/conf.d/loop.toml"), Path.of("cri.toml"));
-        containerdAfterTheFiles();
+        node.containerdAfterTheFiles();
         Evaluation loop = evaluate();
         assertNotFresh(loop, Reason.CONFIG_UNREADABLE);
         assertTrue(loop.message().contains("symbolic links"), loop.message());
@@ -210,14 +165,14 @@ class EvidenceAttacksRealProcTest {
                 """, null);
         files.write(TalosFiles.CRI_TOML, TalosFiles.criToml("token-v1"), null);
         files.write("/etc/cri/conf.d/zz-override.toml", TalosFiles.criToml("token-old"), null);
-        containerdAfterTheFiles();
-        var fresh = agent(globs).evaluate();
+        node.containerdAfterTheFiles();
+        var fresh = node.agent(globs).evaluate();
         assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, fresh.evaluation().reason(), fresh.evaluation().message());
         // The later import's CRI section replaces the earlier one, as containerd merges them.
         assertEquals(fingerprint("token-old"), fresh.registries().get("ghcr.io"));
 
         Files.delete(files.onHost("/etc/cri/conf.d/zz-override.toml"));
-        var after = agent(globs).evaluate();
+        var after = node.agent(globs).evaluate();
         assertNotFresh(after.evaluation(), Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START);
         assertTrue(after.evaluation().message().contains("/etc/cri/conf.d"), after.evaluation().message());
         assertEquals(fingerprint("token-v1"), after.registries().get("ghcr.io"));
@@ -231,12 +186,12 @@ class EvidenceAttacksRealProcTest {
                 imports = ["/etc/cri/conf.d/cri.toml", "extra/*.toml"]
                 """, null);
         files.write("/etc/cri/extra/10-mirror.toml", TalosFiles.criToml("token-v0"), null);
-        containerdAfterTheFiles();
+        node.containerdAfterTheFiles();
         Evaluation e = evaluate();
         assertNotFresh(e, Reason.CONFIG_UNWATCHED_IMPORT);
         assertTrue(e.message().contains("/etc/cri/extra/10-mirror.toml"), e.message());
         // Watching it (relative glob resolved against containerd.toml's directory) makes it fresh.
-        Evaluation watched = agent(List.of("/etc/cri/containerd.toml", "/etc/cri/conf.d/cri.toml",
+        Evaluation watched = node.agent(List.of("/etc/cri/containerd.toml", "/etc/cri/conf.d/cri.toml",
                 "/etc/cri/conf.d/*.part", "/etc/cri/extra/*.toml")).evaluate().evaluation();
         assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, watched.reason(), watched.message());
     }
@@ -246,8 +201,8 @@ class EvidenceAttacksRealProcTest {
         files.writeAll("token-v1", null);
         files.write(TalosFiles.CRI_TOML, "imports = [\"more/*.toml\"]\n" + TalosFiles.criToml("token-v1"), null);
         Files.createDirectories(files.onHost("/etc/cri/conf.d/more/dir.toml"));
-        containerdAfterTheFiles();
-        assertNotFresh(agent(List.of("/etc/cri/containerd.toml", "/etc/cri/conf.d/cri.toml",
+        node.containerdAfterTheFiles();
+        assertNotFresh(node.agent(List.of("/etc/cri/containerd.toml", "/etc/cri/conf.d/cri.toml",
                 "/etc/cri/conf.d/more/*.toml")).evaluate().evaluation(), Reason.CONFIG_UNREADABLE);
         assertNotFresh(evaluate(), Reason.CONFIG_UNWATCHED_IMPORT);
     }
@@ -292,7 +247,7 @@ class EvidenceAttacksRealProcTest {
         System.arraycopy(valid, 0, broken, 0, valid.length);
         broken[valid.length] = (byte) 0xff;
         Files.write(files.onHost(TalosFiles.CRI_TOML), broken);
-        containerdAfterTheFiles();
+        node.containerdAfterTheFiles();
         Evaluation e = evaluate();
         assertNotFresh(e, Reason.CONFIG_UNREADABLE);
         assertTrue(e.message().contains("UTF-8"), e.message());
@@ -308,8 +263,8 @@ class EvidenceAttacksRealProcTest {
                 username = 'deploy-bot'
                 password = 'decoy'
                 """, null);
-        containerdAfterTheFiles();
-        var v3 = agent(WatchGlobs.TALOS_DEFAULT).evaluate();
+        node.containerdAfterTheFiles();
+        var v3 = node.agent(WatchGlobs.TALOS_DEFAULT).evaluate();
         assertEquals(Verdict.FRESH, v3.evaluation().verdict(), v3.evaluation().message());
         assertEquals(fingerprint("token-v1"), v3.registries().get("ghcr.io"));
     }

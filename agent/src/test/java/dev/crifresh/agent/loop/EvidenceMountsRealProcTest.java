@@ -1,35 +1,27 @@
 package dev.crifresh.agent.loop;
 
+import static dev.crifresh.agent.testing.RealNode.fingerprint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.crifresh.agent.host.BootClockSampler;
-import dev.crifresh.agent.host.HostClock;
-import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.host.MountPolicy;
-import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.agent.testing.FakeContainerd;
+import dev.crifresh.agent.testing.RealNode;
 import dev.crifresh.agent.testing.TalosFiles;
-import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Reason;
-import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.evidence.Verdict;
-import dev.crifresh.common.registry.CredentialFingerprint;
-import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.mockapi.Poll;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,16 +41,12 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Threat model: bind-mounting a prepared tree is an operator's ordinary tool, on the defended side.
  */
 class EvidenceMountsRealProcTest {
-    private static final Path PROC = Path.of("/proc");
-    private static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes();
-    private static final Duration SETTLE = Duration.ofMillis(300);
 
     @TempDir
     Path tmp;
     private Path host;
+    private RealNode node;
     private TalosFiles files;
-    private String marker;
-    private final List<FakeContainerd> processes = new ArrayList<>();
 
     @BeforeAll
     static void needsMountNamespaces() throws Exception {
@@ -80,19 +68,17 @@ class EvidenceMountsRealProcTest {
     void setUp() throws IOException {
         host = tmp.toRealPath().resolve("node");
         Files.createDirectories(host);
-        files = new TalosFiles(host);
-        marker = "/tmp/crifresh-mount-" + UUID.randomUUID();
+        node = new RealNode(host, "mount");
+        files = node.files();
     }
 
     @AfterEach
     void tearDown() {
-        processes.forEach(FakeContainerd::close);
+        node.close();
     }
 
     private Evaluator agent(Set<String> expectedMounts) {
-        ContainerdMatcher matcher = ContainerdMatcher.parse(ContainerdMatcher.TALOS_CRI_SPEC + " --root " + marker);
-        return new Evaluator(new HostReader(PROC, host, WatchGlobs.TALOS_DEFAULT, matcher, HostClock.system(PROC),
-                new MountPolicy(true, expectedMounts, host.toString())), RuleSettings.defaults(), KEY);
+        return node.agent(new MountPolicy(true, expectedMounts, host.toString()));
     }
 
     private Evaluator agent() {
@@ -101,14 +87,7 @@ class EvidenceMountsRealProcTest {
 
     /** containerd in its own mount namespace, after {@code setup} ran there; then time passes. */
     private FakeContainerd containerd(String setup) throws Exception {
-        waitPast(Instant.now().plus(SETTLE));
-        List<String> argv = new ArrayList<>(FakeContainerd.TALOS_CRI);
-        argv.addAll(List.of("--root", marker));
-        FakeContainerd cri = FakeContainerd.startInMountNamespace(argv, setup);
-        processes.add(cri);
-        Instant boot = new BootClockSampler(HostClock.system(PROC), 5).sample().bootWallTime();
-        waitPast(boot.plusMillis(cri.startTicks() * 10).plus(SETTLE));
-        return cri;
+        return node.containerdAfterTheFiles(() -> FakeContainerd.startInMountNamespace(node.talosCri(), setup));
     }
 
     /** {@code mount} run inside containerd's mount namespace. */
@@ -125,16 +104,8 @@ class EvidenceMountsRealProcTest {
         return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
     }
 
-    private static void waitPast(Instant t) {
-        Poll.until(Duration.ofSeconds(10), "wall clock past " + t, () -> Instant.now().isAfter(t));
-    }
-
     private String onHost(String nodePath) {
         return files.onHost(nodePath).toString();
-    }
-
-    private static String fingerprint(String password) {
-        return CredentialFingerprint.of(KEY, new RegistryAuth("ghcr.io", "deploy-bot", password, ""));
     }
 
     private static void assertMounted(Evaluation e, String mountPoint) {
@@ -165,8 +136,7 @@ class EvidenceMountsRealProcTest {
         mountIn(cri, "--bind", onHost("/staged" + TalosFiles.CRI_TOML), onHost(TalosFiles.CRI_TOML));
         assertMounted(agent().evaluate().evaluation(), TalosFiles.CRI_TOML);
 
-        processes.remove(cri);
-        cri.close();
+        node.stop(cri);
         containerd("mount --bind " + onHost("/staged/etc") + " " + onHost("/etc"));
         assertMounted(agent().evaluate().evaluation(), "/etc");
     }
@@ -212,13 +182,7 @@ class EvidenceMountsRealProcTest {
     }
 
     private void talosCase(long holder, String shadow) throws Exception {
-        waitPast(Instant.now().plus(SETTLE));
-        List<String> argv = new ArrayList<>(FakeContainerd.TALOS_CRI);
-        argv.addAll(List.of("--root", marker));
-        FakeContainerd cri = FakeContainerd.startInMountNamespaceOf(holder, argv);
-        processes.add(cri);
-        Instant boot = new BootClockSampler(HostClock.system(PROC), 5).sample().bootWallTime();
-        waitPast(boot.plusMillis(cri.startTicks() * 10).plus(SETTLE));
+        FakeContainerd cri = node.containerdAfterTheFiles(() -> FakeContainerd.startInMountNamespaceOf(holder, node.talosCri()));
         var fresh = agent().evaluate();
         assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, fresh.evaluation().reason(), fresh.evaluation().message());
         assertEquals(fingerprint("token-v1"), fresh.registries().get("ghcr.io"));

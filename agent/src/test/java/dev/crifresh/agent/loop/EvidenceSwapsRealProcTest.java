@@ -1,33 +1,20 @@
 package dev.crifresh.agent.loop;
 
+import static dev.crifresh.agent.testing.RealNode.fingerprint;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.crifresh.agent.host.BootClockSampler;
-import dev.crifresh.agent.host.HostClock;
-import dev.crifresh.agent.host.HostReader;
-import dev.crifresh.agent.host.WatchGlobs;
-import dev.crifresh.agent.testing.FakeContainerd;
+import dev.crifresh.agent.testing.RealNode;
 import dev.crifresh.agent.testing.TalosFiles;
-import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Reason;
-import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.evidence.Verdict;
-import dev.crifresh.common.registry.CredentialFingerprint;
-import dev.crifresh.common.registry.RegistryAuth;
-import dev.crifresh.mockapi.Poll;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,46 +33,20 @@ import org.junit.jupiter.api.io.TempDir;
  * side of the line.
  */
 class EvidenceSwapsRealProcTest {
-    private static final Path PROC = Path.of("/proc");
-    private static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes();
-    private static final Duration SETTLE = Duration.ofMillis(300);
-
     @TempDir
     Path host;
+    private RealNode node;
     private TalosFiles files;
-    private String marker;
-    private final List<FakeContainerd> processes = new ArrayList<>();
 
     @BeforeEach
     void setUp() {
-        files = new TalosFiles(host);
-        marker = "/tmp/crifresh-swap-" + UUID.randomUUID();
+        node = new RealNode(host, "swap");
+        files = node.files();
     }
 
     @AfterEach
     void tearDown() {
-        processes.forEach(FakeContainerd::close);
-    }
-
-    private Evaluator agent() {
-        ContainerdMatcher matcher = ContainerdMatcher.parse(ContainerdMatcher.TALOS_CRI_SPEC + " --root " + marker);
-        return new Evaluator(new HostReader(PROC, host, WatchGlobs.TALOS_DEFAULT, matcher, HostClock.system(PROC)),
-                RuleSettings.defaults(), KEY);
-    }
-
-    private FakeContainerd containerdAfterTheFiles() throws Exception {
-        waitPast(Instant.now().plus(SETTLE));
-        List<String> argv = new ArrayList<>(FakeContainerd.TALOS_CRI);
-        argv.addAll(List.of("--root", marker));
-        FakeContainerd cri = FakeContainerd.start(argv);
-        processes.add(cri);
-        Instant boot = new BootClockSampler(HostClock.system(PROC), 5).sample().bootWallTime();
-        waitPast(boot.plusMillis(cri.startTicks() * 10).plus(SETTLE));
-        return cri;
-    }
-
-    private static void waitPast(Instant t) {
-        Poll.until(Duration.ofSeconds(10), "wall clock past " + t, () -> Instant.now().isAfter(t));
+        node.close();
     }
 
     private Path onHost(String nodePath) {
@@ -94,10 +55,6 @@ class EvidenceSwapsRealProcTest {
 
     private void mv(String from, String to) throws IOException {
         Files.move(onHost(from), onHost(to));
-    }
-
-    private static String fingerprint(String password) {
-        return CredentialFingerprint.of(KEY, new RegistryAuth("ghcr.io", "deploy-bot", password, ""));
     }
 
     private static void assertStaleBecause(Evaluation e, String stamp) {
@@ -116,13 +73,13 @@ class EvidenceSwapsRealProcTest {
     void theDirectoryAboveTheConfigSwappedByRenamesIsStale() throws Exception {
         files.writeAll("token-v1", null);
         talosTreeUnder("/staged", "token-v2"); // /staged/etc/cri/... prepared long before
-        containerdAfterTheFiles();
-        assertEquals(Verdict.FRESH, agent().evaluate().evaluation().verdict());
+        node.containerdAfterTheFiles();
+        assertEquals(Verdict.FRESH, node.agent().evaluate().evaluation().verdict());
 
         // mv /etc /etc.old && mv /staged/etc /etc: /etc/cri and below keep every stamp they had.
         mv("/etc", "/etc.old");
         mv("/staged/etc", "/etc");
-        var after = agent().evaluate();
+        var after = node.agent().evaluate();
         assertEquals(fingerprint("token-v2"), after.registries().get("ghcr.io"));
         assertStaleBecause(after.evaluation(), "ctime of directory /etc");
     }
@@ -135,14 +92,14 @@ class EvidenceSwapsRealProcTest {
         files.write("/srv/next/current/cri.toml", TalosFiles.criToml("token-v2"), null);
         Files.delete(onHost(TalosFiles.CRI_TOML));
         Files.createSymbolicLink(onHost(TalosFiles.CRI_TOML), Path.of("/srv/deploy/current/cri.toml"));
-        containerdAfterTheFiles();
-        var before = agent().evaluate();
+        node.containerdAfterTheFiles();
+        var before = node.agent().evaluate();
         assertEquals(Verdict.FRESH, before.evaluation().verdict(), before.evaluation().message());
         assertEquals(fingerprint("token-v1"), before.registries().get("ghcr.io"));
 
         mv("/srv/deploy", "/srv/old");
         mv("/srv/next", "/srv/deploy");
-        var after = agent().evaluate();
+        var after = node.agent().evaluate();
         assertEquals(fingerprint("token-v2"), after.registries().get("ghcr.io"));
         assertStaleBecause(after.evaluation(), "ctime of directory /srv");
     }
@@ -158,13 +115,13 @@ class EvidenceSwapsRealProcTest {
         files.write("/srv/app/next/conf.d/cri.toml", TalosFiles.criToml("token-v2"), null);
         files.write("/srv/app/next/conf.d/01-registries.part", TalosFiles.registriesPart("token-v2"), null);
         Files.createSymbolicLink(onHost("/etc/cri/conf.d"), Path.of("/srv/app/current/conf.d"));
-        containerdAfterTheFiles();
-        var before = agent().evaluate();
+        node.containerdAfterTheFiles();
+        var before = node.agent().evaluate();
         assertEquals(Verdict.FRESH, before.evaluation().verdict(), before.evaluation().message());
         assertEquals(fingerprint("token-v1"), before.registries().get("ghcr.io"));
 
         renameExchange(onHost("/srv/app/current"), onHost("/srv/app/next"));
-        var after = agent().evaluate();
+        var after = node.agent().evaluate();
         assertEquals(fingerprint("token-v2"), after.registries().get("ghcr.io"));
         assertNotEquals(Verdict.FRESH, after.evaluation().verdict(), after.evaluation().message());
         assertEquals(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, after.evaluation().reason());
@@ -181,26 +138,26 @@ class EvidenceSwapsRealProcTest {
         files.writeAll("token-v1", null);
         files.write("/etc/passwd", "root:x:0:0::/root:/bin/sh\n", null);
         files.write("/etc/kubernetes/manifests/a.yaml", "a\n", null);
-        containerdAfterTheFiles();
-        Evaluator watching = agent();
+        node.containerdAfterTheFiles();
+        Evaluator watching = node.agent();
         assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, watching.evaluate().evaluation().reason());
 
         files.write("/etc/passwd", "root:x:0:0::/root:/bin/bash\n", null);          // in place
         files.write("/etc/kubernetes/manifests/b.yaml", "b\n", null);                 // a new file in a sibling
         mv("/etc/kubernetes/manifests/b.yaml", "/etc/kubernetes/manifests/c.yaml"); // a rename in a sibling
         Files.createDirectories(onHost("/etc/kubernetes/pki"));                       // a new sibling subtree
-        Evaluation untouched = agent().evaluate().evaluation();
+        Evaluation untouched = node.agent().evaluate().evaluation();
         assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, untouched.reason(), untouched.message());
 
         // sed -i /etc/hosts: a temporary file renamed over an entry of /etc itself.
         files.write("/etc/hosts.tmp", "127.0.0.1 localhost\n", null);
         mv("/etc/hosts.tmp", "/etc/hosts");
-        assertStaleBecause(agent().evaluate().evaluation(), "ctime of directory /etc");
+        assertStaleBecause(node.agent().evaluate().evaluation(), "ctime of directory /etc");
         assertEquals(Reason.CONFIG_UNCHANGED_SINCE_LOAD, watching.evaluate().evaluation().reason());
 
-        processes.remove(0).close(); // a reboot, or containerd restarted
-        containerdAfterTheFiles();
-        Evaluation restarted = agent().evaluate().evaluation();
+        node.stopOldest(); // a reboot, or containerd restarted
+        node.containerdAfterTheFiles();
+        Evaluation restarted = node.agent().evaluate().evaluation();
         assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, restarted.reason(), restarted.message());
     }
 
