@@ -194,10 +194,7 @@ public final class EvidenceRules {
         }
         // Rule 5 (and 6): stale.
         if (memory.changedWhileRunning()) {
-            return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config changed to "
-                    + shortDigest(digest) + " while " + who + " was running, "
-                    + (memory.loadedDigest() == null ? "and what it loaded was never proven"
-                            : "but it loaded " + shortDigest(memory.loadedDigest())));
+            return changedWhileRunning(who, digest, memory);
         }
         if (gap.abs().compareTo(margin) <= 0) {
             return Outcome.notFresh(Reason.ORDERING_WITHIN_MARGIN, who + " started " + Durations.text(gap.abs())
@@ -206,6 +203,14 @@ public final class EvidenceRules {
         }
         return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config " + newest.describe()
                 + " changed " + Durations.text(gap.negated()) + " after " + who + " started");
+    }
+
+    /** Rule 6: a change seen while containerd ran, and the content it loaded not proven equal: stale. */
+    private static Outcome changedWhileRunning(String who, String digest, EvaluationMemory memory) {
+        return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config changed to "
+                + shortDigest(digest) + " while " + who + " was running, "
+                + (memory.loadedDigest() == null ? "and what it loaded was never proven"
+                        : "but it loaded " + shortDigest(memory.loadedDigest())));
     }
 
     /** Rule 1, mounts: a tree mounted on the way to the config moves no stamp, so nothing can be proven. */
@@ -254,10 +259,7 @@ public final class EvidenceRules {
             return unchanged;
         }
         if (memory.changedWhileRunning()) {
-            return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config changed to "
-                    + shortDigest(digest) + " while " + who + " was running, "
-                    + (memory.loadedDigest() == null ? "and what it loaded was never proven"
-                            : "but it loaded " + shortDigest(memory.loadedDigest())));
+            return changedWhileRunning(who, digest, memory);
         }
         if (gap.isNegative() || gap.isZero()) {
             return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config " + newest.describe()
