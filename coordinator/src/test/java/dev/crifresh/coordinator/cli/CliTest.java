@@ -29,9 +29,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 /** The command line against the mock API server: flags, inputs, outputs and exit codes. */
 class CliTest {
-    private static final String DOCKER_CONFIG = "{\"auths\":{\"ghcr.io\":{\"auth\":\""
-            + Base64.getEncoder().encodeToString("deploy-bot:token-v2".getBytes(StandardCharsets.UTF_8)) + "\"}}}";
-
     @TempDir
     Path dir;
 
@@ -39,35 +36,16 @@ class CliTest {
     private Path kubeconfig;
     private Path trust;
     private Path credential;
+    private CliInputs inputs;
 
     @BeforeEach
     void cluster() throws Exception {
         h = new Harness();
-        kubeconfig = dir.resolve("kubeconfig");
-        Files.writeString(kubeconfig, """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: mock
-                  cluster:
-                    server: %s
-                    insecure-skip-tls-verify: true
-                users:
-                - name: ci
-                  user:
-                    token: not-a-real-token
-                contexts:
-                - name: mock
-                  context:
-                    cluster: mock
-                    user: ci
-                current-context: mock
-                """.formatted(h.cluster.client.getConfiguration().getMasterUrl()));
-        trust = Files.createDirectories(dir.resolve("trust"));
-        Files.writeString(trust.resolve(TrustBundle.JWKS_FILE), h.agent.trust.jwksJson());
-        Files.write(trust.resolve(TrustBundle.FINGERPRINT_KEY_FILE), h.agent.fingerprintKey);
-        credential = dir.resolve("config.json");
-        Files.writeString(credential, DOCKER_CONFIG);
+        CliInputs in = new CliInputs(dir, h);
+        kubeconfig = in.kubeconfig;
+        trust = in.trust;
+        credential = in.credential;
+        inputs = in;
     }
 
     @AfterEach
@@ -76,10 +54,7 @@ class CliTest {
     }
 
     private String[] args(String command, String... more) {
-        List<String> a = new java.util.ArrayList<>(List.of(command, "--kubeconfig", kubeconfig.toString(),
-                "--trust-bundle", trust.toString(), "--credential-file", credential.toString(), "--step-summary", ""));
-        a.addAll(List.of(more));
-        return a.toArray(String[]::new);
+        return inputs.args(command, kubeconfig, more);
     }
 
     @Test
@@ -130,7 +105,7 @@ class CliTest {
                 .addToData(TrustBundle.FINGERPRINT_KEY_FILE, b64(h.agent.fingerprintKey)).build()).create();
         h.cluster.test.secrets().inNamespace("ci").resource(new SecretBuilder().withNewMetadata().withName("ghcr").withNamespace("ci")
                 .endMetadata().withType("kubernetes.io/dockerconfigjson")
-                .addToData(".dockerconfigjson", b64(DOCKER_CONFIG.getBytes(StandardCharsets.UTF_8))).build()).create();
+                .addToData(".dockerconfigjson", b64(CliInputs.DOCKER_CONFIG.getBytes(StandardCharsets.UTF_8))).build()).create();
         Cli r = Cli.run("plan", "--kubeconfig", kubeconfig.toString(), "--trust-secret", "crifresh/trust",
                 "--credential-secret", "ci/ghcr", "-o", "json", "--step-summary", "");
         assertEquals(0, r.exit(), r.err());

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.common.attest.TrustBundle;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.coordinator.fixture.Harness;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
@@ -15,8 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -39,20 +36,16 @@ class ClusterCliTest {
     Path dir;
 
     private Harness h;
+    private CliInputs in;
     private String server;
     private Path kubeconfig;
-    private Path trust;
-    private Path credential;
 
     @BeforeEach
     void cluster() throws Exception {
         h = new Harness();
-        server = h.cluster.client.getConfiguration().getMasterUrl().replaceAll("/$", "");
-        kubeconfig = kubeconfig("kubeconfig", server, "ci", "mock");
-        trust = Files.createDirectories(dir.resolve("trust"));
-        Files.writeString(trust.resolve(TrustBundle.JWKS_FILE), h.agent.trust.jwksJson());
-        Files.write(trust.resolve(TrustBundle.FINGERPRINT_KEY_FILE), h.agent.fingerprintKey);
-        credential = credential("config.json", "deploy-bot:token-v2");
+        in = new CliInputs(dir, h);
+        server = in.server;
+        kubeconfig = in.kubeconfig;
     }
 
     @AfterEach
@@ -60,42 +53,12 @@ class ClusterCliTest {
         h.close();
     }
 
-    /** A kubeconfig with one context {@code mock}, its cluster at {@code url}, naming user {@code user}, cluster {@code clusterName}. */
     private Path kubeconfig(String name, String url, String user, String clusterName) throws IOException {
-        return Files.writeString(dir.resolve(name), """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: mock
-                  cluster:
-                    server: %s
-                users:
-                - name: ci
-                  user:
-                    token: not-a-real-token
-                contexts:
-                - name: mock
-                  context:
-                    cluster: %s
-                    user: %s
-                - name: other
-                  context:
-                    cluster: mock
-                    user: ci
-                current-context: mock
-                """.formatted(url, clusterName, user));
-    }
-
-    private Path credential(String name, String userColonPassword) throws IOException {
-        return Files.writeString(dir.resolve(name), "{\"auths\":{\"ghcr.io\":{\"auth\":\""
-                + Base64.getEncoder().encodeToString(userColonPassword.getBytes(StandardCharsets.UTF_8)) + "\"}}}");
+        return in.kubeconfig(name, url, user, clusterName);
     }
 
     private String[] args(String command, Path config, String... more) {
-        List<String> a = new ArrayList<>(List.of(command, "--kubeconfig", config.toString(),
-                "--trust-bundle", trust.toString(), "--credential-file", credential.toString(), "--step-summary", ""));
-        a.addAll(List.of(more));
-        return a.toArray(String[]::new);
+        return in.args(command, config, more);
     }
 
     /** Exit 2, exactly one error line holding {@code expected}, no stack trace, nothing on stdout. */
@@ -136,8 +99,8 @@ class ClusterCliTest {
         h.worker("w1", Verdict.FRESH);
         Path summary = dir.resolve("summary.md");
         Path report = dir.resolve("report.json");
-        Cli plan = Cli.run("plan", "--kubeconfig", kubeconfig.toString(), "--context", "other", "--trust-bundle", trust.toString(),
-                "--credential-file", credential.toString(), "--step-summary", summary.toString(), "--report", report.toString());
+        Cli plan = Cli.run("plan", "--kubeconfig", kubeconfig.toString(), "--context", "other", "--trust-bundle", in.trust.toString(),
+                "--credential-file", in.credential.toString(), "--step-summary", summary.toString(), "--report", report.toString());
         assertEquals(0, plan.exit(), plan.err());
         String first = plan.err().lines().findFirst().orElseThrow();
         assertTrue(first.matches("\\S+Z INFO +run-\\S+ cluster " + java.util.regex.Pattern.quote(server + " (context other, --kubeconfig "
@@ -248,14 +211,14 @@ class ClusterCliTest {
     @Test
     void aCredentialWithAUsernameAndNoPasswordOrAnEmptyAuthIsRejectedAtOnce() throws Exception {
         h.worker("w1", Verdict.STALE);
-        Path noPassword = credential("no-password.json", "deploy-bot:");
-        Cli r = Cli.run("rollout", "--kubeconfig", kubeconfig.toString(), "--trust-bundle", trust.toString(),
+        Path noPassword = in.credential("no-password.json", "deploy-bot:");
+        Cli r = Cli.run("rollout", "--kubeconfig", kubeconfig.toString(), "--trust-bundle", in.trust.toString(),
                 "--credential-file", noPassword.toString(), "--step-summary", "", "--config-timeout", "5m");
         assertEquals(2, r.exit(), r.err());
         assertOneErrorLine(r, "--credential-file " + noPassword + ": the credential for ghcr.io has a username but no password");
 
         Path empty = Files.writeString(dir.resolve("empty-auth.json"), "{\"auths\":{\"ghcr.io\":{\"auth\":\"\"}}}");
-        Cli e = Cli.run("plan", "--kubeconfig", kubeconfig.toString(), "--trust-bundle", trust.toString(),
+        Cli e = Cli.run("plan", "--kubeconfig", kubeconfig.toString(), "--trust-bundle", in.trust.toString(),
                 "--credential-file", empty.toString(), "--step-summary", "");
         assertEquals(2, e.exit(), e.err());
         assertOneErrorLine(e, "--credential-file " + empty + ": the credential for ghcr.io has no username and no password (an empty auth)");
@@ -278,7 +241,7 @@ class ClusterCliTest {
         Path missing = dir.resolve("nonexistent");
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), CoordinatorMain.class.getName(),
-                "plan", "--trust-bundle", trust.toString(), "--credential-file", credential.toString(), "--step-summary", "");
+                "plan", "--trust-bundle", in.trust.toString(), "--credential-file", in.credential.toString(), "--step-summary", "");
         pb.environment().put("KUBECONFIG", missing.toString());
         pb.environment().put("HOME", dir.toString());
         pb.redirectErrorStream(false);
