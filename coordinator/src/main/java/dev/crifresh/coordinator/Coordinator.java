@@ -65,6 +65,7 @@ public final class Coordinator {
     private final NodeClassifier classifier;
     private final Clock clock = Clock.systemUTC();
     private volatile Rollout running;
+    private volatile KubernetesClient leaseClient;
     private volatile GateWiring gates = GateWiring.none();
     private volatile dev.crifresh.coordinator.silence.Silences silences = dev.crifresh.coordinator.silence.Silences.none();
 
@@ -240,6 +241,7 @@ public final class Coordinator {
         Promise<Report> promise = Promise.promise();
         context.runOnContext(v -> {
             KubernetesClient leaseClient = LeaseClient.of(vertx, client, settings.leaseDuration());
+            this.leaseClient = leaseClient;
             Rollout rollout = new Rollout(vertx, context,
                     new Fabric8NodeOps(context, client, settings.nodeSelector()),
                     new Fabric8PodOps(context, client, settings.podFieldSelector()),
@@ -269,6 +271,19 @@ public final class Coordinator {
     }
 
     private static final java.security.SecureRandom NONCE = new java.security.SecureRandom();
+
+    /**
+     * Drops the connections of a running rollout's own Lease client at once, without any API call, as a killed
+     * process loses them; the rollout's future does not complete after it. For an embedder that abandons a run
+     * together with its client and Vert.x (the tests' crashed runs): the Lease client's watch would otherwise try
+     * to reconnect through the closed Vert.x.
+     */
+    public void abandon() {
+        KubernetesClient c = leaseClient;
+        if (c != null) {
+            c.close();
+        }
+    }
 
     /**
      * Interrupts a running rollout: nothing new starts, nodes in progress keep their ownership

@@ -110,7 +110,11 @@ public final class MockApiDispatcher extends Dispatcher {
                 } finally {
                     write.unlock();
                 }
-                teardown.run();
+                try {
+                    teardown.run();
+                } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                    // The server's Vert.x stopped while this watch was closing: its connection went with it.
+                }
             });
         } catch (java.util.concurrent.RejectedExecutionException shutDown) {
             // The server is shut down (a client closed its watch late): no request routes events to it any more.

@@ -329,6 +329,9 @@ public final class ConditionPublisher {
     }
 
     private void watchFailed(Throwable t) {
+        if (stopped) {
+            return; // the watch was closed by stop(); its connection ending is no failure
+        }
         metrics.apiError("watch");
         if (!watchFailing) {
             watchFailing = true;

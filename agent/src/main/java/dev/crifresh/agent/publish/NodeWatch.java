@@ -119,7 +119,11 @@ final class NodeWatch {
             connectedAt = System.nanoTime();
             ws.textMessageHandler(text -> event(ws, text));
             ws.binaryMessageHandler(bytes -> event(ws, bytes.toString()));
-            ws.exceptionHandler(t -> onError.accept(t));
+            ws.exceptionHandler(t -> {
+                if (!closed && ws == socket) {
+                    onError.accept(t);
+                }
+            });
             ws.closeHandler(v -> ended(ws));
         }).onFailure(this::failed);
     }

@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.cli;
 
+import dev.crifresh.coordinator.kube.UnhandledErrors;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
 import java.io.IOException;
@@ -69,7 +70,7 @@ public final class KeysCommand implements Callable<Integer> {
             var err = spec.commandLine().getErr();
             err.println("crifresh-coordinator: cluster " + target.describe());
             err.flush();
-            Vertx vertx = Vertx.vertx();
+            Vertx vertx = UnhandledErrors.on(Vertx.vertx());
             try (KubernetesClient client = cluster.connect(vertx, target)) {
                 ApiPreflight.check(client, target, cluster.connectTimeout(), List.of(new ApiPreflight.Probe("get", "secrets", namespace,
                         c -> c.secrets().inNamespace(namespace).withName(signingSecret).get())), text -> {

@@ -5,6 +5,7 @@ import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.coordinator.Coordinator;
 import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.kube.UnhandledErrors;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -51,7 +52,7 @@ final class Session implements AutoCloseable {
         PrintWriter err = spec.commandLine().getErr();
         RunLog log = new RunLog(err, options.logFormat, settings.runId(), java.time.Clock.systemUTC());
         log.line("cluster " + target.describe());
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = UnhandledErrors.on(Vertx.vertx());
         KubernetesClient client = null;
         try {
             client = options.cluster.connect(vertx, target);

@@ -17,6 +17,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.vertx5.Vertx5HttpClientFactory;
+import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,12 +29,21 @@ import org.junit.jupiter.api.Test;
 /** Two clients of one mock API, each behind its own proxy, with faults for one of them only. */
 class FaultyApiTest {
     private FaultyApi api;
+    private Vertx vertx;
+    /** Exceptions that escaped every handler of the clients' Vert.x, but for fabric8's known second failure. */
+    private final List<Throwable> unhandled = new CopyOnWriteArrayList<>();
     private KubernetesClient a;
     private KubernetesClient b;
 
     @BeforeEach
     void start() {
         api = FaultyApi.start();
+        vertx = Vertx.vertx();
+        vertx.exceptionHandler(e -> {
+            if (!secondFailureOfAClosedRequest(e)) {
+                unhandled.add(e);
+            }
+        });
         a = client("a");
         b = client("b");
         // The first request of a client is slow on a loaded machine (connection, class loading): not under test.
@@ -51,14 +62,32 @@ class FaultyApiTest {
         // Retries off and a short timeout: each call shows the fault it met.
         Config config = new ConfigBuilder(api.clientConfig(name)).withRequestRetryBackoffLimit(0).withRequestTimeout(5_000)
                 .withConnectionTimeout(5_000).build();
-        return new KubernetesClientBuilder().withConfig(config).build();
+        return new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(new Vertx5HttpClientFactory(vertx)).build();
     }
 
     @AfterEach
     void stop() {
         a.close();
         b.close();
+        vertx.close().await();
         api.close();
+        assertEquals(List.of(), unhandled, "exceptions no handler caught");
+    }
+
+    /**
+     * fabric8 8.0's Vertx5HttpRequest fails a request's promise twice when its connection closes while the request
+     * is being sent (a proxy's reset): the body write's failure, then the response's, which throws "Promise already
+     * completed" into the event loop. The request itself failed as the test expects. The coordinator's
+     * UnhandledErrors recognises the same; this module cannot depend on it.
+     */
+    private static boolean secondFailureOfAClosedRequest(Throwable e) {
+        if (!(e instanceof IllegalStateException) || !"Promise already completed".equals(e.getMessage())) {
+            return false;
+        }
+        StackTraceElement[] stack = e.getStackTrace();
+        return stack.length > 0 && stack[0].getClassName().equals("io.vertx.core.Promise")
+                && java.util.Arrays.stream(stack).anyMatch(f -> f.getClassName().equals("io.vertx.core.http.impl.HttpClientRequestBase")
+                        && f.getMethodName().equals("fail"));
     }
 
     private static Lease lease(String holder) {

@@ -2,6 +2,7 @@ package dev.crifresh.sim.run;
 
 import dev.crifresh.coordinator.Coordinator;
 import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.kube.UnhandledErrors;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.sim.cluster.SimEvent;
 import dev.crifresh.sim.cluster.SimulatedCluster;
@@ -42,7 +43,7 @@ public final class SimulationRun implements AutoCloseable {
      */
     public static SimulationRun prepare(Scenario scenario, Consumer<SimEvent> events)
             throws TimeoutException, InterruptedException {
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = UnhandledErrors.on(Vertx.vertx());
         SimulatedCluster cluster = null;
         try {
             cluster = SimulatedCluster.create(scenario, vertx,

@@ -1,5 +1,6 @@
 package dev.crifresh.sim.serve;
 
+import dev.crifresh.coordinator.kube.UnhandledErrors;
 import dev.crifresh.mockapi.HttpWatchGateway;
 import dev.crifresh.sim.cluster.ApiOptions;
 import dev.crifresh.sim.cluster.SimEvent;
@@ -57,7 +58,7 @@ public final class ServedCluster implements AutoCloseable {
      */
     public static ServedCluster start(Scenario scenario, ServeSettings settings, Consumer<SimEvent> events)
             throws TimeoutException, InterruptedException, IOException {
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = UnhandledErrors.on(Vertx.vertx());
         SimulatedCluster cluster = null;
         List<NodeMetricsServer> metrics = new ArrayList<>();
         HttpWatchGateway gateway = null;
