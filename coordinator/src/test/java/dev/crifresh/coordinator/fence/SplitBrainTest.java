@@ -35,10 +35,11 @@ import org.junit.jupiter.api.Test;
  * the run that took over finishes the job — in every repetition.
  *
  * <p>The test decides what "too slow" means, so that load alone cannot spoil a repetition: the {@link #LEASE}
- * (10 s by default) sets the Lease client's request timeout (a quarter of it) and the hold (four fifths of it
- * after a renewal was sent), so a hold ends early only after two Lease calls in a row slower than 2.5 s; the
- * faults wait on the runs' state (a partition lasts until {@code b} holds the Lease), not on fixed sleeps. A
- * repetition that does not run as planned is a defect, and fails. The literal variant (30 s Lease) runs with
+ * (10 s by default) sets the Lease client's request timeout (a quarter of it), the renewals (every third) and
+ * the hold (four fifths of it after a renewal was sent), so a hold ends early only when a renewal times out
+ * (2.5 s) and its retry a second later is not answered within the 1.2 s left; the faults wait on the runs'
+ * state (a partition lasts until {@code b} holds the Lease), not on fixed sleeps. A repetition that does not
+ * run as planned is a defect, and fails. The literal variant (30 s Lease) runs with
  * {@code -Psplit-brain-literal} (see docs/internals.md).
  */
 class SplitBrainTest {
