@@ -23,6 +23,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,14 +32,21 @@ import org.junit.jupiter.api.Test;
  * proxy, run {@link #REPETITIONS} times per fault. Asserted on what the API and the reboot seam recorded: no
  * node rebooted twice in one boot, never more nodes unavailable than the budget, never two control planes
  * down at once, the run that lost the Lease reports {@code lease-lost} and sent no write after it ended, and
- * the run that took over finishes the job. Times are scaled down ({@link #LEASE} 1 s by default); the literal
- * variant (30 s Lease, 35 s partition) runs with {@code -Psplit-brain-literal} (see docs/coordinator.md).
+ * the run that took over finishes the job — in every repetition.
+ *
+ * <p>The test decides what "too slow" means, so that load alone cannot spoil a repetition: the {@link #LEASE}
+ * (10 s by default) sets the Lease client's request timeout (a quarter of it), the renewals (every third) and
+ * the hold (four fifths of it after a renewal was sent), so a hold ends early only when a renewal times out
+ * (2.5 s) and its retry a second later is not answered within the 1.2 s left; the faults wait on the runs'
+ * state (a partition lasts until {@code b} holds the Lease), not on fixed sleeps. A repetition that does not
+ * run as planned is a defect, and fails. The literal variant (30 s Lease) runs with
+ * {@code -Psplit-brain-literal} (see docs/internals.md).
  */
 class SplitBrainTest {
     static final int REPETITIONS = Integer.getInteger("crifresh.splitbrain.repetitions", 3);
-    static final Duration LEASE = Duration.ofMillis(Long.getLong("crifresh.splitbrain.lease-ms", 4000));
-    static final Duration PARTITION = Duration.ofMillis(Long.getLong("crifresh.splitbrain.partition-ms", 2 * LEASE.toMillis()));
-    private static final Duration WAIT = Duration.ofSeconds(30).plus(PARTITION).plus(LEASE.multipliedBy(3));
+    static final Duration LEASE = Duration.ofMillis(Long.getLong("crifresh.splitbrain.lease-ms", 10_000));
+    /** Long enough for anything a run waits on: a Lease to expire (three times over), the rest of a rollout. */
+    private static final Duration WAIT = Duration.ofSeconds(30).plus(LEASE.multipliedBy(3));
 
     private enum Fault { LEASE_500, PARTITION, TAKEOVER_WHILE_DRAINING, CONTROL_PLANE_NOT_READY }
 
@@ -61,26 +70,18 @@ class SplitBrainTest {
         repeat(Fault.CONTROL_PLANE_NOT_READY);
     }
 
-    /**
-     * Safety is asserted in every repetition. Liveness — the fault hit {@code a} and {@code b} finished the job —
-     * can be spoiled by an overloaded machine (a Lease call slower than a quarter of the Lease ends a hold early,
-     * which is the fence doing its job): such repetitions are counted, and at least half must be clean.
-     */
+    /** Every repetition must be safe and clean (the fault hit {@code a}, and {@code b} finished the job). */
     private void repeat(Fault fault) throws Exception {
-        int clean = 0;
+        long started = System.nanoTime();
         for (int rep = 0; rep < REPETITIONS; rep++) {
             try (Harness h = new Harness()) {
-                if (once(h, fault, rep)) {
-                    clean++;
-                }
+                once(h, fault, rep);
             } catch (AssertionError e) {
                 throw new AssertionError(fault + ", repetition " + (rep + 1) + " of " + REPETITIONS + ": " + e.getMessage(), e);
             }
         }
-        System.out.println("SplitBrainTest " + fault + ": " + REPETITIONS + " repetitions safe, " + clean + " clean (lease "
-                + LEASE.toMillis() + " ms, partition " + PARTITION.toMillis() + " ms)");
-        assertTrue(clean * 2 >= REPETITIONS, fault + ": only " + clean + " of " + REPETITIONS
-                + " repetitions ran as planned (a Lease lost to load, not to the fault); the machine is too loaded to tell");
+        System.out.println("SplitBrainTest " + fault + ": " + REPETITIONS + " repetitions safe and clean (lease " + LEASE.toMillis()
+                + " ms) in " + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s");
     }
 
     private static CoordinatorSettings settings(String runId) {
@@ -88,8 +89,7 @@ class SplitBrainTest {
                 .withLockTimeout(WAIT).withDrainTimeout(WAIT).withRebootTimeout(Duration.ofSeconds(15));
     }
 
-    /** @return whether the repetition ran as planned (else only safety was asserted) */
-    private boolean once(Harness h, Fault fault, int rep) throws Exception {
+    private void once(Harness h, Fault fault, int rep) throws Exception {
         boolean controlPlanesOnly = fault == Fault.CONTROL_PLANE_NOT_READY;
         if (!controlPlanesOnly) {
             h.worker("w1", Verdict.STALE);
@@ -108,61 +108,64 @@ class SplitBrainTest {
         Report a;
         Report b;
         long aEnded;
-        boolean planned = true;
         try (Timeline timeline = new Timeline(h.cluster)) {
             Harness.Run runA = h.run("a", settings("run-a"), aLines).rollout();
-            Poll.until(WAIT, "a to take the Lease", () -> aLines.stream().anyMatch(l -> l.startsWith("rollout lock acquired")));
+            Poll.until(WAIT, "a to take the Lease", () -> said(aLines, "rollout lock acquired"));
             Harness.Run runB = h.run("b", settings("run-b"), bLines).rollout();
-            java.util.function.BooleanSupplier aEndedEarly = () -> aLines.stream().anyMatch(l -> l.startsWith("stopping: "));
+            // Each wait before the fault also ends when a stops on its own: then the fault cannot hit it as planned.
+            BooleanSupplier aStopped = () -> aLines.stream().anyMatch(l -> l.startsWith("stopping: "));
             switch (fault) {
                 case LEASE_500 -> {
                     // at a different step each time: while w1 drains, after w1's reboot request, while w2 rolls
                     int reboots = rep % 3;
-                    Poll.until(WAIT, reboots + " reboot(s) by a", () -> h.driver.reboots().size() >= reboots || aEndedEarly.getAsBoolean());
-                    planned = !aEndedEarly.getAsBoolean();
+                    Poll.until(WAIT, reboots + " reboot(s) by a", () -> h.driver.reboots().size() >= reboots || aStopped.getAsBoolean());
+                    assertNotStopped(aLines, bLines);
                     h.cluster.api.faults("a").fail(Requests.leases(), 500);
                 }
                 case PARTITION -> {
                     int reboots = rep % 3;
-                    Poll.until(WAIT, reboots + " reboot(s) by a", () -> h.driver.reboots().size() >= reboots || aEndedEarly.getAsBoolean());
-                    planned = !aEndedEarly.getAsBoolean();
+                    Poll.until(WAIT, reboots + " reboot(s) by a", () -> h.driver.reboots().size() >= reboots || aStopped.getAsBoolean());
+                    assertNotStopped(aLines, bLines);
                     if (rep % 2 == 0) {
                         h.cluster.api.proxy("a").hang();
                     } else {
                         h.cluster.api.proxy("a").refuse();
                     }
-                    Thread.sleep(PARTITION.toMillis());
+                    // Longer than the Lease: until b has taken it (possible only once a's last renewal expired) and a
+                    // has seen its hold end.
+                    Poll.until(WAIT, "b to take the Lease while a is cut off", () -> said(bLines, "rollout lock acquired"));
+                    Poll.until(WAIT, "a to end its hold while cut off", () -> said(aLines, "lost the rollout lock"));
                     // The partition ends; what a hung connection held is lost (its client gave up on it).
                     h.cluster.api.proxy("a").refuse();
                     h.cluster.api.proxy("a").pass();
                 }
                 case TAKEOVER_WHILE_DRAINING -> {
                     Poll.until(WAIT, drains + " draining", () -> (inPhase(h, drains, "run-a/draining") && h.cluster.refusals() > 0)
-                            || aEndedEarly.getAsBoolean());
-                    planned = !aEndedEarly.getAsBoolean();
+                            || aStopped.getAsBoolean());
+                    assertNotStopped(aLines, bLines);
                     takeOver(h);
-                    Poll.until(WAIT, "a to notice", () -> aLines.stream().anyMatch(l -> l.contains("lost the rollout lock")));
+                    Poll.until(WAIT, "a to notice", () -> said(aLines, "lost the rollout lock"));
                     h.cluster.server.clearExpectations();
                     h.cluster.acceptEvictions("shop", "db-0", h.evictions);
                 }
                 case CONTROL_PLANE_NOT_READY -> {
                     Poll.until(WAIT, drains + " draining", () -> (inPhase(h, drains, "run-a/draining") && h.cluster.refusals() > 0)
-                            || aEndedEarly.getAsBoolean());
-                    planned = !aEndedEarly.getAsBoolean();
+                            || aStopped.getAsBoolean());
+                    assertNotStopped(aLines, bLines);
                     h.cluster.setReady("cp2", false);
                     h.cluster.server.clearExpectations();
                     h.cluster.acceptEvictions("shop", "db-0", h.evictions);
-                    if (planned) {
-                        Poll.until(WAIT, "cp1 held back", () -> aLines.stream().anyMatch(l -> l.contains("cp1 drained, but not rebooted yet"))
-                                || aEndedEarly.getAsBoolean());
-                        assertEquals(0, h.driver.rebootsOf("cp1"), "cp1 rebooted while cp2 was NotReady");
-                    } else {
-                        Thread.sleep(LEASE.toMillis());
-                    }
+                    Poll.until(WAIT, "cp1 held back", () -> said(aLines, "cp1 drained, but not rebooted yet") || aStopped.getAsBoolean());
+                    assertNotStopped(aLines, bLines);
+                    assertEquals(0, h.driver.rebootsOf("cp1"), "cp1 rebooted while cp2 was NotReady");
                     h.cluster.setReady("cp2", true);
                 }
             }
-            a = runA.report(WAIT);
+            try {
+                a = runA.report(WAIT);
+            } catch (TimeoutException e) {
+                throw new AssertionError("a did not end within " + WAIT + "\na: " + aLines + "\nb: " + bLines, e);
+            }
             aEnded = System.nanoTime();
             if (fault == Fault.LEASE_500 || fault == Fault.PARTITION) {
                 h.cluster.server.clearExpectations();
@@ -170,14 +173,14 @@ class SplitBrainTest {
             }
             try {
                 b = runB.report(WAIT);
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 throw new AssertionError("b did not finish within " + WAIT + "\na: " + aLines + "\nb: " + bLines, e);
             }
             assertSafe(h, timeline, fault);
         }
+        String lines = "\na: " + aLines + "\nb: " + bLines;
         for (Report r : List.of(a, b)) {
-            assertTrue(r.exitCode() == 0 || r.result() == Result.LEASE_LOST, "neither finished nor lost the Lease: " + r.toJson()
-                    + "\na: " + aLines + "\nb: " + bLines);
+            assertTrue(r.exitCode() == 0 || r.result() == Result.LEASE_LOST, "neither finished nor lost the Lease: " + r.toJson() + lines);
         }
         if (a.result() == Result.LEASE_LOST) {
             assertEquals(4, a.exitCode(), a.toJson());
@@ -186,11 +189,25 @@ class SplitBrainTest {
             assertTrue(late.isEmpty(), "a wrote after its run ended: " + late);
         }
         if (fault == Fault.CONTROL_PLANE_NOT_READY) {
-            return planned && a.exitCode() == 0 && b.exitCode() == 0;
+            assertEquals(0, a.exitCode(), "a did not finish: " + a.toJson() + lines);
+        } else {
+            // a cannot finish (a PodDisruptionBudget holds it until it has ended): it must have lost the Lease
+            assertEquals(Result.LEASE_LOST, a.result(), a.toJson() + lines);
         }
-        // a cannot finish (a PodDisruptionBudget holds it until it has ended): it must have lost the Lease
-        assertEquals(Result.LEASE_LOST, a.result(), a.toJson());
-        return planned && b.exitCode() == 0;
+        assertEquals(0, b.exitCode(), "b did not finish the job: " + b.toJson() + lines);
+    }
+
+    private static boolean said(List<String> lines, String part) {
+        return lines.stream().anyMatch(l -> l.contains(part));
+    }
+
+    /**
+     * a stopped before the fault could hit it: with a Lease this long for the load (see the class comment), a
+     * defect, not the machine — its lines say why (a Lease lost early names its last renewal's error).
+     */
+    private static void assertNotStopped(List<String> aLines, List<String> bLines) {
+        assertTrue(aLines.stream().noneMatch(l -> l.startsWith("stopping: ")),
+                "a stopped before the fault was injected\na: " + aLines + "\nb: " + bLines);
     }
 
     /** The safety properties, on what the API server and the reboot seam recorded. */

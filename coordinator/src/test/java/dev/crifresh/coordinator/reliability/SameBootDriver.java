@@ -17,6 +17,8 @@ final class SameBootDriver implements RebootDriver, AutoCloseable {
     private final MockCluster cluster;
     private final Map<String, Integer> calls = new ConcurrentHashMap<>();
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
+    private final java.util.List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile boolean closed;
 
     SameBootDriver(MockCluster cluster) {
         this.cluster = cluster;
@@ -26,8 +28,19 @@ final class SameBootDriver implements RebootDriver, AutoCloseable {
     public void reboot(Node node) {
         String name = node.getMetadata().getName();
         calls.merge(name, 1, Integer::sum);
-        executor.schedule(() -> cluster.setReady(name, false), 5, TimeUnit.MILLISECONDS);
-        executor.schedule(() -> cluster.setReady(name, true), 60, TimeUnit.MILLISECONDS);
+        executor.schedule(() -> setReady(name, false), 5, TimeUnit.MILLISECONDS);
+        executor.schedule(() -> setReady(name, true), 60, TimeUnit.MILLISECONDS);
+    }
+
+    /** An exception would vanish in the executor: recorded, and {@link #close()} fails the test with it. */
+    private void setReady(String name, boolean ready) {
+        try {
+            cluster.setReady(name, ready);
+        } catch (RuntimeException e) {
+            if (!closed) {
+                failures.add(name + " not set Ready " + ready + ": " + e);
+            }
+        }
     }
 
     int calls(String node) {
@@ -36,6 +49,10 @@ final class SameBootDriver implements RebootDriver, AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         executor.shutdownNow();
+        if (!failures.isEmpty()) {
+            throw new AssertionError("the same-boot driver failed: " + failures);
+        }
     }
 }
