@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.agent.publish.Backoff;
-import dev.crifresh.agent.publish.Fabric8NodeApi;
+import dev.crifresh.agent.kube.Backoff;
+import dev.crifresh.agent.kube.Fabric8NodeApi;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
 import dev.crifresh.agent.testing.MockApi;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.agent.publish.ApiException;
-import dev.crifresh.agent.publish.Backoff;
-import dev.crifresh.agent.publish.Fabric8NodeApi;
-import dev.crifresh.agent.publish.NodeApi;
+import dev.crifresh.agent.kube.ApiException;
+import dev.crifresh.agent.kube.Backoff;
+import dev.crifresh.agent.kube.Fabric8NodeApi;
+import dev.crifresh.agent.kube.NodeApi;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
 import dev.crifresh.agent.testing.MockApi;

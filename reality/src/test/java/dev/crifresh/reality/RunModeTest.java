@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
-import dev.crifresh.agent.KubernetesClients;
+import dev.crifresh.agent.kube.Fabric8NodeApi;
+import dev.crifresh.agent.kube.KubernetesClients;
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.SigningKey;
@@ -117,7 +118,7 @@ class RunModeTest {
                 .withTiming(AgentSettings.DEFAULT_HEARTBEAT, AgentSettings.DEFAULT_VALIDITY, Duration.ofMillis(500),
                         AgentSettings.DEFAULT_DEBOUNCE)
                 .withCriSocket(criSocket ? node.socket() : null);
-        agent = AgentRuntime.start(vertx, client, settings, key, "reality-run-fingerprint-key-32-bytes!!".getBytes(),
+        agent = AgentRuntime.start(vertx, new Fabric8NodeApi(client), settings, key, "reality-run-fingerprint-key-32-bytes!!".getBytes(),
                 HostClock.system(Path.of("/proc"))).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         awaitCondition("True", freshReason);
         assertTrue(containerd.cri().pull(image).ok());

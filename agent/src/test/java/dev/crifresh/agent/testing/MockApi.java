@@ -1,6 +1,6 @@
 package dev.crifresh.agent.testing;
 
-import dev.crifresh.agent.KubernetesClients;
+import dev.crifresh.agent.kube.KubernetesClients;
 import dev.crifresh.mockapi.MockApiServer;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;

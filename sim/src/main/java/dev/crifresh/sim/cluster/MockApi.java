@@ -24,10 +24,13 @@ import java.util.logging.Logger;
 public final class MockApi implements AutoCloseable {
     private static final Logger QUIET = Logger.getLogger("io.fabric8.mockwebserver");
 
+    private final Vertx vertx;
     private final KubernetesMockServer server;
     private final KubernetesClient client;
+    private InClusterEndpoint inCluster;
 
-    private MockApi(KubernetesMockServer server, KubernetesClient client) {
+    private MockApi(Vertx vertx, KubernetesMockServer server, KubernetesClient client) {
+        this.vertx = vertx;
         this.server = server;
         this.client = client;
     }
@@ -46,14 +49,14 @@ public final class MockApi implements AutoCloseable {
                 options.routes().apply(new MockApiDispatcher(expectations)));
         server.init(InetAddress.getLoopbackAddress(), 0);
         KubernetesClient client = server.createClient(new Vertx5HttpClientFactory(vertx));
-        return new MockApi(server, client);
+        return new MockApi(vertx, server, client);
     }
 
     public KubernetesMockServer server() {
         return server;
     }
 
-    /** The client everything in the simulation uses: agents, coordinator, kubelet, reboots. */
+    /** The client the simulated platform and the coordinator use (the agents use {@link #inCluster()}). */
     public KubernetesClient client() {
         return client;
     }
@@ -63,8 +66,21 @@ public final class MockApi implements AutoCloseable {
         return server.url("/");
     }
 
+    /** The API server as the simulated pods reach it (HTTPS, service account); started at the first call. */
+    public synchronized InClusterEndpoint inCluster() {
+        if (inCluster == null) {
+            inCluster = InClusterEndpoint.start(vertx, InetAddress.getLoopbackAddress().getHostAddress(), server.getPort());
+        }
+        return inCluster;
+    }
+
     @Override
     public void close() {
+        synchronized (this) {
+            if (inCluster != null) {
+                inCluster.close();
+            }
+        }
         client.close();
         server.destroy();
     }

@@ -93,7 +93,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private volatile Credential desired;
 
     private SimulatedCluster(Scenario scenario, Vertx vertx,
-            BiFunction<KubernetesClient, SimKeys, AgentLauncher> launchers, ApiOptions apiOptions) throws IOException {
+            BiFunction<MockApi, SimKeys, AgentLauncher> launchers, ApiOptions apiOptions) throws IOException {
         this.scenario = scenario;
         this.desired = scenario.desiredCredential();
         this.workDir = Files.createTempDirectory("crifresh-sim-");
@@ -107,7 +107,7 @@ public final class SimulatedCluster implements AutoCloseable {
         this.agentStarter = Executors.newFixedThreadPool(AGENT_STARTERS, daemon("crifresh-sim-agent-start"));
         this.evictions = new EvictionResponder(api.server(), api.client(), platform, terminations,
                 scenario.simulation().podTermination(), this::record);
-        this.launcher = launchers.apply(api.client(), keys);
+        this.launcher = launchers.apply(api, keys);
         this.registry = new SimulatedRegistry(scenario.registry(), scenario.revokedCredentials());
         this.pods = new PodStarter(api.client(), platform, registry, this::node, this::record);
         this.scheduler = new PodScheduler(api.client(), platform, evictions::allow, this::record);
@@ -121,13 +121,13 @@ public final class SimulatedCluster implements AutoCloseable {
      * written and no agent started (see {@link #startAgents}).
      */
     public static SimulatedCluster create(Scenario scenario, Vertx vertx,
-            BiFunction<KubernetesClient, SimKeys, AgentLauncher> launchers) {
+            BiFunction<MockApi, SimKeys, AgentLauncher> launchers) {
         return create(scenario, vertx, launchers, ApiOptions.DEFAULT);
     }
 
     /** As {@link #create(Scenario, Vertx, BiFunction)}, with the API server listening as {@code apiOptions} says. */
     public static SimulatedCluster create(Scenario scenario, Vertx vertx,
-            BiFunction<KubernetesClient, SimKeys, AgentLauncher> launchers, ApiOptions apiOptions) {
+            BiFunction<MockApi, SimKeys, AgentLauncher> launchers, ApiOptions apiOptions) {
         SimulatedCluster cluster;
         try {
             cluster = new SimulatedCluster(scenario, vertx, launchers, apiOptions);

@@ -46,7 +46,7 @@ public final class SimulationRun implements AutoCloseable {
         SimulatedCluster cluster = null;
         try {
             cluster = SimulatedCluster.create(scenario, vertx,
-                    (client, keys) -> new RealAgentLauncher(vertx, client, keys,
+                    (api, keys) -> new RealAgentLauncher(vertx, api.inCluster().podEnvironment(), keys,
                             RealAgentLauncher.procPollFor(scenario.nodes().size())));
             cluster.onEvent(events);
             cluster.startAgents();

@@ -66,7 +66,7 @@ public final class ServedCluster implements AutoCloseable {
             files.lock();
             ControlRoutes[] control = new ControlRoutes[1];
             cluster = SimulatedCluster.create(scenario, vertx,
-                    (client, keys) -> new RealAgentLauncher(vertx, client, keys,
+                    (api, keys) -> new RealAgentLauncher(vertx, api.inCluster().podEnvironment(), keys,
                             RealAgentLauncher.procPollFor(scenario.nodes().size())),
                     new ApiOptions(api -> control[0] = new ControlRoutes(api)));
             gateway = listen("--port " + settings.apiPort(), settings.apiPort(), "", HttpWatchGateway.start(vertx, settings.apiPort(), cluster.api().server().getPort()));

@@ -1,4 +1,4 @@
-package dev.crifresh.agent;
+package dev.crifresh.agent.kube;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;

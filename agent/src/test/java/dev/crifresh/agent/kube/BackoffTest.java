@@ -1,4 +1,4 @@
-package dev.crifresh.agent.publish;
+package dev.crifresh.agent.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,6 +1,5 @@
-package dev.crifresh.agent.publish;
+package dev.crifresh.agent.kube;
 
-import dev.crifresh.agent.KubernetesClients;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.crifresh.agent.publish;
+package dev.crifresh.agent.kube;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Future;
@@ -119,7 +119,12 @@ final class NodeWatch {
             connectedAt = System.nanoTime();
             ws.textMessageHandler(text -> event(ws, text));
             ws.binaryMessageHandler(bytes -> event(ws, bytes.toString()));
-            ws.exceptionHandler(t -> onError.accept(t));
+            ws.exceptionHandler(t -> {
+                // a connection closed under a closed watch (the agent stopping) is no failure to report
+                if (!closed && ws == socket) {
+                    onError.accept(t);
+                }
+            });
             ws.closeHandler(v -> ended(ws));
         }).onFailure(this::failed);
     }

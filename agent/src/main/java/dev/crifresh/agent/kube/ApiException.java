@@ -1,4 +1,4 @@
-package dev.crifresh.agent.publish;
+package dev.crifresh.agent.kube;
 
 /** A failed Kubernetes API call. {@code code} is the HTTP status, or 0 when no response arrived. */
 public final class ApiException extends Exception {

@@ -1,4 +1,4 @@
-package dev.crifresh.agent.publish;
+package dev.crifresh.agent.kube;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.crifresh.agent.publish;
+package dev.crifresh.agent.kube;
 
 import java.time.Duration;
 import java.util.function.DoubleSupplier;

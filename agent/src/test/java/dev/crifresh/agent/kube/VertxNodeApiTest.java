@@ -1,4 +1,4 @@
-package dev.crifresh.agent.publish;
+package dev.crifresh.agent.kube;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.crifresh.agent.publish.ConditionPatch;
+import dev.crifresh.agent.publish.DesiredCondition;
 import dev.crifresh.agent.testing.InCluster;
 import dev.crifresh.agent.testing.MockApi;
 import dev.crifresh.agent.testing.RestartableDispatcher.Seen;
