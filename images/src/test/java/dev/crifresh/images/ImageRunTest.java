@@ -10,7 +10,7 @@ import dev.crifresh.reality.CriNode;
 import dev.crifresh.reality.Prerequisites;
 import dev.crifresh.reality.RealContainerd;
 import dev.crifresh.reality.RealRegistry;
-import dev.crifresh.sim.cluster.TalosConfigFiles;
+import dev.crifresh.sim.node.TalosConfigFiles;
 import dev.crifresh.sim.scenario.Credential;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;

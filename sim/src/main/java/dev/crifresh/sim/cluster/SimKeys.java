@@ -22,7 +22,7 @@ public record SimKeys(SigningKey agentKey, byte[] fingerprintKey, TrustBundle tr
     }
 
     /** A key pair as a signing key; an untrusted one of these is what a forger signs with. */
-    static SigningKey signingKey(KeyPair pair) {
+    public static SigningKey signingKey(KeyPair pair) {
         return new SigningKey(pair.getPrivate(), pair.getPublic(), Ed25519Keys.thumbprint(pair.getPublic()));
     }
 

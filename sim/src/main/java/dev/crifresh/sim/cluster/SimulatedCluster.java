@@ -1,5 +1,20 @@
 package dev.crifresh.sim.cluster;
 
+import dev.crifresh.sim.external.SimulatedPrometheus;
+import dev.crifresh.sim.external.SimulatedRegistry;
+import dev.crifresh.sim.external.SimulatedTalosctl;
+import dev.crifresh.sim.kube.ApiOptions;
+import dev.crifresh.sim.kube.EvictionResponder;
+import dev.crifresh.sim.kube.HostileAttestations;
+import dev.crifresh.sim.kube.Kubelet;
+import dev.crifresh.sim.kube.MockApi;
+import dev.crifresh.sim.kube.NodeObjects;
+import dev.crifresh.sim.kube.PodScheduler;
+import dev.crifresh.sim.kube.PodStarter;
+import dev.crifresh.sim.kube.StatusPatch;
+import dev.crifresh.sim.node.AgentLauncher;
+import dev.crifresh.sim.node.HostRoot;
+import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.common.attest.AttestationClaims;
 import dev.crifresh.common.attest.ClaimsJson;
 import dev.crifresh.common.kube.AttestationMessage;

@@ -4,10 +4,10 @@ import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.kube.InClusterConfig;
 import dev.crifresh.agent.kube.VertxNodeApi;
-import dev.crifresh.sim.cluster.AgentLauncher;
-import dev.crifresh.sim.cluster.HostRoot;
 import dev.crifresh.sim.cluster.SimKeys;
-import dev.crifresh.sim.cluster.SimulatedHostClock;
+import dev.crifresh.sim.node.AgentLauncher;
+import dev.crifresh.sim.node.HostRoot;
+import dev.crifresh.sim.node.SimulatedHostClock;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -41,7 +41,7 @@ public final class RealAgentLauncher implements AgentLauncher {
 
     /**
      * @param podEnvironment the agent container's environment that names the API server and the service
-     *                       account ({@link dev.crifresh.sim.cluster.InClusterEndpoint#podEnvironment})
+     *                       account ({@link dev.crifresh.sim.kube.InClusterEndpoint#podEnvironment})
      * @param procPoll       how often each agent polls its node's {@code /proc} and files ({@link #procPollFor})
      */
     public RealAgentLauncher(Vertx vertx, Map<String, String> podEnvironment, SimKeys keys, Duration procPoll) {

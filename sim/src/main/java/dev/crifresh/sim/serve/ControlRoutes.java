@@ -4,7 +4,7 @@ import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.sim.cluster.SimulatedCluster;
-import dev.crifresh.sim.cluster.SimulatedNode;
+import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.scenario.AgentMode;
 import dev.crifresh.sim.scenario.Credential;
 import io.fabric8.mockwebserver.http.Dispatcher;

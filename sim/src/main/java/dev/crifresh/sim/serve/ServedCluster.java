@@ -1,10 +1,10 @@
 package dev.crifresh.sim.serve;
 
 import dev.crifresh.mockapi.HttpWatchGateway;
-import dev.crifresh.sim.cluster.ApiOptions;
 import dev.crifresh.sim.cluster.SimEvent;
 import dev.crifresh.sim.cluster.SimulatedCluster;
-import dev.crifresh.sim.cluster.SimulatedNode;
+import dev.crifresh.sim.kube.ApiOptions;
+import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.run.RealAgentLauncher;
 import dev.crifresh.sim.scenario.Scenario;
 import io.vertx.core.Future;

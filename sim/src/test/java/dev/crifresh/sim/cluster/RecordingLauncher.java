@@ -1,5 +1,8 @@
 package dev.crifresh.sim.cluster;
 
+import dev.crifresh.sim.node.AgentLauncher;
+import dev.crifresh.sim.node.HostRoot;
+import dev.crifresh.sim.node.SimulatedHostClock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;

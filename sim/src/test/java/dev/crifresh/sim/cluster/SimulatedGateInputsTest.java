@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.gate.etcd.CommandOutput;
 import dev.crifresh.mockapi.Poll;
+import dev.crifresh.sim.external.SimulatedTalosctl;
+import dev.crifresh.sim.kube.NodeObjects;
+import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.scenario.ScenarioReader;
 import io.vertx.core.Vertx;
 import java.net.URI;

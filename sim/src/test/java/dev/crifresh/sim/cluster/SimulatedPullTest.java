@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.mockapi.Poll;
+import dev.crifresh.sim.external.SimulatedRegistry;
+import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.scenario.Credential;
 import dev.crifresh.sim.scenario.ScenarioReader;
 import io.fabric8.kubernetes.api.model.ContainerStatus;

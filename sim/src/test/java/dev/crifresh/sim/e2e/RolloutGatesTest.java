@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.coordinator.gate.GateNote;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.mockapi.Poll;
-import dev.crifresh.sim.cluster.NodeObjects;
+import dev.crifresh.sim.kube.NodeObjects;
 import dev.crifresh.sim.cluster.RebootRequest;
 import dev.crifresh.sim.cluster.SimulatedCluster;
 import dev.crifresh.sim.run.SimulationRun;

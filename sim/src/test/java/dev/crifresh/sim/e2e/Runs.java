@@ -9,7 +9,7 @@ import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.sim.cluster.RebootRequest;
 import dev.crifresh.sim.cluster.SimEvent;
 import dev.crifresh.sim.cluster.SimulatedCluster;
-import dev.crifresh.sim.cluster.SimulatedNode;
+import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.run.SimulationRun;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.scenario.ScenarioReader;

@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.kube;
 
 import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.sim.scenario.Marker;

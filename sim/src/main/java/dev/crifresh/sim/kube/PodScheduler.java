@@ -1,5 +1,6 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.kube;
 
+import dev.crifresh.sim.cluster.SimEvent;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -30,7 +31,7 @@ import java.util.function.Consumer;
  * starts it with that node's running containerd — so a pod bound to a stale node whose old credential
  * is revoked ends in ImagePullBackOff. Runs on the simulation's platform thread.
  */
-final class PodScheduler {
+public final class PodScheduler {
     /** How often waiting replacements are tried again. */
     static final Duration RETRY = Duration.ofMillis(200);
 
@@ -41,19 +42,19 @@ final class PodScheduler {
     private final List<Pod> waiting = new ArrayList<>();
 
     /** @param created a replacement pod was created bound to a node (it may be evicted in turn) */
-    PodScheduler(KubernetesClient client, ScheduledExecutorService platform, Consumer<Pod> created, Consumer<SimEvent> events) {
+    public PodScheduler(KubernetesClient client, ScheduledExecutorService platform, Consumer<Pod> created, Consumer<SimEvent> events) {
         this.client = client;
         this.platform = platform;
         this.created = created;
         this.events = events;
     }
 
-    void start() {
+    public void start() {
         platform.scheduleWithFixedDelay(this::retryWaiting, RETRY.toMillis(), RETRY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The evicted pod is gone: a ReplicaSet pod gets a replacement. Called on the platform thread. */
-    void evictedPodGone(Pod evicted) {
+    public void evictedPodGone(Pod evicted) {
         if (!ownedByReplicaSet(evicted)) {
             return;
         }
@@ -66,7 +67,7 @@ final class PodScheduler {
     }
 
     /** Replacements waiting for a node. */
-    int waiting() {
+    public int waiting() {
         return waiting.size();
     }
 

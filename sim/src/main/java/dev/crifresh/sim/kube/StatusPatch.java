@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.kube;
 
 import dev.crifresh.agent.publish.ConditionPatch;
 import io.fabric8.kubernetes.api.model.Node;
@@ -17,7 +17,7 @@ import tools.jackson.databind.node.ArrayNode;
  * strategic-merge patches, and a full status PUT would clobber other writers, so this is what every
  * simulated writer uses.
  */
-final class StatusPatch {
+public final class StatusPatch {
     private static final int ATTEMPTS = 8;
 
     private StatusPatch() {

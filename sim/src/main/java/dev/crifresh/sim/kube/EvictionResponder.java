@@ -1,5 +1,6 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.kube;
 
+import dev.crifresh.sim.cluster.SimEvent;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -23,7 +24,7 @@ import java.util.function.Consumer;
  * kubelet brings them back at once, so they stay) and the attempt is recorded as a
  * {@link SimEvent.Kind#FORBIDDEN_EVICTION}.
  */
-final class EvictionResponder {
+public final class EvictionResponder {
     private final KubernetesMockServer server;
     private final KubernetesClient client;
     private final ScheduledExecutorService platform;
@@ -40,7 +41,7 @@ final class EvictionResponder {
     private volatile Consumer<Pod> gone = pod -> { };
     private final Map<String, Integer> evictions = new ConcurrentHashMap<>();
 
-    EvictionResponder(KubernetesMockServer server, KubernetesClient client, ScheduledExecutorService platform,
+    public EvictionResponder(KubernetesMockServer server, KubernetesClient client, ScheduledExecutorService platform,
             ScheduledExecutorService terminations, Duration termination, Consumer<SimEvent> events) {
         this.server = server;
         this.client = client;
@@ -50,11 +51,11 @@ final class EvictionResponder {
         this.events = events;
     }
 
-    void onGone(Consumer<Pod> gone) {
+    public void onGone(Consumer<Pod> gone) {
         this.gone = gone;
     }
 
-    void allow(Pod pod) {
+    public void allow(Pod pod) {
         String namespace = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
         String node = pod.getSpec().getNodeName();
@@ -64,7 +65,7 @@ final class EvictionResponder {
     }
 
     /** A pod a drain must not evict: an attempt is answered, recorded, and changes nothing. */
-    void watchForbidden(Pod pod) {
+    public void watchForbidden(Pod pod) {
         String namespace = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
         String node = pod.getSpec().getNodeName();
@@ -77,7 +78,7 @@ final class EvictionResponder {
     }
 
     /** How many eviction requests for this pod were accepted. */
-    int evictions(String namespace, String name) {
+    public int evictions(String namespace, String name) {
         return evictions.getOrDefault(key(namespace, name), 0);
     }
 

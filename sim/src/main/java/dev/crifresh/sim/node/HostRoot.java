@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.node;
 
 import dev.crifresh.sim.scenario.Credential;
 import java.io.IOException;
@@ -182,7 +182,7 @@ public final class HostRoot {
         }
     }
 
-    static void deleteTree(Path dir) {
+    public static void deleteTree(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

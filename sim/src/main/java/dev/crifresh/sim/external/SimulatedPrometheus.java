@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.external;
 
 import dev.crifresh.sim.scenario.AlertSpec;
 import io.vertx.core.Vertx;
@@ -30,7 +30,7 @@ public final class SimulatedPrometheus implements AutoCloseable {
     }
 
     /** Starts it on a free loopback port. Blocking: call from a plain thread. */
-    static SimulatedPrometheus start(Vertx vertx, List<AlertSpec> alerts, Supplier<Instant> runStartedAt) {
+    public static SimulatedPrometheus start(Vertx vertx, List<AlertSpec> alerts, Supplier<Instant> runStartedAt) {
         SimulatedPrometheus[] self = new SimulatedPrometheus[1];
         HttpServer server = vertx.createHttpServer().requestHandler(request -> {
             if ("/api/v1/alerts".equals(request.path()) && request.method().name().equals("GET")) {

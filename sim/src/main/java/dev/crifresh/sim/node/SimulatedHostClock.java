@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.node;
 
 import dev.crifresh.agent.host.ChangeTimes;
 import dev.crifresh.agent.host.HostClock;

@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.node;
 
 import dev.crifresh.agent.AgentRuntime;
 import java.util.Optional;

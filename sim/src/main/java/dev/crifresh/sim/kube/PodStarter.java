@@ -1,5 +1,8 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.kube;
 
+import dev.crifresh.sim.cluster.SimEvent;
+import dev.crifresh.sim.external.SimulatedRegistry;
+import dev.crifresh.sim.node.SimulatedNode;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -37,7 +40,7 @@ import java.util.function.Function;
  * Other simulated parts (a rescheduled pod, a probe pod) get the same pull by creating the pod bound to
  * the node. Runs on the simulation's platform thread.
  */
-final class PodStarter implements AutoCloseable {
+public final class PodStarter implements AutoCloseable {
     /** How long a pull takes. */
     static final Duration PULL = Duration.ofMillis(100);
     /** How long after ErrImagePull the kubelet reports ImagePullBackOff. */
@@ -52,7 +55,7 @@ final class PodStarter implements AutoCloseable {
     private final Map<String, Set<String>> waiting = new ConcurrentHashMap<>();
     private SharedIndexInformer<Pod> informer;
 
-    PodStarter(KubernetesClient client, ScheduledExecutorService platform, SimulatedRegistry registry,
+    public PodStarter(KubernetesClient client, ScheduledExecutorService platform, SimulatedRegistry registry,
             Function<String, SimulatedNode> nodes, Consumer<SimEvent> events) {
         this.client = client;
         this.platform = platform;
@@ -62,7 +65,7 @@ final class PodStarter implements AutoCloseable {
     }
 
     /** Starts watching pods; pods that exist already and have a status are left alone. */
-    void start() {
+    public void start() {
         informer = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
@@ -83,14 +86,14 @@ final class PodStarter implements AutoCloseable {
     }
 
     /** The node is up again: start the pods that waited for it. Called on the platform thread. */
-    void nodeUp(String nodeName) {
+    public void nodeUp(String nodeName) {
         Set<String> keys = waiting.remove(nodeName);
         if (keys != null) {
             keys.forEach(this::startPod);
         }
     }
 
-    static boolean needsStart(Pod pod) {
+    public static boolean needsStart(Pod pod) {
         if (pod.getSpec() == null || pod.getSpec().getNodeName() == null) {
             return false;
         }

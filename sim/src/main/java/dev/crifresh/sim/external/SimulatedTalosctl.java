@@ -1,7 +1,8 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.external;
 
 import dev.crifresh.coordinator.gate.etcd.CommandOutput;
 import dev.crifresh.coordinator.gate.etcd.CommandRunner;
+import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.scenario.EtcdMember;
 import dev.crifresh.sim.scenario.Role;
 import java.util.ArrayList;

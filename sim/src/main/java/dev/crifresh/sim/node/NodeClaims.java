@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.node;
 
 import dev.crifresh.agent.host.ConfigDocument;
 import dev.crifresh.agent.host.ConfigFileReader;
@@ -29,7 +29,7 @@ import java.util.List;
  * fingerprints of those files, all turned into claims by the agent's own {@link ClaimsFactory}. Used to
  * build the hostile attestations, which must look right in every respect but one.
  */
-final class NodeClaims {
+public final class NodeClaims {
     static final Duration VALIDITY = Duration.ofMinutes(15);
     static final String AGENT_VERSION = "crifresh-agent/sim";
 
@@ -37,7 +37,7 @@ final class NodeClaims {
     }
 
     /** The claims for {@code reason} (fresh ones carry an ordering proof), issued at {@code issuedAt}. */
-    static AttestationClaims of(SimulatedNode node, byte[] fingerprintKey, Reason reason, Instant issuedAt) {
+    public static AttestationClaims of(SimulatedNode node, byte[] fingerprintKey, Reason reason, Instant issuedAt) {
         Boot boot = node.boot();
         List<WatchedFile> files = new ArrayList<>();
         List<ConfigDocument> toml = new ArrayList<>();

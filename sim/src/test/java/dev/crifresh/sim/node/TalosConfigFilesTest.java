@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;

@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.node;
 
 import dev.crifresh.common.evidence.ConfigDigest;
 import dev.crifresh.sim.scenario.Credential;

@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.external;
 
 import dev.crifresh.common.registry.RegistryHosts;
 import dev.crifresh.sim.scenario.Credential;

@@ -1,5 +1,8 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.kube;
 
+import dev.crifresh.sim.node.NodeClaims;
+import dev.crifresh.sim.node.SimulatedNode;
+import dev.crifresh.sim.cluster.SimKeys;
 import dev.crifresh.common.attest.AttestationClaims;
 import dev.crifresh.common.attest.AttestationSigner;
 import dev.crifresh.common.attest.AttestationVerifier;
@@ -36,19 +39,19 @@ import java.util.UUID;
  * <li>expired: validly signed, fresh, but issued 20 minutes ago by an agent that then hung.</li>
  * </ul>
  */
-final class HostileAttestations {
+public final class HostileAttestations {
     static final Duration HUNG_FOR = Duration.ofMinutes(20);
     private static final String FRESH_SENTENCE = "containerd started after its config was last written";
 
     private final KubernetesClient client;
     private final SimKeys keys;
-    HostileAttestations(KubernetesClient client, SimKeys keys) {
+    public HostileAttestations(KubernetesClient client, SimKeys keys) {
         this.client = client;
         this.keys = keys;
     }
 
     /** Writes the condition for {@code node}'s hostile mode; {@code others} are the other nodes of the cluster. */
-    String write(SimulatedNode node, List<SimulatedNode> others) {
+    public String write(SimulatedNode node, List<SimulatedNode> others) {
         AgentMode mode = node.agentMode();
         Instant now = Instant.now();
         String message;

@@ -1,6 +1,7 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.kube;
 
 import dev.crifresh.agent.kube.InClusterConfig;
+import dev.crifresh.sim.node.HostRoot;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetServer;

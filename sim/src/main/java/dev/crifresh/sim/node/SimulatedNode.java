@@ -1,6 +1,9 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.node;
 
 import dev.crifresh.agent.AgentRuntime;
+import dev.crifresh.sim.cluster.SimEvent;
+import dev.crifresh.sim.kube.Kubelet;
+import dev.crifresh.sim.kube.NodeObjects;
 
 import dev.crifresh.sim.scenario.AgentMode;
 import dev.crifresh.sim.scenario.ClockSpec;
@@ -55,7 +58,7 @@ public final class SimulatedNode {
     private volatile CompletableFuture<Void> agentStopped = CompletableFuture.completedFuture(null);
     private long nextPid;
 
-    SimulatedNode(NodeSpec spec, int index, String registry, Credential desired, HostRoot host,
+    public SimulatedNode(NodeSpec spec, int index, String registry, Credential desired, HostRoot host,
             Consumer<SimEvent> events) {
         this.spec = spec;
         this.index = index;
@@ -87,7 +90,7 @@ public final class SimulatedNode {
         return uid;
     }
 
-    void uid(String uid) {
+    public void uid(String uid) {
         this.uid = uid;
     }
 
@@ -137,7 +140,7 @@ public final class SimulatedNode {
     }
 
     /** The boot the scenario describes: back-dated, config and containerd at the scenario's offsets. */
-    void firstBoot(Instant simulationStart) {
+    public void firstBoot(Instant simulationStart) {
         Instant bootWall = simulationStart.minus(spec.bootedAgo());
         Duration written = spec.configWrittenAfterBoot();
         Duration base = written.compareTo(BOOT_BASE_CONFIG) < 0 ? written : BOOT_BASE_CONFIG;
@@ -148,7 +151,7 @@ public final class SimulatedNode {
     }
 
     /** The node comes back from a reboot: a new boot that happened a few seconds ago. */
-    void rebootCompleted(Kubelet kubelet, AgentLauncher launcher, Executor starter) {
+    public void rebootCompleted(Kubelet kubelet, AgentLauncher launcher, Executor starter) {
         ClockSpec clock = spec.clock().onBoot(boots + 1);
         Duration uptime = clock.correct() ? BOOT_UPTIME_WHEN_READY
                 : max(BOOT_UPTIME_WHEN_READY, clock.steppedAfterBoot().plus(READY_AFTER_CLOCK_STEP));
@@ -200,7 +203,7 @@ public final class SimulatedNode {
      *
      * @return completes once the agent runs; fails when it cannot start
      */
-    CompletableFuture<Void> startAgent(AgentLauncher launcher, Executor starter) {
+    public CompletableFuture<Void> startAgent(AgentLauncher launcher, Executor starter) {
         if (agentMode != AgentMode.RUNNING || state != State.UP) {
             return CompletableFuture.completedFuture(null);
         }
@@ -219,7 +222,7 @@ public final class SimulatedNode {
     }
 
     /** Stops the agent and waits until it stopped (at the simulation's end). */
-    void stopAgent() {
+    public void stopAgent() {
         CompletableFuture<AgentLauncher.RunningAgent> starting = agent;
         agent = null;
         if (starting != null) {
@@ -267,7 +270,7 @@ public final class SimulatedNode {
      *
      * @return whether the node will come back
      */
-    boolean rebootRequested(Kubelet kubelet, Executor stopper) {
+    public boolean rebootRequested(Kubelet kubelet, Executor stopper) {
         state = State.REBOOTING;
         stopAgentLater(stopper);
         host.stopCriContainerd(boot.criPid());
@@ -288,7 +291,7 @@ public final class SimulatedNode {
      *
      * @return whether the files were rewritten on the running node
      */
-    boolean renderCredential(Credential next) {
+    public boolean renderCredential(Credential next) {
         if (next.equals(credential)) {
             return false;
         }
@@ -302,7 +305,7 @@ public final class SimulatedNode {
     }
 
     /** containerd restarts on the running node (Talos >= 1.14 after a CRI config change): new pid, starts now. */
-    void restartContainerd(String expectedBootId) {
+    public void restartContainerd(String expectedBootId) {
         if (state != State.UP || !boot.bootId().equals(expectedBootId)) {
             return;
         }

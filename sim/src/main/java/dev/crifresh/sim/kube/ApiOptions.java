@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.kube;
 
 import io.fabric8.mockwebserver.http.Dispatcher;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.kube;
 
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -17,24 +17,24 @@ import java.util.concurrent.Executor;
  * every node's kubelet posts on its own: a wave of nodes going down or coming back together must not queue
  * behind each other's API calls.
  */
-final class Kubelet {
+public final class Kubelet {
     private final KubernetesClient client;
     private final Executor posts;
     /** Per node, the last post queued: the next one runs after it. */
     private final Map<String, CompletableFuture<Void>> lastPost = new ConcurrentHashMap<>();
 
-    Kubelet(KubernetesClient client, Executor posts) {
+    public Kubelet(KubernetesClient client, Executor posts) {
         this.client = client;
         this.posts = posts;
     }
 
     /** Posts Ready or NotReady; the transition time moves only when the status flips. */
-    CompletableFuture<Void> post(String node, boolean ready) {
+    public CompletableFuture<Void> post(String node, boolean ready) {
         return inOrder(node, () -> postReady(node, ready, null));
     }
 
     /** After a boot: the new boot id and Ready in one status update, as the kubelet registers. */
-    CompletableFuture<Void> registerBoot(String node, String bootId) {
+    public CompletableFuture<Void> registerBoot(String node, String bootId) {
         return inOrder(node, () -> postReady(node, true, bootId));
     }
 
@@ -44,7 +44,7 @@ final class Kubelet {
     }
 
     /** A status heartbeat: only {@code lastHeartbeatTime} of Ready changes. */
-    void heartbeat(String node) {
+    public void heartbeat(String node) {
         StatusPatch.putCondition(client, node, "Ready", current -> {
             NodeCondition next = current == null ? NodeObjects.readyCondition(true, Instant.now()) : current;
             next.setLastHeartbeatTime(Instant.now().toString());

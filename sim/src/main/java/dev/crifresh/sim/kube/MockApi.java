@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.kube;
 
 import dev.crifresh.mockapi.MockApiDispatcher;
 import dev.crifresh.mockapi.MockApiServer;
