@@ -3,8 +3,8 @@ package dev.crifresh.images;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.mockapi.MockApiServer;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.CrudApiServer;
+import dev.crifresh.mockapi.testing.Poll;
 import dev.crifresh.reality.CriClient;
 import dev.crifresh.reality.CriNode;
 import dev.crifresh.reality.Prerequisites;
@@ -129,7 +129,7 @@ class ImageRunTest {
         Command.run(Duration.ofMinutes(2), Command.of(java(), "-jar",
                 BuiltImages.REPO.resolve("coordinator/target/crifresh-coordinator.jar"), "keys", "init", "--out-dir", keys)).check();
 
-        api = MockApiServer.crud();
+        api = CrudApiServer.crud();
         client = api.createClient();
         createNode(NODE, Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim());
 

@@ -10,7 +10,7 @@ import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.SigningKey;
 import dev.crifresh.common.kube.ConditionContract;
-import dev.crifresh.mockapi.MockApiServer;
+import dev.crifresh.mockapi.CrudApiServer;
 import dev.crifresh.sim.scenario.Credential;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -60,7 +60,7 @@ class RunModeTest {
         locked = true;
         CriProcesses.awaitNoneForeign(List.of());
         vertx = Vertx.vertx();
-        server = MockApiServer.crud();
+        server = CrudApiServer.crud();
         try (KubernetesClient bootstrap = server.createClient()) {
             client = KubernetesClients.create(vertx, bootstrap.getConfiguration());
         }

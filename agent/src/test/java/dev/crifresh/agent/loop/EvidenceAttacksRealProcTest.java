@@ -17,7 +17,7 @@ import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

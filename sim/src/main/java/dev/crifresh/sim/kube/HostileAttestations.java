@@ -2,7 +2,7 @@ package dev.crifresh.sim.kube;
 
 import dev.crifresh.sim.node.NodeClaims;
 import dev.crifresh.sim.node.SimulatedNode;
-import dev.crifresh.sim.cluster.SimKeys;
+import dev.crifresh.sim.world.SimKeys;
 import dev.crifresh.common.attest.AttestationClaims;
 import dev.crifresh.common.attest.AttestationSigner;
 import dev.crifresh.common.attest.AttestationVerifier;

@@ -1,7 +1,7 @@
 package dev.crifresh.sim.kube;
 
 import dev.crifresh.mockapi.MockApiDispatcher;
-import dev.crifresh.mockapi.MockApiServer;
+import dev.crifresh.mockapi.CrudApiServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import java.net.InetAddress;
@@ -45,7 +45,7 @@ public final class MockApi implements AutoCloseable {
         // the coordinator's progress and report, so keep only its warnings.
         QUIET.setLevel(Level.WARNING);
         Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
-        KubernetesMockServer server = MockApiServer.crud(expectations,
+        KubernetesMockServer server = CrudApiServer.crud(expectations,
                 options.routes().apply(new MockApiDispatcher(expectations)));
         server.init(InetAddress.getLoopbackAddress(), 0);
         KubernetesClient client = server.createClient(new Vertx5HttpClientFactory(vertx));

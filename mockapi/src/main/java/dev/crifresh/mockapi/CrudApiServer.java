@@ -17,8 +17,8 @@ import java.util.Queue;
  * fabric8's {@link KubernetesMockServer} in CRUD mode with the {@link MockApiDispatcher}: real HTTP and
  * watches, expectations ({@code server.expect()}) answered before the CRUD store.
  */
-public final class MockApiServer {
-    private MockApiServer() {
+public final class CrudApiServer {
+    private CrudApiServer() {
     }
 
     /** A server started on the loopback address, on a free port. */

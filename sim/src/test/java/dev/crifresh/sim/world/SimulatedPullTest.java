@@ -1,10 +1,10 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.world;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import dev.crifresh.sim.external.SimulatedRegistry;
 import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.scenario.Credential;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 class SimulatedPullTest {
     private static final String PRIVATE_IMAGE = "ghcr.io/example/pull-probe:1";
     private Vertx vertx;
-    private SimulatedCluster cluster;
+    private SimulatedWorld cluster;
 
     @BeforeEach
     void vertx() {
@@ -54,7 +54,7 @@ class SimulatedPullTest {
 
     @Test
     void aPodPullsWithTheCredentialTheRunningContainerdLoadedNotTheFile() throws Exception {
-        cluster = SimulatedCluster.create(ScenarioReader.parse("""
+        cluster = SimulatedWorld.create(ScenarioReader.parse("""
                 desiredCredential: {username: bot, password: v2}
                 revokedCredentials: [{username: bot, password: v1}]
                 simulation: {rebootMillis: 100}
@@ -94,7 +94,7 @@ class SimulatedPullTest {
 
     @Test
     void aPodOnANodeThatIsDownStartsWhenTheNodeIsBack() throws Exception {
-        cluster = SimulatedCluster.create(ScenarioReader.parse("""
+        cluster = SimulatedWorld.create(ScenarioReader.parse("""
                 simulation: {rebootMillis: 300}
                 nodes: [{name: w-1}]
                 """), vertx, (client, keys) -> new RecordingLauncher());

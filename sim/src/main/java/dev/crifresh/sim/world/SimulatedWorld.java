@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.world;
 
 import dev.crifresh.sim.external.SimulatedPrometheus;
 import dev.crifresh.sim.external.SimulatedRegistry;
@@ -64,7 +64,7 @@ import java.util.function.Consumer;
  * in order; kubelet heartbeats, evicted pods' terminations and agent starts run beside it, so that a
  * simulated fact (a pod gone, a node back) never waits for unrelated work on other nodes. Everything blocking; call it from a plain thread, never a Vert.x event loop.
  */
-public final class SimulatedCluster implements AutoCloseable {
+public final class SimulatedWorld implements AutoCloseable {
     /** Kubelet status heartbeat period. */
     static final Duration HEARTBEAT = Duration.ofSeconds(5);
     /** Talos >= 1.14: how long after a CRI config write containerd is running again. */
@@ -107,7 +107,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private volatile Instant runStartedAt;
     private volatile Credential desired;
 
-    private SimulatedCluster(Scenario scenario, Vertx vertx,
+    private SimulatedWorld(Scenario scenario, Vertx vertx,
             BiFunction<MockApi, SimKeys, AgentLauncher> launchers, ApiOptions apiOptions) throws IOException {
         this.scenario = scenario;
         this.desired = scenario.desiredCredential();
@@ -135,17 +135,17 @@ public final class SimulatedCluster implements AutoCloseable {
      * Builds the cluster as the deploy job finds it: API objects, host roots, hostile conditions not yet
      * written and no agent started (see {@link #startAgents}).
      */
-    public static SimulatedCluster create(Scenario scenario, Vertx vertx,
+    public static SimulatedWorld create(Scenario scenario, Vertx vertx,
             BiFunction<MockApi, SimKeys, AgentLauncher> launchers) {
         return create(scenario, vertx, launchers, ApiOptions.DEFAULT);
     }
 
     /** As {@link #create(Scenario, Vertx, BiFunction)}, with the API server listening as {@code apiOptions} says. */
-    public static SimulatedCluster create(Scenario scenario, Vertx vertx,
+    public static SimulatedWorld create(Scenario scenario, Vertx vertx,
             BiFunction<MockApi, SimKeys, AgentLauncher> launchers, ApiOptions apiOptions) {
-        SimulatedCluster cluster;
+        SimulatedWorld cluster;
         try {
-            cluster = new SimulatedCluster(scenario, vertx, launchers, apiOptions);
+            cluster = new SimulatedWorld(scenario, vertx, launchers, apiOptions);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the simulation's work folder", e);
         }

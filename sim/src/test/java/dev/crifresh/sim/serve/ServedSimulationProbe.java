@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /** For tests outside this package: the files and the directory lock of a serve at {@code url}, without its cluster. */
-public final class ServedClusterProbe implements AutoCloseable {
+public final class ServedSimulationProbe implements AutoCloseable {
     private final ServeFiles files;
 
-    public ServedClusterProbe(Path kubeconfig, String url) throws IOException {
+    public ServedSimulationProbe(Path kubeconfig, String url) throws IOException {
         files = new ServeFiles(kubeconfig, null);
         files.lock();
         files.lockServing(url);

@@ -1,10 +1,10 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.world;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.gate.etcd.CommandOutput;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import dev.crifresh.sim.external.SimulatedTalosctl;
 import dev.crifresh.sim.kube.NodeObjects;
 import dev.crifresh.sim.node.SimulatedNode;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 /** What the rollout gates read from the simulated cluster: Prometheus alerts, batch-job pods, talosctl's etcd tables. */
 class SimulatedGateInputsTest {
     private Vertx vertx;
-    private SimulatedCluster cluster;
+    private SimulatedWorld cluster;
 
     @BeforeEach
     void vertx() {
@@ -39,7 +39,7 @@ class SimulatedGateInputsTest {
     }
 
     private void build(String yaml) throws Exception {
-        cluster = SimulatedCluster.create(ScenarioReader.parse(yaml), vertx, (client, keys) -> new RecordingLauncher());
+        cluster = SimulatedWorld.create(ScenarioReader.parse(yaml), vertx, (client, keys) -> new RecordingLauncher());
     }
 
     @Test

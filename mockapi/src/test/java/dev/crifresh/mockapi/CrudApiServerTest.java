@@ -17,13 +17,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The CRUD server the factory starts, over real HTTP. */
-class MockApiServerTest {
+class CrudApiServerTest {
     private KubernetesMockServer server;
     private KubernetesClient client;
 
     @BeforeEach
     void start() {
-        server = MockApiServer.crud();
+        server = CrudApiServer.crud();
         client = server.createClient();
     }
 

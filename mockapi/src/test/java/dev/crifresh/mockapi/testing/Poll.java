@@ -1,11 +1,11 @@
-package dev.crifresh.mockapi;
+package dev.crifresh.mockapi.testing;
 
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-/** Waits for a condition with a deadline instead of sleeping a fixed time (for tests and the simulator). */
+/** Waits for a condition with a deadline instead of sleeping a fixed time (a test helper, shared through the mockapi test-jar). */
 public final class Poll {
     private Poll() {
     }

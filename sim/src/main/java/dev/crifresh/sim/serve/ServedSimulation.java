@@ -1,12 +1,12 @@
 package dev.crifresh.sim.serve;
 
 import dev.crifresh.mockapi.HttpWatchGateway;
-import dev.crifresh.sim.cluster.SimEvent;
-import dev.crifresh.sim.cluster.SimulatedCluster;
 import dev.crifresh.sim.kube.ApiOptions;
 import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.run.RealAgentLauncher;
 import dev.crifresh.sim.scenario.Scenario;
+import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.world.SimulatedWorld;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
@@ -28,19 +28,19 @@ import java.util.function.Consumer;
  * loopback port, and the files that point tools at it ({@link ServeFiles}). {@link #close} stops
  * everything and removes those files; it is safe to call twice, from a shutdown hook too.
  */
-public final class ServedCluster implements AutoCloseable {
+public final class ServedSimulation implements AutoCloseable {
     static final Duration FIRST_PUBLISH = Duration.ofSeconds(60);
     private static final long CLOSE_TIMEOUT_SECONDS = 10;
 
     private final Vertx vertx;
-    private final SimulatedCluster cluster;
+    private final SimulatedWorld cluster;
     private final HttpWatchGateway gateway;
     private final String apiUrl;
     private final ServeFiles files;
     private final List<NodeMetricsServer> metrics;
     private boolean closed;
 
-    private ServedCluster(Vertx vertx, SimulatedCluster cluster, HttpWatchGateway gateway, String apiUrl,
+    private ServedSimulation(Vertx vertx, SimulatedWorld cluster, HttpWatchGateway gateway, String apiUrl,
             ServeFiles files, List<NodeMetricsServer> metrics) {
         this.vertx = vertx;
         this.cluster = cluster;
@@ -55,17 +55,17 @@ public final class ServedCluster implements AutoCloseable {
      *
      * @param events told of every simulated platform event as it happens
      */
-    public static ServedCluster start(Scenario scenario, ServeSettings settings, Consumer<SimEvent> events)
+    public static ServedSimulation start(Scenario scenario, ServeSettings settings, Consumer<SimEvent> events)
             throws TimeoutException, InterruptedException, IOException {
         Vertx vertx = Vertx.vertx();
-        SimulatedCluster cluster = null;
+        SimulatedWorld cluster = null;
         List<NodeMetricsServer> metrics = new ArrayList<>();
         HttpWatchGateway gateway = null;
         ServeFiles files = new ServeFiles(settings.kubeconfig(), settings.prometheusTargets());
         try {
             files.lock();
             ControlRoutes[] control = new ControlRoutes[1];
-            cluster = SimulatedCluster.create(scenario, vertx,
+            cluster = SimulatedWorld.create(scenario, vertx,
                     (api, keys) -> new RealAgentLauncher(vertx, api.inCluster().podEnvironment(), keys,
                             RealAgentLauncher.procPollFor(scenario.nodes().size())),
                     new ApiOptions(api -> control[0] = new ControlRoutes(api)));
@@ -96,7 +96,7 @@ public final class ServedCluster implements AutoCloseable {
             String url = "http://127.0.0.1:" + gateway.port();
             files.lockServing(url);
             files.writeKubeconfig(url);
-            return new ServedCluster(vertx, cluster, gateway, url, files, List.copyOf(metrics));
+            return new ServedSimulation(vertx, cluster, gateway, url, files, List.copyOf(metrics));
         } catch (RuntimeException | TimeoutException | InterruptedException | IOException e) {
             files.close();
             metrics.forEach(m -> m.close());
@@ -126,7 +126,7 @@ public final class ServedCluster implements AutoCloseable {
         }
     }
 
-    public SimulatedCluster cluster() {
+    public SimulatedWorld cluster() {
         return cluster;
     }
 

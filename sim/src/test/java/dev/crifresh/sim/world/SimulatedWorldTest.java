@@ -1,4 +1,4 @@
-package dev.crifresh.sim.cluster;
+package dev.crifresh.sim.world;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -17,7 +17,7 @@ import dev.crifresh.common.evidence.Reason;
 import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.coordinator.classify.Role;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import dev.crifresh.sim.kube.NodeObjects;
 import dev.crifresh.sim.node.Boot;
 import dev.crifresh.sim.node.HostRoot;
@@ -45,9 +45,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class SimulatedClusterTest {
+class SimulatedWorldTest {
     private Vertx vertx;
-    private SimulatedCluster cluster;
+    private SimulatedWorld cluster;
     private final RecordingLauncher launcher = new RecordingLauncher();
 
     @BeforeEach
@@ -63,9 +63,9 @@ class SimulatedClusterTest {
         vertx.close().await();
     }
 
-    private SimulatedCluster build(String yaml) throws Exception {
+    private SimulatedWorld build(String yaml) throws Exception {
         Scenario scenario = ScenarioReader.parse(yaml);
-        cluster = SimulatedCluster.create(scenario, vertx, (client, keys) -> launcher);
+        cluster = SimulatedWorld.create(scenario, vertx, (client, keys) -> launcher);
         return cluster;
     }
 
@@ -89,7 +89,7 @@ class SimulatedClusterTest {
         assertNull(cp.getSpec().getUnschedulable());
         assertEquals("True", ready(cp));
         assertEquals("False", ready(w2));
-        Set<String> ips = List.of(cp, w1, w2).stream().map(SimulatedClusterTest::internalIp).collect(Collectors.toSet());
+        Set<String> ips = List.of(cp, w1, w2).stream().map(SimulatedWorldTest::internalIp).collect(Collectors.toSet());
         assertEquals(3, ips.size());
         Set<String> uids = List.of(cp, w1, w2).stream().map(n -> n.getMetadata().getUid()).collect(Collectors.toSet());
         assertEquals(3, uids.size());
@@ -228,7 +228,7 @@ class SimulatedClusterTest {
         assertTrue(mtime(fresh, HostRoot.CONTAINERD_SOCKET).isAfter(mtime(fresh, TalosConfigFiles.CRI_TOML)),
                 "the restarted containerd bound a new socket after the write");
         // w-old (Talos 1.13) never restarts containerd: give a restart ample time (4× its delay), then check.
-        Thread.sleep(SimulatedCluster.CONTAINERD_RESTART_DELAY.multipliedBy(4).toMillis());
+        Thread.sleep(SimulatedWorld.CONTAINERD_RESTART_DELAY.multipliedBy(4).toMillis());
         assertEquals(oldBefore.criPid(), old.boot().criPid());
         assertEquals(new Credential("bot", "v2"), old.loadedCredential().orElseThrow());
     }
