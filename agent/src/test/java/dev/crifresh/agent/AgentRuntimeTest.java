@@ -292,7 +292,10 @@ class AgentRuntimeTest {
         files.rotate("token-v2");
         Poll.until(WAIT, "a failed publish while the API is down",
                 () -> runtime.metrics().registry().scrape().contains("crifresh_publishes_total{result=\"error\"} 1.0"));
-        assertTrue(runtime.metrics().registry().scrape().contains("crifresh_node_fresh 0.0"), "still evaluating");
+        // A publish may fail before the rotation is evaluated (a confirming read of the fresh write, say):
+        // wait for the evaluation itself, which goes on while the API is down.
+        Poll.until(WAIT, "the rotation evaluated while the API is down (still evaluating)",
+                () -> runtime.metrics().registry().scrape().contains("crifresh_node_fresh 0.0"));
         api.restart();
         NodeCondition after = awaitOurs("the current (stale) state after recovery", c -> "False".equals(c.getStatus()));
         assertTrue(verify(after).isValid());
