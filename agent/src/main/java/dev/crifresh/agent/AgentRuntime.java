@@ -6,16 +6,14 @@ import dev.crifresh.agent.cri.RuntimeAuthProbe;
 import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.http.AgentHttpServer;
 import dev.crifresh.agent.http.AgentMetrics;
+import dev.crifresh.agent.kube.Backoff;
+import dev.crifresh.agent.kube.NodeApi;
 import dev.crifresh.agent.loop.AgentLoop;
 import dev.crifresh.agent.loop.Evaluator;
-import dev.crifresh.agent.publish.Backoff;
 import dev.crifresh.agent.publish.ConditionPublisher;
-import dev.crifresh.agent.publish.Fabric8NodeApi;
-import dev.crifresh.agent.publish.NodeApi;
 import dev.crifresh.agent.publish.PublishedAttestation;
 import dev.crifresh.common.attest.AttestationSigner;
 import dev.crifresh.common.attest.SigningKey;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -26,8 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running agent: the evaluator loop, the condition publisher and (optionally) the HTTP server,
- * all on one Vert.x context. Several runtimes may share one {@link Vertx} and one
- * {@link KubernetesClient} (the simulator runs one per simulated node).
+ * all on one Vert.x context. Several runtimes may share one {@link Vertx} (the simulator runs one per
+ * simulated node, each on its own {@link NodeApi}).
  */
 public final class AgentRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
@@ -50,19 +48,14 @@ public final class AgentRuntime {
     }
 
     /**
-     * Starts an agent. The returned future completes once the HTTP server listens (if any), the Node
-     * watch and the file watcher are set up and the first evaluation was requested; publishing
-     * continues in the background (an unreachable API is retried, never fatal).
+     * Starts an agent on {@code api} (the DaemonSet's in-cluster {@code VertxNodeApi}, or
+     * {@code Fabric8NodeApi} on a kubeconfig). The returned future completes once the HTTP server listens
+     * (if any), the Node watch and the file watcher are set up and the first evaluation was requested;
+     * publishing continues in the background (an unreachable API is retried, never fatal).
      *
      * @param fingerprintKey the credential-fingerprint HMAC key; null publishes no registry fingerprints
      * @param clock          every clock read of this agent goes through it
      */
-    public static Future<AgentRuntime> start(Vertx vertx, KubernetesClient client, AgentSettings settings,
-                                             SigningKey key, byte[] fingerprintKey, HostClock clock) {
-        return start(vertx, new Fabric8NodeApi(client), settings, key, fingerprintKey, clock, Backoff.standard());
-    }
-
-    /** An agent on any {@link NodeApi} (the DaemonSet's in-cluster {@code VertxNodeApi}). */
     public static Future<AgentRuntime> start(Vertx vertx, NodeApi api, AgentSettings settings, SigningKey key,
                                              byte[] fingerprintKey, HostClock clock) {
         return start(vertx, api, settings, key, fingerprintKey, clock, Backoff.standard());

@@ -1,7 +1,7 @@
 package dev.crifresh.agent;
 
-import dev.crifresh.agent.publish.NodeApi;
-import dev.crifresh.agent.publish.VertxNodeApi;
+import dev.crifresh.agent.kube.NodeApi;
+import dev.crifresh.agent.kube.VertxNodeApi;
 import dev.crifresh.agent.testing.InCluster;
 
 /**

@@ -6,14 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.agent.publish.ApiException;
-import dev.crifresh.agent.publish.Backoff;
-import dev.crifresh.agent.publish.Fabric8NodeApi;
-import dev.crifresh.agent.publish.NodeApi;
+import dev.crifresh.agent.kube.ApiException;
+import dev.crifresh.agent.kube.Backoff;
+import dev.crifresh.agent.kube.Fabric8NodeApi;
+import dev.crifresh.agent.kube.NodeApi;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
 import dev.crifresh.agent.testing.MockApi;
-import dev.crifresh.mockapi.Poll;
 import dev.crifresh.agent.testing.TalosFiles;
 import dev.crifresh.agent.testing.TestClock;
 import dev.crifresh.common.attest.AttestationClaims;
@@ -29,6 +28,7 @@ import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
+import dev.crifresh.mockapi.testing.Poll;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
@@ -292,7 +292,10 @@ class AgentRuntimeTest {
         files.rotate("token-v2");
         Poll.until(WAIT, "a failed publish while the API is down",
                 () -> runtime.metrics().registry().scrape().contains("crifresh_publishes_total{result=\"error\"} 1.0"));
-        assertTrue(runtime.metrics().registry().scrape().contains("crifresh_node_fresh 0.0"), "still evaluating");
+        // A publish may fail before the rotation is evaluated (a confirming read of the fresh write, say):
+        // wait for the evaluation itself, which goes on while the API is down.
+        Poll.until(WAIT, "the rotation evaluated while the API is down (still evaluating)",
+                () -> runtime.metrics().registry().scrape().contains("crifresh_node_fresh 0.0"));
         api.restart();
         NodeCondition after = awaitOurs("the current (stale) state after recovery", c -> "False".equals(c.getStatus()));
         assertTrue(verify(after).isValid());

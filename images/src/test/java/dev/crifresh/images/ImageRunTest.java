@@ -3,14 +3,14 @@ package dev.crifresh.images;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.mockapi.MockApiServer;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.CrudApiServer;
+import dev.crifresh.mockapi.testing.Poll;
 import dev.crifresh.reality.CriClient;
 import dev.crifresh.reality.CriNode;
 import dev.crifresh.reality.Prerequisites;
 import dev.crifresh.reality.RealContainerd;
 import dev.crifresh.reality.RealRegistry;
-import dev.crifresh.sim.cluster.TalosConfigFiles;
+import dev.crifresh.sim.node.TalosConfigFiles;
 import dev.crifresh.sim.scenario.Credential;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -129,7 +129,7 @@ class ImageRunTest {
         Command.run(Duration.ofMinutes(2), Command.of(java(), "-jar",
                 BuiltImages.REPO.resolve("coordinator/target/crifresh-coordinator.jar"), "keys", "init", "--out-dir", keys)).check();
 
-        api = MockApiServer.crud();
+        api = CrudApiServer.crud();
         client = api.createClient();
         createNode(NODE, Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim());
 

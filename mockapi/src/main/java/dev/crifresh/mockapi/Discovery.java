@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * list, so kubectl finds no resource type at all ("the server doesn't have a resource type nodes").
  * The documents list the resources crifresh and its tools use, in the legacy (unaggregated) form, which
  * kubectl falls back to when the aggregated form is not offered. ({@code /version} is the mock's own,
- * given {@link #GIT_VERSION} by {@link MockApiServer}.)
+ * given {@link #GIT_VERSION} by {@link CrudApiServer}.)
  */
 final class Discovery {
     /** The Kubernetes version the mock claims, as the simulated kubelets do. */

@@ -3,6 +3,7 @@ package dev.crifresh.mockapi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.crifresh.mockapi.testing.Poll;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -39,7 +40,7 @@ class KubectlGapsTest {
 
     @BeforeEach
     void start() {
-        server = MockApiServer.crud();
+        server = CrudApiServer.crud();
         client = server.createClient();
     }
 

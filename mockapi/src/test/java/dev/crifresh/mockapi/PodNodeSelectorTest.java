@@ -3,6 +3,7 @@ package dev.crifresh.mockapi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.crifresh.mockapi.testing.Poll;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -24,7 +25,7 @@ class PodNodeSelectorTest {
 
     @BeforeEach
     void start() {
-        server = MockApiServer.crud();
+        server = CrudApiServer.crud();
         client = server.createClient();
     }
 

@@ -1,6 +1,6 @@
 package dev.crifresh.reality;
 
-import dev.crifresh.sim.cluster.TalosConfigFiles;
+import dev.crifresh.sim.node.TalosConfigFiles;
 import dev.crifresh.sim.scenario.Credential;
 import java.io.IOException;
 import java.io.UncheckedIOException;

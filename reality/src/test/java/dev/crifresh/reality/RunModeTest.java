@@ -4,12 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
-import dev.crifresh.agent.KubernetesClients;
+import dev.crifresh.agent.kube.Fabric8NodeApi;
+import dev.crifresh.agent.kube.KubernetesClients;
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.SigningKey;
 import dev.crifresh.common.kube.ConditionContract;
-import dev.crifresh.mockapi.MockApiServer;
+import dev.crifresh.mockapi.CrudApiServer;
 import dev.crifresh.sim.scenario.Credential;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -59,7 +60,7 @@ class RunModeTest {
         locked = true;
         CriProcesses.awaitNoneForeign(List.of());
         vertx = Vertx.vertx();
-        server = MockApiServer.crud();
+        server = CrudApiServer.crud();
         try (KubernetesClient bootstrap = server.createClient()) {
             client = KubernetesClients.create(vertx, bootstrap.getConfiguration());
         }
@@ -117,7 +118,7 @@ class RunModeTest {
                 .withTiming(AgentSettings.DEFAULT_HEARTBEAT, AgentSettings.DEFAULT_VALIDITY, Duration.ofMillis(500),
                         AgentSettings.DEFAULT_DEBOUNCE)
                 .withCriSocket(criSocket ? node.socket() : null);
-        agent = AgentRuntime.start(vertx, client, settings, key, "reality-run-fingerprint-key-32-bytes!!".getBytes(),
+        agent = AgentRuntime.start(vertx, new Fabric8NodeApi(client), settings, key, "reality-run-fingerprint-key-32-bytes!!".getBytes(),
                 HostClock.system(Path.of("/proc"))).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         awaitCondition("True", freshReason);
         assertTrue(containerd.cri().pull(image).ok());

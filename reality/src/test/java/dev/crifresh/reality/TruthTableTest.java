@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.common.registry.RegistryHosts;
-import dev.crifresh.sim.cluster.TalosConfigFiles;
+import dev.crifresh.sim.node.TalosConfigFiles;
 import dev.crifresh.sim.scenario.Credential;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.AgentVersion;
 import dev.crifresh.agent.host.HostClock;
-import dev.crifresh.agent.publish.NodeApis;
+import dev.crifresh.agent.kube.NodeApis;
 import dev.crifresh.common.attest.AttestationPolicy;
 import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.KeyFormatException;

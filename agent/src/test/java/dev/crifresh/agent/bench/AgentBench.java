@@ -2,11 +2,11 @@ package dev.crifresh.agent.bench;
 
 import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
+import dev.crifresh.agent.kube.Fabric8NodeApi;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
 import dev.crifresh.agent.testing.InCluster;
 import dev.crifresh.agent.testing.MockApi;
-import dev.crifresh.mockapi.Poll;
 import dev.crifresh.agent.testing.TalosFiles;
 import dev.crifresh.agent.testing.TestClock;
 import dev.crifresh.common.attest.AttestationClaims;
@@ -18,6 +18,7 @@ import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
+import dev.crifresh.mockapi.testing.Poll;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.client.Watch;
@@ -116,7 +117,7 @@ public final class AgentBench {
             api.createNode(NODE, BOOT_ID);
             AgentSettings settings = AgentSettings.defaults(NODE).withRoots(f.proc().root(), f.files().hostRoot())
                     .withMetricsPort(-1);
-            AgentRuntime agent = AgentRuntime.start(vertx, api.client(), settings, signingKey(), FINGERPRINT_KEY,
+            AgentRuntime agent = AgentRuntime.start(vertx, new Fabric8NodeApi(api.client()), settings, signingKey(), FINGERPRINT_KEY,
                     f.clock()).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             Map<String, Long> seen = new ConcurrentHashMap<>();
             Watch watch = api.client().nodes().withName(NODE).watch(new Watcher<Node>() {
@@ -180,7 +181,7 @@ public final class AgentBench {
                 }
             });
             long start = System.nanoTime();
-            AgentRuntime agent = AgentRuntime.start(vertx, api.client(), settings, signingKey(), FINGERPRINT_KEY,
+            AgentRuntime agent = AgentRuntime.start(vertx, new Fabric8NodeApi(api.client()), settings, signingKey(), FINGERPRINT_KEY,
                     f.clock()).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
             Poll.until(run.plusSeconds(5), "the run to end", () -> System.nanoTime() - start > run.toNanos());
             agent.stop().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

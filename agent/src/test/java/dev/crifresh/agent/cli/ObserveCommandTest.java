@@ -37,7 +37,7 @@ class ObserveCommandTest {
         // booted 1000 s ago and containerd started 999.8 s after boot: after the config's last change.
         new TalosFiles(host).writeAll(PASSWORD, Instant.now().minusSeconds(600));
         Instant rendered = Instant.now();
-        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(5), "time passes",
+        dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(5), "time passes",
                 () -> Instant.now().isAfter(rendered.plusMillis(400)));
         new FakeProc(proc).bootId("6f1e0c0a-0000-4000-8000-000000000001").uptime(Duration.ofSeconds(1000))
                 .process(4242, FakeContainerd.TALOS_CRI, 99_980);

@@ -21,7 +21,7 @@ import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.Proof;
 import dev.crifresh.common.evidence.Reason;
 import dev.crifresh.common.evidence.RuleSettings;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -15,7 +15,7 @@ import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.registry.ContainerdReading;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

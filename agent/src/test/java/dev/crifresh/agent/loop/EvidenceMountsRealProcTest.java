@@ -13,7 +13,7 @@ import dev.crifresh.agent.testing.TalosFiles;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Reason;
 import dev.crifresh.common.evidence.Verdict;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.crifresh.agent.kube.ApiException;
+import dev.crifresh.agent.kube.Fabric8NodeApi;
+import dev.crifresh.agent.kube.NodeApi;
 import dev.crifresh.agent.testing.MockApi;
 import dev.crifresh.common.kube.ConditionContract;
 import io.fabric8.kubernetes.api.model.Node;

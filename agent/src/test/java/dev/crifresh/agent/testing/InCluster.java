@@ -1,6 +1,6 @@
 package dev.crifresh.agent.testing;
 
-import dev.crifresh.agent.publish.InClusterConfig;
+import dev.crifresh.agent.kube.InClusterConfig;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.crifresh.agent.testing;
 
-import dev.crifresh.agent.KubernetesClients;
-import dev.crifresh.mockapi.MockApiServer;
+import dev.crifresh.agent.kube.KubernetesClients;
+import dev.crifresh.mockapi.CrudApiServer;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -113,6 +113,6 @@ public final class MockApi implements AutoCloseable {
     }
 
     private KubernetesMockServer newServer() {
-        return MockApiServer.crud(expectations, dispatcher);
+        return CrudApiServer.crud(expectations, dispatcher);
     }
 }

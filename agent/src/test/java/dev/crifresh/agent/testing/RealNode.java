@@ -10,7 +10,7 @@ import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -14,8 +14,8 @@ import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.classify.MarkerRule;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
+import dev.crifresh.coordinator.fixture.ApiFixture;
 import dev.crifresh.coordinator.fixture.Harness;
-import dev.crifresh.coordinator.fixture.MockCluster;
 import dev.crifresh.coordinator.fixture.TestAgent;
 import dev.crifresh.coordinator.fixture.Timeline;
 import dev.crifresh.coordinator.report.Report;
@@ -95,7 +95,7 @@ public final class CoordinatorBench {
 
     static void plan(int count) throws Exception {
         try (Harness h = new Harness()) {
-            MockCluster cluster = h.cluster;
+            ApiFixture cluster = h.cluster;
             long t0 = System.nanoTime();
             for (int i = 0; i < count; i++) {
                 String name = String.format(Locale.ROOT, "worker-%05d", i);

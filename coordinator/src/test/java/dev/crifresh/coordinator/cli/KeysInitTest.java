@@ -15,7 +15,7 @@ import dev.crifresh.common.attest.SigningKey;
 import dev.crifresh.common.attest.TrustBundle;
 import dev.crifresh.common.evidence.Reason;
 import dev.crifresh.common.evidence.Verdict;
-import dev.crifresh.coordinator.fixture.MockCluster;
+import dev.crifresh.coordinator.fixture.ApiFixture;
 import dev.crifresh.coordinator.fixture.TestAgent;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -88,7 +88,7 @@ class KeysInitTest {
 
     @Test
     void secretsAreCreatedOnlyWhenAbsentAndRotationKeepsTheOldKey() throws Exception {
-        try (MockCluster cluster = MockCluster.start()) {
+        try (ApiFixture cluster = ApiFixture.start()) {
             Path kubeconfig = dir.resolve("kubeconfig");
             Files.writeString(kubeconfig, """
                     apiVersion: v1
@@ -142,7 +142,7 @@ class KeysInitTest {
 
     @Test
     void secretsAreDecodedLikeEveryOtherSecretFlag() throws Exception {
-        try (MockCluster cluster = MockCluster.start()) {
+        try (ApiFixture cluster = ApiFixture.start()) {
             cluster.test.secrets().inNamespace("sec").resource(new SecretBuilder().withNewMetadata().withName("sign")
                     .withNamespace("sec").endMetadata().withStringData(Map.of("signing.key", "PEM TEXT")).build()).create();
             cluster.test.secrets().inNamespace("sec").resource(new SecretBuilder().withNewMetadata().withName("trust")

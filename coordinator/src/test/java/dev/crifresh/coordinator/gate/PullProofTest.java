@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.gate.pull.Fabric8ProbePods;
 import dev.crifresh.coordinator.gate.pull.PullProof;
-import dev.crifresh.mockapi.MockApiServer;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.CrudApiServer;
+import dev.crifresh.mockapi.testing.Poll;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -40,7 +40,7 @@ class PullProofTest {
     @BeforeEach
     void start() {
         vertx = Vertx.vertx();
-        server = MockApiServer.crud();
+        server = CrudApiServer.crud();
         client = server.createClient(new Vertx5HttpClientFactory(vertx));
         context = vertx.getOrCreateContext();
     }

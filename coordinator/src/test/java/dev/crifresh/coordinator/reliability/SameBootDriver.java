@@ -1,7 +1,7 @@
 package dev.crifresh.coordinator.reliability;
 
 import dev.crifresh.coordinator.driver.RebootDriver;
-import dev.crifresh.coordinator.fixture.MockCluster;
+import dev.crifresh.coordinator.fixture.ApiFixture;
 import io.fabric8.kubernetes.api.model.Node;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,13 +14,13 @@ import java.util.concurrent.TimeUnit;
  * it had (a kubelet restart, a driver that hit the wrong machine).
  */
 final class SameBootDriver implements RebootDriver, AutoCloseable {
-    private final MockCluster cluster;
+    private final ApiFixture cluster;
     private final Map<String, Integer> calls = new ConcurrentHashMap<>();
     private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
     private final java.util.List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean closed;
 
-    SameBootDriver(MockCluster cluster) {
+    SameBootDriver(ApiFixture cluster) {
         this.cluster = cluster;
     }
 

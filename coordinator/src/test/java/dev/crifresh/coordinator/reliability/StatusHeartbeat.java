@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.reliability;
 
-import dev.crifresh.coordinator.fixture.MockCluster;
+import dev.crifresh.coordinator.fixture.ApiFixture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -13,13 +13,13 @@ final class StatusHeartbeat implements AutoCloseable {
     private final AtomicInteger beats = new AtomicInteger();
     private volatile boolean stop;
 
-    StatusHeartbeat(MockCluster cluster, String node) {
+    StatusHeartbeat(ApiFixture cluster, String node) {
         for (int i = 0; i < WRITERS; i++) {
             threads.add(start(cluster, node, i));
         }
     }
 
-    private Thread start(MockCluster cluster, String node, int i) {
+    private Thread start(ApiFixture cluster, String node, int i) {
         Thread thread = new Thread(() -> {
             while (!stop) {
                 try {

@@ -15,7 +15,7 @@ import dev.crifresh.coordinator.report.Decision;
 import dev.crifresh.coordinator.report.NodeReport;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import io.fabric8.kubernetes.api.model.Event;
 import java.time.Duration;
 import java.util.Comparator;

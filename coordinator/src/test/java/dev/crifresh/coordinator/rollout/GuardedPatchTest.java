@@ -9,7 +9,7 @@ import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
-import dev.crifresh.coordinator.fixture.MockCluster;
+import dev.crifresh.coordinator.fixture.ApiFixture;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.NodeOps;
@@ -38,13 +38,13 @@ import org.junit.jupiter.api.Test;
 class GuardedPatchTest {
     private static final String RUN_A = "run-a";
 
-    private MockCluster cluster;
+    private ApiFixture cluster;
     private Vertx vertx;
     private Context context;
 
     @BeforeEach
     void start() {
-        cluster = MockCluster.start();
+        cluster = ApiFixture.start();
         vertx = cluster.vertx;
         context = vertx.getOrCreateContext();
         cluster.addNode("w1", false, "10.0.0.1");

@@ -11,7 +11,7 @@ import dev.crifresh.coordinator.fixture.TestDriver.Behaviour;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.Result;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

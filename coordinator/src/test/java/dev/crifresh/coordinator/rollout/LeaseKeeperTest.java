@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.kube.LeaseLock;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

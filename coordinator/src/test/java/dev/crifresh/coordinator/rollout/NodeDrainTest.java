@@ -9,9 +9,9 @@ import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.events.EventReason;
+import dev.crifresh.coordinator.fixture.ApiFixture;
 import dev.crifresh.coordinator.fixture.Evictions;
 import dev.crifresh.coordinator.fixture.Harness;
-import dev.crifresh.coordinator.fixture.MockCluster;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
@@ -39,14 +39,14 @@ import org.junit.jupiter.api.Test;
 class NodeDrainTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private MockCluster cluster;
+    private ApiFixture cluster;
     private Evictions evictions;
     private Vertx vertx;
     private Context context;
 
     @BeforeEach
     void start() {
-        cluster = MockCluster.start();
+        cluster = ApiFixture.start();
         evictions = new Evictions(cluster, 100);
         vertx = cluster.vertx;
         context = vertx.getOrCreateContext();

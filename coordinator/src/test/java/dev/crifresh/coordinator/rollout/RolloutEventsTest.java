@@ -50,7 +50,7 @@ class RolloutEventsTest {
         String uid = h.cluster.node("w2").getMetadata().getUid();
         Report r = h.rollout(settings().withRunId("run-ev1"));
         assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
-        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(20), "the Uncordoned event", () -> reasons(eventsOn("w2")).contains("CrifreshUncordoned"));
+        dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(20), "the Uncordoned event", () -> reasons(eventsOn("w2")).contains("CrifreshUncordoned"));
         List<Event> events = eventsOn("w2");
         List<String> reasons = reasons(events).stream().filter(x -> !x.endsWith("ainted")).toList();
         assertEquals(List.of("CrifreshCordoned", "CrifreshDraining", "CrifreshDrained", "CrifreshRebootRequested",
@@ -72,7 +72,7 @@ class RolloutEventsTest {
         h.driver.behave("w1", Behaviour.NEVER_RETURNS);
         Report r = h.rollout(settings().withRebootTimeout(Duration.ofMillis(500)));
         assertEquals(Result.FAILED, r.result(), r.toJson());
-        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(20), "the Failed event", () -> reasons(eventsOn("w1")).contains("CrifreshFailed"));
+        dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(20), "the Failed event", () -> reasons(eventsOn("w1")).contains("CrifreshFailed"));
         Event failed = eventsOn("w1").stream().filter(e -> e.getReason().equals("CrifreshFailed")).findFirst().orElseThrow();
         assertEquals("Warning", failed.getType());
         assertTrue(failed.getMessage().contains("did not return Ready with a new boot id"), failed.getMessage());
@@ -101,16 +101,16 @@ class RolloutEventsTest {
         h.cluster.refuseEvictionsAlways("shop", "db-0");
         List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
         Harness.Run run = h.run("a", settings(), lines).rollout();
-        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(90), "cp1 draining", () -> h.cluster.refusals() > 0);
+        dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(90), "cp1 draining", () -> h.cluster.refusals() > 0);
         h.cluster.setReady("cp2", false); // the last-moment check holds cp1 back, checking again every second
         h.cluster.server.clearExpectations();
         h.cluster.acceptEvictions("shop", "db-0", h.evictions);
         int before = reads(h, "cp1");
-        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(90), "cp1 checked again three times", () -> reads(h, "cp1") >= before + 4);
+        dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(90), "cp1 checked again three times", () -> reads(h, "cp1") >= before + 4);
         h.cluster.setReady("cp2", true);
         Report r = run.report(Duration.ofSeconds(90));
         assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
-        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(20), "the Uncordoned event", () -> reasons(eventsOn("cp1")).contains("CrifreshUncordoned"));
+        dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(20), "the Uncordoned event", () -> reasons(eventsOn("cp1")).contains("CrifreshUncordoned"));
         assertEquals(1, reasons(eventsOn("cp1")).stream().filter("CrifreshDrained"::equals).count(), reasons(eventsOn("cp1")).toString());
     }
 

@@ -12,7 +12,7 @@ import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.driver.ProcessRunner;
 import dev.crifresh.coordinator.driver.TalosctlDriver;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import dev.crifresh.coordinator.fixture.TestAgent;
 import dev.crifresh.coordinator.fixture.TestDriver.Behaviour;
 import dev.crifresh.coordinator.report.Decision;

@@ -20,7 +20,7 @@ import dev.crifresh.coordinator.silence.AlertmanagerSilences;
 import dev.crifresh.coordinator.silence.RealAlertmanager;
 import dev.crifresh.coordinator.silence.SilenceSettings;
 import dev.crifresh.coordinator.silence.SilenceSpec;
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.net.URI;

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.coordinator.StaleTaint;
+import dev.crifresh.coordinator.fixture.ApiFixture;
 import dev.crifresh.coordinator.fixture.Harness;
-import dev.crifresh.coordinator.fixture.MockCluster;
 import dev.crifresh.coordinator.fixture.TestDriver.Behaviour;
 import dev.crifresh.coordinator.kube.TaintPatches;
 import dev.crifresh.coordinator.report.Report;
@@ -56,7 +56,7 @@ class StaleTaintTest {
         private final Map<String, Boolean> cordon = new ConcurrentHashMap<>();
         private final Watch watch;
 
-        History(MockCluster cluster) {
+        History(ApiFixture cluster) {
             for (Node n : cluster.nodes()) {
                 taint.put(n.getMetadata().getName(), describe(n));
                 cordon.put(n.getMetadata().getName(), cordoned(n));
@@ -126,7 +126,7 @@ class StaleTaintTest {
         try (History history = new History(h.cluster)) {
             r = h.rollout(settings().withRunId("run-taint1"));
             assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
-            dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(20), "w3's taint removal seen",
+            dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(20), "w3's taint removal seen",
                     () -> history.changes.contains("w3 -taint"));
             changes = List.copyOf(history.changes);
             assertTrue(history.index("w2 +taint PreferNoSchedule run-taint1") < history.index("w2 cordon"), changes.toString());
@@ -216,7 +216,7 @@ class StaleTaintTest {
         h.worker("w2", Verdict.STALE);
         h.driver.behave("w1", Behaviour.HOLD);
         Harness.Run run = h.run(settings()).rollout();
-        dev.crifresh.mockapi.Poll.until(Duration.ofSeconds(20), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
+        dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(20), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
         assertTrue(TaintPatches.find(h.cluster.node("w2"), StaleTaint.KEY) != null, "w2 is tainted while w1 reboots");
         run.coordinator.stop(); // what SIGTERM does
         Report r = run.report();

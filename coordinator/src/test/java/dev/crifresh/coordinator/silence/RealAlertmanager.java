@@ -2,7 +2,7 @@ package dev.crifresh.coordinator.silence;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;

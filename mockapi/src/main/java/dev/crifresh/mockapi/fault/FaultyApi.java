@@ -1,7 +1,7 @@
 package dev.crifresh.mockapi.fault;
 
+import dev.crifresh.mockapi.CrudApiServer;
 import dev.crifresh.mockapi.MockApiDispatcher;
-import dev.crifresh.mockapi.MockApiServer;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -36,7 +36,7 @@ public final class FaultyApi implements AutoCloseable {
     private FaultyApi() {
         Map<ServerRequest, Queue<ServerResponse>> expectations = new HashMap<>();
         dispatcher = new FaultDispatcher(new MockApiDispatcher(expectations));
-        server = MockApiServer.crud(expectations, dispatcher);
+        server = CrudApiServer.crud(expectations, dispatcher);
         server.init(InetAddress.getLoopbackAddress(), 0);
     }
 

@@ -1,6 +1,6 @@
 package dev.crifresh.sim.cli;
 
-import dev.crifresh.sim.cluster.SimEvent;
+import dev.crifresh.sim.world.SimEvent;
 
 /** One human line per simulated platform event. */
 final class EventText {

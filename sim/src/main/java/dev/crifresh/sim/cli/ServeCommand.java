@@ -2,7 +2,7 @@ package dev.crifresh.sim.cli;
 
 import dev.crifresh.sim.serve.ServeSettings;
 import dev.crifresh.sim.serve.ServeUsageException;
-import dev.crifresh.sim.serve.ServedCluster;
+import dev.crifresh.sim.serve.ServedSimulation;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.scenario.ScenarioException;
 import dev.crifresh.sim.scenario.ScenarioReader;
@@ -71,9 +71,9 @@ final class ServeCommand implements Callable<Integer> {
             return SimMain.USAGE;
         }
         AtomicBoolean stopping = new AtomicBoolean();
-        ServedCluster served;
+        ServedSimulation served;
         try {
-            served = ServedCluster.start(scenario, new ServeSettings(port, metricsPort, kubeconfig, targets),
+            served = ServedSimulation.start(scenario, new ServeSettings(port, metricsPort, kubeconfig, targets),
                     event -> {
                         // while stopping, the platform's last steps meet a closing API: not news
                         if (!stopping.get() && (verbose || EventText.notable(event))) {
@@ -101,7 +101,7 @@ final class ServeCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void intro(PrintWriter out, Scenario scenario, ServedCluster served) {
+    private void intro(PrintWriter out, Scenario scenario, ServedSimulation served) {
         out.printf("crifresh-sim: %d simulated Talos nodes, the real agent on each%n", scenario.nodes().size());
         out.printf("  API server     %s%n", served.apiUrl());
         out.printf("  kubeconfig     %s%n", served.kubeconfig());

@@ -8,10 +8,10 @@ import dev.crifresh.coordinator.gate.GateSettings;
 import dev.crifresh.coordinator.gate.GateWiring;
 import dev.crifresh.coordinator.gate.PullProofMode;
 import dev.crifresh.coordinator.gate.etcd.TalosctlEtcdProbe;
-import dev.crifresh.sim.cluster.SimulatedCluster;
+import dev.crifresh.sim.world.SimulatedWorld;
 import dev.crifresh.sim.scenario.GateSpec;
 import java.util.regex.Pattern;
-import dev.crifresh.sim.cluster.NodeObjects;
+import dev.crifresh.sim.kube.NodeObjects;
 import dev.crifresh.sim.scenario.CoordinatorSpec;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.scenario.ScenarioAction;
@@ -53,7 +53,7 @@ public final class CoordinatorFlags {
     static final Duration GATE_POLL = Duration.ofMillis(200);
 
     /** The scenario's gates, wired to the simulated cluster: its Prometheus, its talosctl, its pods. */
-    public static GateWiring gates(Scenario scenario, SimulatedCluster cluster) {
+    public static GateWiring gates(Scenario scenario, SimulatedWorld cluster) {
         GateSpec g = scenario.coordinator().gates();
         PullProofMode proof = PullProofMode.fromWire(g.pullProof());
         String image = g.pullProofImage() != null ? g.pullProofImage() : scenario.registry() + "/crifresh/pull-probe:1";

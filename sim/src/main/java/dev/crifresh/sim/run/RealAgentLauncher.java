@@ -2,21 +2,26 @@ package dev.crifresh.sim.run;
 
 import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
-import dev.crifresh.sim.cluster.AgentLauncher;
-import dev.crifresh.sim.cluster.HostRoot;
-import dev.crifresh.sim.cluster.SimKeys;
-import dev.crifresh.sim.cluster.SimulatedHostClock;
-import io.fabric8.kubernetes.client.KubernetesClient;
+import dev.crifresh.agent.kube.InClusterConfig;
+import dev.crifresh.agent.kube.VertxNodeApi;
+import dev.crifresh.sim.node.AgentLauncher;
+import dev.crifresh.sim.node.HostRoot;
+import dev.crifresh.sim.node.SimulatedHostClock;
+import dev.crifresh.sim.world.SimKeys;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Starts the real agent ({@link AgentRuntime}, the code the DaemonSet runs) for a simulated node: the
  * production settings, pointed at the node's host root and clock, without an HTTP server, polling /proc
- * more often than in production so that simulated containerd restarts are seen quickly.
+ * more often than in production so that simulated containerd restarts are seen quickly. Each agent reaches
+ * the API server as the DaemonSet's pod does: its own {@link VertxNodeApi} on the in-cluster configuration
+ * read from the pod's environment (HTTPS verified against the service account's CA, bearer token), closed
+ * when the agent stops.
  *
  * <p>Every agent of the simulation polls on the same machine, so the poll period grows with the cluster
  * ({@link #procPollFor}): 100 ms up to 30 nodes, 1 s at 300, which keeps all agents together at about 300
@@ -30,14 +35,20 @@ public final class RealAgentLauncher implements AgentLauncher {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
     private final Vertx vertx;
-    private final KubernetesClient client;
+    private final InClusterConfig inCluster;
     private final SimKeys keys;
     private final Duration procPoll;
 
-    /** @param procPoll how often each agent polls its node's {@code /proc} and files ({@link #procPollFor}) */
-    public RealAgentLauncher(Vertx vertx, KubernetesClient client, SimKeys keys, Duration procPoll) {
+    /**
+     * @param podEnvironment the agent container's environment that names the API server and the service
+     *                       account ({@link dev.crifresh.sim.kube.InClusterEndpoint#podEnvironment})
+     * @param procPoll       how often each agent polls its node's {@code /proc} and files ({@link #procPollFor})
+     */
+    public RealAgentLauncher(Vertx vertx, Map<String, String> podEnvironment, SimKeys keys, Duration procPoll) {
         this.vertx = vertx;
-        this.client = client;
+        this.inCluster = InClusterConfig.fromEnvironment(podEnvironment).orElseThrow(() -> new IllegalArgumentException(
+                "the agents' environment names no in-cluster API server and service account token: "
+                        + podEnvironment.keySet()));
         this.keys = keys;
         this.procPoll = procPoll;
     }
@@ -55,12 +66,23 @@ public final class RealAgentLauncher implements AgentLauncher {
 
     @Override
     public RunningAgent start(String nodeName, HostRoot host, SimulatedHostClock clock) throws Exception {
-        AgentRuntime runtime = await(AgentRuntime.start(vertx, client, settings(nodeName, host, procPoll), keys.agentKey(),
-                keys.fingerprintKey(), clock));
+        VertxNodeApi api = new VertxNodeApi(vertx, inCluster);
+        AgentRuntime runtime;
+        try {
+            runtime = await(AgentRuntime.start(vertx, api, settings(nodeName, host, procPoll), keys.agentKey(),
+                    keys.fingerprintKey(), clock));
+        } catch (Exception | Error e) {
+            api.close();
+            throw e;
+        }
         return new RunningAgent() {
             @Override
             public void stop() throws Exception {
-                await(runtime.stop());
+                try {
+                    await(runtime.stop());
+                } finally {
+                    api.close();
+                }
             }
 
             @Override

@@ -1,14 +1,14 @@
 package dev.crifresh.sim.run;
 
 import dev.crifresh.coordinator.driver.RebootDriver;
-import dev.crifresh.sim.cluster.SimulatedCluster;
+import dev.crifresh.sim.world.SimulatedWorld;
 import io.fabric8.kubernetes.api.model.Node;
 
 /** The coordinator's reboot driver for the simulated cluster: what {@code talosctl reboot --wait=false} is for Talos. */
 public final class SimRebootDriver implements RebootDriver {
-    private final SimulatedCluster cluster;
+    private final SimulatedWorld cluster;
 
-    public SimRebootDriver(SimulatedCluster cluster) {
+    public SimRebootDriver(SimulatedWorld cluster) {
         this.cluster = cluster;
     }
 

@@ -4,9 +4,9 @@ import dev.crifresh.coordinator.Coordinator;
 import dev.crifresh.coordinator.ProgressListener;
 import dev.crifresh.coordinator.kube.UnhandledErrors;
 import dev.crifresh.coordinator.report.Report;
-import dev.crifresh.sim.cluster.SimEvent;
-import dev.crifresh.sim.cluster.SimulatedCluster;
 import dev.crifresh.sim.scenario.Scenario;
+import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.world.SimulatedWorld;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -27,9 +27,9 @@ public final class SimulationRun implements AutoCloseable {
 
     private final Scenario scenario;
     private final Vertx vertx;
-    private final SimulatedCluster cluster;
+    private final SimulatedWorld cluster;
 
-    private SimulationRun(Scenario scenario, Vertx vertx, SimulatedCluster cluster) {
+    private SimulationRun(Scenario scenario, Vertx vertx, SimulatedWorld cluster) {
         this.scenario = scenario;
         this.vertx = vertx;
         this.cluster = cluster;
@@ -44,10 +44,10 @@ public final class SimulationRun implements AutoCloseable {
     public static SimulationRun prepare(Scenario scenario, Consumer<SimEvent> events)
             throws TimeoutException, InterruptedException {
         Vertx vertx = UnhandledErrors.on(Vertx.vertx());
-        SimulatedCluster cluster = null;
+        SimulatedWorld cluster = null;
         try {
-            cluster = SimulatedCluster.create(scenario, vertx,
-                    (client, keys) -> new RealAgentLauncher(vertx, client, keys,
+            cluster = SimulatedWorld.create(scenario, vertx,
+                    (api, keys) -> new RealAgentLauncher(vertx, api.inCluster().podEnvironment(), keys,
                             RealAgentLauncher.procPollFor(scenario.nodes().size())));
             cluster.onEvent(events);
             cluster.startAgents();
@@ -63,7 +63,7 @@ public final class SimulationRun implements AutoCloseable {
         }
     }
 
-    public SimulatedCluster cluster() {
+    public SimulatedWorld cluster() {
         return cluster;
     }
 

@@ -1,5 +1,6 @@
 package dev.crifresh.sim.scenario;
 
+import dev.crifresh.coordinator.rollout.MaxUnavailable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -56,8 +57,6 @@ public final class ScenarioReader {
     private static final Pattern NODE_NAME =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern REGISTRY = Pattern.compile("[A-Za-z0-9.-]+(:[0-9]{1,5})?");
-    private static final Pattern COUNT = Pattern.compile("[0-9]{1,6}");
-    private static final Pattern PERCENT = Pattern.compile("([0-9]{1,3})%");
 
     private static final YAMLMapper YAML = YAMLMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -206,37 +205,30 @@ public final class ScenarioReader {
                 c.positiveSeconds("blockTimeoutSeconds", seconds(d.blockTimeout())));
     }
 
+    /**
+     * The budget as the coordinator's {@code --max-unavailable} reads it ({@link MaxUnavailable#parse}), so
+     * that a scenario accepts exactly the values the coordinator does; normalised ({@code '2'} → {@code 2}).
+     */
     private static String maxUnavailable(YamlObject c, String fallback) throws ScenarioException {
         if (!c.has("maxUnavailable")) {
             return fallback;
         }
         JsonNode value = c.raw("maxUnavailable");
-        String problem = c.pathOf("maxUnavailable") + ": expected a count (e.g. 1) or a percentage (e.g. 25%), got "
-                + YamlObject.describe(value);
+        String problem = c.pathOf("maxUnavailable") + ": expected a count of at least 1 (e.g. 2) or a percentage "
+                + "from 1% to 100% (e.g. 25%), got " + YamlObject.describe(value);
         String text;
         if (value != null && value.isIntegralNumber()) {
             text = value.asString();
         } else if (value != null && value.isString()) {
-            text = value.stringValue().trim();
+            text = value.stringValue();
         } else {
             throw new ScenarioException(problem);
         }
-        if (COUNT.matcher(text).matches()) {
-            if (Integer.parseInt(text) < 1) {
-                throw new ScenarioException(c.pathOf("maxUnavailable") + ": must be at least 1, got " + text);
-            }
-            return String.valueOf(Integer.parseInt(text));
+        try {
+            return MaxUnavailable.parse(text).toString();
+        } catch (IllegalArgumentException e) {
+            throw new ScenarioException(problem);
         }
-        var percent = PERCENT.matcher(text);
-        if (percent.matches()) {
-            int p = Integer.parseInt(percent.group(1));
-            if (p < 1 || p > 100) {
-                throw new ScenarioException(c.pathOf("maxUnavailable") + ": a percentage must be 1% to 100%, got "
-                        + text);
-            }
-            return p + "%";
-        }
-        throw new ScenarioException(problem);
     }
 
     private static SimulationSpec simulation(YamlObject top) throws ScenarioException {

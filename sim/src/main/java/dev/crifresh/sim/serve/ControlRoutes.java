@@ -3,10 +3,10 @@ package dev.crifresh.sim.serve;
 import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
-import dev.crifresh.sim.cluster.SimulatedCluster;
-import dev.crifresh.sim.cluster.SimulatedNode;
+import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.scenario.AgentMode;
 import dev.crifresh.sim.scenario.Credential;
+import dev.crifresh.sim.world.SimulatedWorld;
 import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -42,7 +42,7 @@ final class ControlRoutes extends Dispatcher {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final Dispatcher api;
-    private volatile SimulatedCluster cluster;
+    private volatile SimulatedWorld cluster;
     private volatile Consumer<Credential> rotated = c -> { };
 
     ControlRoutes(Dispatcher api) {
@@ -54,7 +54,7 @@ final class ControlRoutes extends Dispatcher {
      *
      * @param rotated told of a rotation's new credential before the request is answered
      */
-    void serve(SimulatedCluster cluster, Consumer<Credential> rotated) {
+    void serve(SimulatedWorld cluster, Consumer<Credential> rotated) {
         this.rotated = rotated;
         this.cluster = cluster;
     }
@@ -65,7 +65,7 @@ final class ControlRoutes extends Dispatcher {
         if (path == null || !path.startsWith(PREFIX)) {
             return api.dispatch(request);
         }
-        SimulatedCluster served = cluster;
+        SimulatedWorld served = cluster;
         if (served == null) {
             return json(503, error("the simulated cluster is still starting"));
         }
@@ -83,7 +83,7 @@ final class ControlRoutes extends Dispatcher {
         return json(404, error("no such control request: " + method + " " + path));
     }
 
-    private static MockResponse reboot(SimulatedCluster cluster, String name) {
+    private static MockResponse reboot(SimulatedWorld cluster, String name) {
         try {
             cluster.requestReboot(name);
         } catch (IllegalArgumentException e) {
@@ -95,7 +95,7 @@ final class ControlRoutes extends Dispatcher {
         return json(202, body);
     }
 
-    private static MockResponse rotate(SimulatedCluster cluster, String body, Consumer<Credential> rotated) {
+    private static MockResponse rotate(SimulatedWorld cluster, String body, Consumer<Credential> rotated) {
         Credential next;
         try {
             JsonNode json = JSON.readTree(body == null ? "" : body);
@@ -128,7 +128,7 @@ final class ControlRoutes extends Dispatcher {
         return json(202, answer);
     }
 
-    private static ObjectNode nodes(SimulatedCluster cluster) {
+    private static ObjectNode nodes(SimulatedWorld cluster) {
         ObjectNode answer = JSON.createObjectNode();
         ArrayNode items = answer.putArray("nodes");
         for (SimulatedNode node : cluster.nodes()) {
@@ -143,7 +143,7 @@ final class ControlRoutes extends Dispatcher {
     }
 
     /** Whether the node's running agent last published the desired credential's fingerprint. */
-    private static boolean attestsDesired(SimulatedCluster cluster, SimulatedNode node) {
+    private static boolean attestsDesired(SimulatedWorld cluster, SimulatedNode node) {
         Credential desired = cluster.desiredCredential();
         String fingerprint = CredentialFingerprint.of(cluster.keys().fingerprintKey(),
                 new RegistryAuth(cluster.scenario().registry(), desired.username(), desired.password(), ""));

@@ -2,7 +2,7 @@ package dev.crifresh.sim.serve;
 
 import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.publish.PublishedAttestation;
-import dev.crifresh.sim.cluster.SimulatedNode;
+import dev.crifresh.sim.node.SimulatedNode;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;

@@ -108,8 +108,8 @@ class ServeCliTest {
     @Test
     void aSecondServeInTheSameDirectoryIsRefusedNamingTheFirst() throws Exception {
         Path kubeconfig = dir.resolve("sim/kubeconfig");
-        // the first serve's hold on the directory, as ServedCluster takes it before anything else
-        var first = new dev.crifresh.sim.serve.ServedClusterProbe(kubeconfig, "http://127.0.0.1:40003");
+        // the first serve's hold on the directory, as ServedSimulation takes it before anything else
+        var first = new dev.crifresh.sim.serve.ServedSimulationProbe(kubeconfig, "http://127.0.0.1:40003");
         try {
             Run r = run("serve", "--kubeconfig", kubeconfig.toString());
             assertEquals(2, r.exit(), r.err());

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.gate.GateNote;
 import dev.crifresh.coordinator.report.Report;
-import dev.crifresh.mockapi.Poll;
-import dev.crifresh.sim.cluster.NodeObjects;
-import dev.crifresh.sim.cluster.RebootRequest;
-import dev.crifresh.sim.cluster.SimulatedCluster;
+import dev.crifresh.mockapi.testing.Poll;
+import dev.crifresh.sim.kube.NodeObjects;
+import dev.crifresh.sim.world.RebootRequest;
+import dev.crifresh.sim.world.SimulatedWorld;
 import dev.crifresh.sim.run.SimulationRun;
 import dev.crifresh.sim.scenario.ScenarioReader;
 import java.time.Duration;
@@ -19,7 +19,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import dev.crifresh.sim.cluster.SimEvent;
+import dev.crifresh.sim.world.SimEvent;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -177,7 +177,7 @@ class RolloutGatesTest {
     record Cued(Report report, List<RebootRequest> reboots, List<String> progress, Instant cueAt) {
     }
 
-    private static Cued rolloutWithCue(String yaml, String line, Consumer<SimulatedCluster> cue) throws Exception {
+    private static Cued rolloutWithCue(String yaml, String line, Consumer<SimulatedWorld> cue) throws Exception {
         List<String> progress = new CopyOnWriteArrayList<>();
         try (SimulationRun run = SimulationRun.prepare(ScenarioReader.parse(yaml), e -> { })) {
             CompletableFuture<Report> report = CompletableFuture.supplyAsync(() -> {

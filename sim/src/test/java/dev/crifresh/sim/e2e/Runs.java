@@ -6,13 +6,13 @@ import dev.crifresh.common.attest.VerificationResult;
 import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.coordinator.report.NodeReport;
 import dev.crifresh.coordinator.report.Report;
-import dev.crifresh.sim.cluster.RebootRequest;
-import dev.crifresh.sim.cluster.SimEvent;
-import dev.crifresh.sim.cluster.SimulatedCluster;
-import dev.crifresh.sim.cluster.SimulatedNode;
+import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.run.SimulationRun;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.scenario.ScenarioReader;
+import dev.crifresh.sim.world.RebootRequest;
+import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.world.SimulatedWorld;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import java.io.IOException;
@@ -71,7 +71,7 @@ final class Runs {
         List<String> progress = new CopyOnWriteArrayList<>();
         try (SimulationRun run = SimulationRun.prepare(scenario, e -> { })) {
             Report report = plan ? run.plan(progress::add) : run.rollout(progress::add);
-            SimulatedCluster cluster = run.cluster();
+            SimulatedWorld cluster = run.cluster();
             if (!plan) {
                 // Replacements of the last evicted pods may still be starting: let their pulls land in the events.
                 cluster.awaitPodsSettled(java.time.Duration.ofSeconds(5));
@@ -81,7 +81,7 @@ final class Runs {
         }
     }
 
-    private static Map<String, NodeEnd> ends(SimulatedCluster cluster) {
+    private static Map<String, NodeEnd> ends(SimulatedWorld cluster) {
         AttestationVerifier verifier = new AttestationVerifier(cluster.keys().trust(), AttestationVerifier.DEFAULT_SKEW);
         Map<String, NodeEnd> ends = new LinkedHashMap<>();
         for (SimulatedNode node : cluster.nodes()) {

@@ -132,6 +132,7 @@ class ScenarioReaderTest {
         assertEquals("2", budget("'2'"));
         assertEquals("25%", budget("25%"));
         assertEquals("100%", budget("'100%'"));
+        assertEquals("25%", budget("' 25 %'"), "as the coordinator's --max-unavailable reads it");
     }
 
     private static String budget(String yaml) throws ScenarioException {
@@ -192,11 +193,13 @@ class ScenarioReaderTest {
             'nodes: [{name: a, credential: {username: u, password: p, token: t}}]' => 'nodes[0] (a).credential.token: unknown field, expected one of: username, password'
             'desiredCredential: desired\nnodes: [{name: a}]' => 'desiredCredential: expected a mapping, got ''desired'''
             'desiredCredential: {password: p}\nnodes: [{name: a}]' => 'desiredCredential.username: missing, this field is required'
-            'coordinator: {maxUnavailable: 0}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: must be at least 1, got 0'
-            'coordinator: {maxUnavailable: 0%}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: a percentage must be 1% to 100%, got 0%'
-            'coordinator: {maxUnavailable: 150%}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: a percentage must be 1% to 100%, got 150%'
-            'coordinator: {maxUnavailable: half}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: expected a count (e.g. 1) or a percentage (e.g. 25%), got ''half'''
-            'coordinator: {maxUnavailable: 1.5}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: expected a count (e.g. 1) or a percentage (e.g. 25%), got 1.5'
+            'coordinator: {maxUnavailable: 0}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: expected a count of at least 1 (e.g. 2) or a percentage from 1% to 100% (e.g. 25%), got 0'
+            'coordinator: {maxUnavailable: 0%}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: expected a count of at least 1 (e.g. 2) or a percentage from 1% to 100% (e.g. 25%), got ''0%'''
+            'coordinator: {maxUnavailable: 150%}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: expected a count of at least 1 (e.g. 2) or a percentage from 1% to 100% (e.g. 25%), got ''150%'''
+            'coordinator: {maxUnavailable: half}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: expected a count of at least 1 (e.g. 2) or a percentage from 1% to 100% (e.g. 25%), got ''half'''
+            'coordinator: {maxUnavailable: 1.5}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: expected a count of at least 1 (e.g. 2) or a percentage from 1% to 100% (e.g. 25%), got 1.5'
+            'coordinator: {maxUnavailable: -1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: expected a count of at least 1 (e.g. 2) or a percentage from 1% to 100% (e.g. 25%), got -1'
+            'coordinator: {maxUnavailable: 99999999999}\nnodes: [{name: a}]' => 'coordinator.maxUnavailable: expected a count of at least 1 (e.g. 2) or a percentage from 1% to 100% (e.g. 25%), got 99999999999'
             'nodes: [{name: Worker_A}]' => 'nodes[0] (Worker_A).name: ''Worker_A'' is not a valid node name (lower-case letters, digits, ''-'' and ''.'')'
             'nodes: [{role: worker}]' => 'nodes[0].name: missing, this field is required'
             'nodes: [{name: 7}]' => 'nodes[0].name: expected a non-empty string, got 7'

@@ -3,7 +3,7 @@ package dev.crifresh.sim.serve;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.crifresh.mockapi.Poll;
+import dev.crifresh.mockapi.testing.Poll;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

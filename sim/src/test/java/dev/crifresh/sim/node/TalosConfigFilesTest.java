@@ -1,0 +1,77 @@
+package dev.crifresh.sim.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.common.evidence.ConfigDigest;
+import dev.crifresh.common.registry.CriRegistryConfig;
+import dev.crifresh.common.registry.RegistryAuth;
+import dev.crifresh.common.registry.RegistryParse;
+import dev.crifresh.sim.scenario.Credential;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.dataformat.toml.TomlMapper;
+
+class TalosConfigFilesTest {
+    private static final Credential CRED = new Credential("deploy-bot", "token-v2");
+
+    @Test
+    void theMergedFileAndThePartCarryTheCredentialWhereContainerdReadsIt() {
+        for (String toml : List.of(TalosConfigFiles.criToml("ghcr.io", CRED),
+                TalosConfigFiles.registriesPart("ghcr.io", CRED))) {
+            RegistryParse.Parsed parsed = assertInstanceOf(RegistryParse.Parsed.class, CriRegistryConfig.parse(toml));
+            assertEquals(List.of(new RegistryAuth("ghcr.io", "deploy-bot", "token-v2", "")), parsed.credentials());
+        }
+    }
+
+    @Test
+    void theMergedFileNamesEachPartWithItsHash() {
+        String merged = TalosConfigFiles.criToml("ghcr.io", CRED);
+        List<String> lines = merged.lines().toList();
+        assertEquals("## /etc/cri/conf.d/00-base.part (sha256:"
+                + ConfigDigest.sha256Hex(TalosConfigFiles.basePart().getBytes(StandardCharsets.UTF_8)) + ")", lines.get(0));
+        assertEquals("## /etc/cri/conf.d/01-registries.part (sha256:" + ConfigDigest.sha256Hex(
+                TalosConfigFiles.registriesPart("ghcr.io", CRED).getBytes(StandardCharsets.UTF_8)) + ")", lines.get(1));
+    }
+
+    @Test
+    void theBaseFilesAreValidTomlWithoutCredentials() {
+        JsonNode containerd = new TomlMapper().readTree(TalosConfigFiles.containerdToml());
+        assertEquals("/etc/cri/conf.d/cri.toml", containerd.get("imports").get(0).stringValue());
+        assertEquals(new RegistryParse.Parsed(List.of()), CriRegistryConfig.parse(TalosConfigFiles.containerdToml()));
+        assertEquals(new RegistryParse.Parsed(List.of()), CriRegistryConfig.parse(TalosConfigFiles.basePart()));
+        JsonNode merged = new TomlMapper().readTree(TalosConfigFiles.criToml("ghcr.io", CRED));
+        assertTrue(merged.at("/plugins/io.containerd.cri.v1.runtime/enable_cdi").booleanValue());
+    }
+
+    @Test
+    void awkwardPasswordsSurviveTheRoundTrip() {
+        Credential odd = new Credential("o'brien", "p\"a\\ss'word with spaces");
+        RegistryParse.Parsed parsed = assertInstanceOf(RegistryParse.Parsed.class,
+                CriRegistryConfig.parse(TalosConfigFiles.criToml("registry.local:5000", odd)));
+        assertEquals(List.of(new RegistryAuth("registry.local:5000", "o'brien", "p\"a\\ss'word with spaces", "")),
+                parsed.credentials());
+    }
+
+    @Test
+    void theContainerd1xRenderingIsReadAsVersion2WithTheCredentialInTheMergedFileOnly() {
+        TalosConfigFiles.CriSettings settings = new TalosConfigFiles.CriSettings("native", "/opt/cni/bin", "/etc/cni/net.d");
+        dev.crifresh.common.registry.ContainerdConfigFile.Parsed merged = assertInstanceOf(
+                dev.crifresh.common.registry.ContainerdConfigFile.Parsed.class,
+                dev.crifresh.common.registry.ContainerdConfigFile.parse(TalosConfigFiles.criTomlV2("ghcr.io", CRED, settings)));
+        assertEquals(2, merged.version());
+        assertEquals(List.of(new RegistryAuth("ghcr.io", "deploy-bot", "token-v2", "")), merged.credentials());
+        dev.crifresh.common.registry.ContainerdConfigFile.Parsed main = assertInstanceOf(
+                dev.crifresh.common.registry.ContainerdConfigFile.Parsed.class,
+                dev.crifresh.common.registry.ContainerdConfigFile.parse(TalosConfigFiles.containerdTomlV2()));
+        assertEquals(List.of(TalosConfigFiles.CRI_TOML), main.imports());
+        assertEquals("native", new TomlMapper().readTree(TalosConfigFiles.basePartV2(settings))
+                .at("/plugins/io.containerd.grpc.v1.cri/containerd/snapshotter").stringValue());
+        List<String> lines = TalosConfigFiles.criTomlV2("ghcr.io", CRED, settings).lines().toList();
+        assertEquals("## /etc/cri/conf.d/01-registries.part (sha256:" + ConfigDigest.sha256Hex(
+                TalosConfigFiles.registriesPartV2("ghcr.io", CRED).getBytes(StandardCharsets.UTF_8)) + ")", lines.get(1));
+    }
+}
