@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.http.AgentMetrics;
+import dev.crifresh.agent.kube.Backoff;
+import dev.crifresh.agent.kube.NodeApi;
 import io.fabric8.kubernetes.api.model.Node;
 import io.micrometer.core.instrument.Counter;
 import io.vertx.core.Context;
