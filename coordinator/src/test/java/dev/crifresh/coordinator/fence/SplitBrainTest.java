@@ -203,7 +203,8 @@ class SplitBrainTest {
 
     /**
      * a stopped before the fault could hit it: with a Lease this long for the load (see the class comment), a
-     * defect, not the machine — its lines say why (a Lease lost early names its last renewal's error).
+     * defect, not the machine — its lines say why (a hold that ran out says "not renewed within its validity",
+     * with the last renewal's error when one failed rather than hung).
      */
     private static void assertNotStopped(List<String> aLines, List<String> bLines) {
         assertTrue(aLines.stream().noneMatch(l -> l.startsWith("stopping: ")),
