@@ -104,6 +104,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private final ProgressListener progress;
     private final Clock clock;
     private final RolloutEvents events;
+    private final RunObserver observer;
     private final StaleNodeTaints taints;
     private final Promise<Report> promise = Promise.promise();
     private Gates gates;
@@ -114,6 +115,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     private RunSilences silences;
 
     private Stage stage = Stage.LOCKING;
+    /** False once the run ended: read by the fence, also on worker threads. */
+    private volatile boolean open = true;
     private NodeOps.NodeWatch watch;
     /** With a node selector: an informer on every node, for the safety checks. */
     private NodeOps.NodeWatch clusterWatch;
@@ -157,30 +160,33 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                    ProgressListener progress, Clock clock) {
         this.vertx = vertx;
         this.context = context;
-        this.nodeOps = new PatchEchoNodeOps(nodeOps, this::patched);
-        this.podOps = podOps;
-        this.lease = new LeaseKeeper(vertx, lease, settings, progress, new LeaseEvents());
         this.ticker = Ticker.of(vertx);
-        this.fence = new LeaseFence(this.lease, () -> stage != Stage.DONE, ticker, settings.leaseDuration());
+        this.lease = new LeaseKeeper(ticker, lease, settings, progress, new LeaseEvents());
+        this.fence = new LeaseFence(this.lease, () -> open, ticker, settings.leaseDuration());
+        this.nodeOps = new PatchEchoNodeOps(nodeOps.gated(WorkerFence.gate(fence)), this::patched);
+        this.podOps = podOps.gated(WorkerFence.gate(fence));
         this.retry = new ApiRetry(ticker, fence, settings.leaseDuration());
         this.freshNodes = new SharedNodeList(() -> retry.call(() -> this.nodeOps.listAll()));
         this.classifier = classifier;
         this.cache = new ClassificationCache(classifier);
         this.settings = settings;
-        this.driver = driver;
+        this.driver = WorkerFence.driver(driver, fence);
         this.progress = progress;
         this.clock = clock;
-        this.events = new RolloutEvents(eventOps, settings.runId(), raw::get, progress, clock, fence.closing()::mayWrite);
+        this.events = new RolloutEvents(eventOps.gated(WorkerFence.gate(fence.closing())), settings.runId(), raw::get, progress, clock,
+                fence.closing()::mayWrite);
+        this.observer = new RunObserver(progress, events);
         // The taints come off also while the run ends (after its stage is done): retried for as long as the Lease is held.
-        this.taints = new StaleNodeTaints(this.nodeOps, settings.runId(), settings.staleTaint(), events, progress, fence.closing()::mayWrite,
-                new ApiRetry(ticker, fence.closing(), settings.leaseDuration()));
-        this.configWait = new PendingWait(vertx, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
+        NodeOps cleanupNodes = new PatchEchoNodeOps(nodeOps.gated(WorkerFence.gate(fence.closing())), this::patched);
+        this.taints = new StaleNodeTaints(new GuardedPatch.Target(cleanupNodes, new ApiRetry(ticker, fence.closing(), settings.leaseDuration()),
+                fence.closing()), settings.runId(), settings.staleTaint(), observer);
+        this.configWait = new PendingWait(ticker, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
                 this::configSettled, this::decide, this::configTimedOut);
-        this.freshWait = new PendingWait(vertx, c -> c.verdict() == NodeVerdict.FRESH,
+        this.freshWait = new PendingWait(ticker, c -> c.verdict() == NodeVerdict.FRESH,
                 this::turnedFresh, this::freshWaitEnded, this::freshTimedOut);
-        this.joinedNodes = new JoinedNodes(vertx, settings.attestTimeout(), this::joinedSettled);
+        this.joinedNodes = new JoinedNodes(ticker, settings.attestTimeout(), this::joinedSettled);
         this.gates = Gates.none(vertx, context);
-        this.silences = new RunSilences(Silences.none(), this::silenceNoted);
+        this.silences = new RunSilences(Silences.none(), o -> observer.accept(new RunEvent.Silence(o)));
     }
 
     /** The rollout gates (blockers, etcd, pull proof); none unless set before {@link #run()}. */
@@ -197,7 +203,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     /** The Alertmanager silences for nodes while they are down (none unless set before {@link #run()}); closed at the end. */
     public Rollout withSilences(Silences silences) {
-        this.silences = new RunSilences(silences, this::silenceNoted);
+        this.silences = new RunSilences(silences, o -> observer.accept(new RunEvent.Silence(o)));
         return this;
     }
 
@@ -276,7 +282,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     // ---- 2. observe + 3. classify ---------------------------------------------------------------------------
 
     private void observe() {
-        observe(1, System.nanoTime(), new Backoff(Duration.ofMillis(500), Duration.ofSeconds(5)));
+        observe(1, ticker.nanoTime(), new Backoff(Duration.ofMillis(500), Duration.ofSeconds(5)));
     }
 
     /** Starts the informers; a transient failure (the API unreachable for a while) is retried while the Lease is held. */
@@ -301,8 +307,8 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 closeWatch();
                 watch = null;
                 clusterWatch = null;
-                progress.line("cannot watch nodes yet (" + ErrorText.message(ar.cause()) + "); trying again");
-                vertx.setTimer(backoff.next(), id -> {
+                observer.accept(new RunEvent.WatchRetry(ErrorText.message(ar.cause())));
+                ticker.setTimer(Duration.ofMillis(backoff.next()), () -> {
                     if (stage == Stage.OBSERVING) {
                         observe(attempt + 1, start, backoff);
                     }
@@ -315,7 +321,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 return;
             }
             initial.putAll(ar.result());
-            announceClassification();
+            observer.accept(new RunEvent.Classified(List.copyOf(initial.values())));
             if (stopping()) {
                 finish();
             } else {
@@ -376,22 +382,6 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         facts.put(node.getMetadata().getName(), NodeFacts.of(node));
     }
 
-    private void announceClassification() {
-        Map<NodeVerdict, Integer> counts = new TreeMap<>();
-        initial.values().forEach(c -> counts.merge(c.verdict(), 1, Integer::sum));
-        progress.line("classified " + initial.size() + " nodes: "
-                + counts.getOrDefault(NodeVerdict.FRESH, 0) + " fresh, "
-                + counts.getOrDefault(NodeVerdict.STALE, 0) + " stale, "
-                + counts.getOrDefault(NodeVerdict.CONFIG_PENDING, 0) + " config-pending, "
-                + counts.getOrDefault(NodeVerdict.UNKNOWN, 0) + " unknown");
-        for (Classification c : initial.values()) {
-            if (c.markerContradicts()) {
-                progress.log(ProgressListener.Level.WARN, "warning: " + c.name() + ": the machine-config marker says current, but containerd is "
-                        + c.verdict().wire() + " (" + c.reason() + ")");
-            }
-        }
-    }
-
     // ---- 4. wait for config-pending nodes ------------------------------------------------------------------
 
     private void waitForConfig() {
@@ -406,16 +396,14 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             return;
         }
         Duration timeout = settings.configTimeout();
-        progress.line("waiting up to " + NodeRoll.seconds(timeout) + " for " + configWait.size()
-                + " config-pending node(s) to hold the desired credential for " + classifier.registry() + ": "
-                + String.join(", ", configWait.names()));
+        observer.accept(new RunEvent.ConfigWaitStarted(timeout, classifier.registry(), List.copyOf(configWait.names())));
         configWait.start(timeout);
         // Nodes may have changed while they were classified: check the pending ones again, off the loop.
         classifyLatest(configWait.snapshot()).onSuccess(latest -> configWait.checkAll(latest.values()));
     }
 
     private void configSettled(Classification c) {
-        progress.line(c.name() + " now holds the desired credential; containerd is " + c.verdict().wire() + " (" + c.reason() + ")");
+        observer.accept(new RunEvent.ConfigSettled(c));
     }
 
     private void configTimedOut() {
@@ -454,54 +442,25 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     }
 
     private void decide(Map<String, Classification> latest) {
-        List<NodeFacts> toRoll = new ArrayList<>();
-        List<NodeFacts> toWait = new ArrayList<>();
-        List<NodeFacts> leftovers = new ArrayList<>();
-        List<NodeFacts> freshSkipped = new ArrayList<>();
-        for (Classification first : initial.values()) {
-            String name = first.name();
-            NodeFacts f = facts.get(name);
-            if (f == null) {
-                ended(name, Outcome.NOT_ATTEMPTED, "the node was deleted during the run");
-                continue;
+        RolloutPlan plan = RolloutPlan.decide(settings.action(), initial.values(), latest, facts::get);
+        freshAtDecision.addAll(plan.fresh());
+        for (RolloutPlan.NodePlan n : plan.nodes()) {
+            if (n.decision() != null) {
+                decided(n.name(), n.decision());
             }
-            Classification now = latest.getOrDefault(name, first);
-            Ownership owner = Decisions.leftover(f);
-            NodeAction action = NodeAction.forNode(settings.action(), f);
-            boolean rebootIt = action.action() == Action.REBOOT;
-            if (owner != null && owner.phase().mayHaveRebooted() && rebootIt) {
-                decided(name, Decision.REBOOT);
-                toRoll.add(f);
-                continue;
+            if (n.outcome() != null) {
+                ended(n.name(), n.outcome(), n.detail());
+            } else if (n.detail() != null) {
+                noted(n.name(), n.detail());
             }
-            if (owner != null) {
-                // Not rebooted by the earlier run: released, then decided and scheduled like any other node.
-                leftovers.add(f);
-            }
-            if (now.verdict() == NodeVerdict.FRESH) {
-                freshSkipped.add(f);
-                freshAtDecision.add(name);
-                boolean becameFresh = first.verdict() == NodeVerdict.CONFIG_PENDING;
-                decided(name, becameFresh ? Decision.WAIT : Decision.SKIP);
-                ended(name, becameFresh ? Outcome.BECAME_FRESH : Outcome.SKIPPED,
-                        (becameFresh ? "the config now holds the desired credential; " : "") + now.detail());
-            } else if (rebootIt) {
-                decided(name, Decision.REBOOT);
-                if (first.verdict() == NodeVerdict.CONFIG_PENDING) {
-                    noted(name, "the config now holds the desired credential, containerd is " + now.verdict().wire());
-                }
-                announceAction(name, action);
-                toRoll.add(f);
-            } else {
-                decided(name, Decision.WAIT);
-                announceAction(name, action);
-                toWait.add(f);
+            if (n.announced()) {
+                announceAction(n.name(), n.action());
             }
         }
-        List<NodeFacts> ordered = RolloutOrder.order(toRoll);
-        List<NodeFacts> waited = RolloutOrder.order(toWait);
-        boolean controlPlanes = ordered.stream().anyMatch(f -> f.role() == dev.crifresh.coordinator.classify.Role.CONTROL_PLANE);
-        gates.start(controlPlanes).compose(v -> gates.proveSkipped(freshSkipped)).onComplete(ar -> {
+        List<NodeFacts> ordered = plan.reboots();
+        List<NodeFacts> waited = plan.waits();
+        List<NodeFacts> leftovers = plan.leftovers();
+        gates.start(plan.controlPlanes()).compose(v -> gates.proveSkipped(plan.freshSkipped(facts::get))).onComplete(ar -> {
             if (stage != Stage.DECIDING) {
                 return;
             }
@@ -513,10 +472,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 releaseLeftovers(leftovers).onComplete(released -> waitForFresh(waited));
             } else if (settings.action() == Action.AUTO && !waited.isEmpty()) {
                 // auto: first the nodes that restart containerd themselves (no side effect), then the reboots.
-                List<NodeFacts> waitedLeftovers = leftovers.stream().filter(waited::contains).toList();
                 deferredReboots = new ArrayList<>(ordered);
-                deferredLeftovers = leftovers.stream().filter(f -> !waited.contains(f)).toList();
-                releaseLeftovers(waitedLeftovers).onComplete(released -> waitForFresh(waited));
+                deferredLeftovers = plan.deferredLeftovers();
+                releaseLeftovers(plan.waitedLeftovers()).onComplete(released -> waitForFresh(waited));
             } else {
                 checkDriver(ordered, leftovers);
             }
@@ -601,7 +559,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             if (settings.apiOutageBudget().isZero()) {
                 refused.put(f.name(), ApiAway.refusal(why));
             } else {
-                progress.line(f.name() + ": " + ApiAway.allowed(why, settings.apiOutageBudget()));
+                observer.accept(new RunEvent.ApiOutageAllowed(f.name(), ApiAway.allowed(why, settings.apiOutageBudget())));
             }
         }
         if (refused.isEmpty()) {
@@ -623,31 +581,20 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
      * the order with the seed first. Never fails: a taint is best effort.
      */
     private Future<List<NodeFacts>> placeEvictedPods(List<NodeFacts> ordered) {
-        List<NodeFacts> toTaint = ordered.stream().filter(f -> {
-            Ownership o = Decisions.leftover(f);
-            return o == null || !o.phase().mayHaveRebooted();
-        }).toList();
         List<Node> selected = initial.keySet().stream().map(raw::get).filter(n -> n != null).toList();
-        List<String> freshSchedulable = EvictionPlacement.freshSchedulable(selected, freshAtDecision);
-        boolean seedNeeded = EvictionPlacement.needsSeed(settings.staleTaint(), toTaint, freshSchedulable);
-        Future<Map<String, Integer>> pods = seedNeeded ? PodCounts.evictable(podOps, toTaint) : Future.succeededFuture(Map.of());
+        RolloutPlan.Eviction eviction = RolloutPlan.eviction(settings.staleTaint(), ordered, selected, freshAtDecision);
+        Future<Map<String, Integer>> pods = eviction.seedNeeded() ? PodCounts.evictable(podOps, eviction.toTaint())
+                : Future.succeededFuture(Map.of());
         return pods.otherwise(Map.of()).compose(counts -> {
             if (stage == Stage.DONE) {
                 return Future.succeededFuture(ordered);
             }
-            String seed = seedNeeded ? EvictionPlacement.seed(toTaint, counts) : null;
-            List<String> names = toTaint.stream().map(NodeFacts::name).toList();
-            if (!names.isEmpty()) {
-                placement = settings.staleTaint().enabled()
-                        ? new EvictionPlacement(settings.staleTaint(), names, freshSchedulable, seed,
-                                seed == null ? 0 : counts.getOrDefault(seed, 0))
-                        : EvictionPlacement.off(freshSchedulable);
-                progress.line("evicted pods: " + placement.describe());
+            List<String> names = eviction.names();
+            placement = eviction.placement(counts);
+            if (placement != null) {
+                observer.accept(new RunEvent.Placed(placement));
             }
-            if (seed != null) {
-                events.emit(seed, EventReason.SEED, "no fresh node can take evicted pods: rolled first and alone ("
-                        + placement.seedPods() + " pods to evict)");
-            }
+            String seed = placement == null ? null : placement.seed();
             List<Node> leftovers = raw.values().stream()
                     .filter(n -> taints.leftover(n) && !names.contains(n.getMetadata().getName())).toList();
             return taints.untaintAll(leftovers)
@@ -669,12 +616,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         stage = Stage.ROLLING;
         budget = settings.budget().budget(initial.size());
         rollTotal = ordered.size();
-        if (ordered.isEmpty()) {
-            progress.line("nothing to reboot");
-        } else {
-            progress.line("rolling " + ordered.size() + " node(s), max-unavailable " + budget + " of " + initial.size()
-                    + ": " + String.join(", ", ordered.stream().map(NodeFacts::name).toList()));
-        }
+        observer.accept(new RunEvent.RollStarted(ordered.stream().map(NodeFacts::name).toList(), budget, initial.size()));
         int index = 1;
         for (NodeFacts f : ordered) {
             Ownership owner = Decisions.leftover(f);
@@ -723,10 +665,10 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             return;
         }
         if (blockedBecause != null) {
-            progress.line(blockedBecause);
+            observer.accept(new RunEvent.Blocked(blockedBecause));
         }
         Duration timeout = settings.rebootTimeout();
-        blockedTimer = vertx.setTimer(timeout.toMillis(), id -> {
+        blockedTimer = ticker.setTimer(timeout, () -> {
             blockedTimer = -1;
             if (stage == Stage.ROLLING && rolls.noneInFlight() && !rolls.queueEmpty() && !stopping()) {
                 stopWith(StopReason.TIMED_OUT, "no node could start for " + NodeRoll.seconds(timeout) + ": "
@@ -738,7 +680,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     private void cancelBlockedTimer() {
         if (blockedTimer >= 0) {
-            vertx.cancelTimer(blockedTimer);
+            ticker.cancelTimer(blockedTimer);
             blockedTimer = -1;
         }
     }
@@ -753,7 +695,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         for (NodeFacts f : leftovers) {
             String seen = f.annotation(CrifreshAnnotations.ROLLOUT);
             boolean uncordon = "true".equals(f.annotation(CrifreshAnnotations.CORDONED));
-            progress.line(f.name() + ": dropping an earlier run's crifresh annotations" + (uncordon ? " and uncordoning it" : ""));
+            observer.accept(new RunEvent.LeftoverReleased(f.name(), uncordon));
             patches.add(GuardedPatch.claim(this, f.name(), node -> {
                 if (node == null) {
                     return new GuardedPatch.Skip();
@@ -786,8 +728,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             rebootOrder.add(f.name());
         });
         Duration timeout = settings.attestTimeout();
-        progress.line("action " + settings.action().wire() + ": waiting up to " + NodeRoll.seconds(timeout) + " for " + freshWait.size()
-                + " node(s) to attest fresh: " + String.join(", ", freshWait.names()));
+        observer.accept(new RunEvent.FreshWaitStarted(settings.action().wire(), timeout, List.copyOf(freshWait.names())));
         freshWait.start(timeout);
         classifyLatest(freshWait.snapshot()).onSuccess(latest -> freshWait.checkAll(latest.values()));
     }
@@ -819,8 +760,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (settings.action() != Action.AUTO) {
             return;
         }
-        progress.line(name + ": " + action.wire() + " (" + action.why() + ")");
-        events.emit(name, EventReason.ACTION, action.wire() + ": " + action.why());
+        observer.accept(new RunEvent.NodeDecided(name, action));
     }
 
     private void freshTimedOut() {
@@ -839,7 +779,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         // With action auto the reboots follow: a node that turned fresh is capacity for their evicted pods.
         freshAtDecision.add(c.name());
         ended(c.name(), Outcome.BECAME_FRESH, "turned fresh without a reboot; " + c.detail());
-        progress.line(c.name() + " is fresh (" + c.reason() + ")");
+        observer.accept(new RunEvent.TurnedFresh(c));
     }
 
     /** Re-checks a node the wait is still waiting for, now that it changed. */
@@ -901,7 +841,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             roll.onDeleted();
         }
         if (joinedNodes.remove(name)) {
-            progress.line(name + " joined and was deleted again during the run");
+            observer.accept(new RunEvent.JoinedDeleted(name));
             if (stage == Stage.WAITING && freshWait.isEmpty()) {
                 freshWaitEnded();
             }
@@ -919,9 +859,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 || stage == Stage.WAITING;
         if (underWay && !joinedNodes.known(name)) {
             joinedNodes.add(name);
-            progress.line(name + " joined the cluster during the run: waiting up to " + NodeRoll.seconds(settings.attestTimeout())
-                    + " for its agent's attestation");
-            events.emit(name, EventReason.JOINED, "joined while the rollout was under way; waiting for its attestation");
+            observer.accept(new RunEvent.Joined(name, settings.attestTimeout()));
         }
         if (joinedNodes.waiting(name)) {
             joinedNodes.check(classifyNow(name));
@@ -968,7 +906,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             case FRESH -> {
                 decided(name, Decision.SKIP);
                 ended(name, Outcome.SKIPPED, joined + c.detail());
-                progress.line(name + " (joined) is fresh (" + c.reason() + "): skipped");
+                observer.accept(new RunEvent.JoinedDecided(name, c, RunEvent.JoinedRoute.SKIPPED));
             }
             case CONFIG_PENDING -> {
                 decided(name, Decision.WAIT);
@@ -989,10 +927,10 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 if (stopping()) {
                     ended(name, Outcome.NOT_ATTEMPTED, joined + "not attempted: the rollout stopped; " + c.detail());
                 } else if (rebootIt && stage == Stage.WAITING) {
-                    progress.line(name + " (joined) is " + c.verdict().wire() + " (" + c.reason() + "): rebooted after the wait");
+                    observer.accept(new RunEvent.JoinedDecided(name, c, RunEvent.JoinedRoute.AFTER_THE_WAIT));
                     deferredReboots.add(f);
                 } else if (rebootIt) {
-                    progress.line(name + " (joined) is " + c.verdict().wire() + " (" + c.reason() + "): it is rolled too");
+                    observer.accept(new RunEvent.JoinedDecided(name, c, RunEvent.JoinedRoute.ROLLED));
                     joinsPending++;
                     taints.taint(List.of(name)).onComplete(ar -> {
                         joinsPending--;
@@ -1058,7 +996,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
                 }
             }
             if (!found && joinedNodes.noneWaiting() && joinsPending == 0) {
-                progress.line("final inventory: " + ar.result().size() + " selected node(s), every one fresh or reported");
+                observer.accept(new RunEvent.InventoryDone(ar.result().size()));
                 finish();
             }
         });
@@ -1159,17 +1097,17 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
 
     @Override
     public void progress(NodeRoll roll, String text) {
-        progress.line(roll.prefix() + " " + text);
+        observer.accept(new RunEvent.NodeProgress(roll.prefix(), null, text));
     }
 
     @Override
     public void progress(NodeRoll roll, ProgressListener.Level level, String text) {
-        progress.log(level, roll.prefix() + " " + text);
+        observer.accept(new RunEvent.NodeProgress(roll.prefix(), level, text));
     }
 
     @Override
     public void event(String node, EventReason reason, String message) {
-        events.emit(node, reason, message);
+        observer.accept(new RunEvent.NodeEvent(node, reason, message));
     }
 
     /** A patch we sent returned this node (see {@link PatchEchoNodeOps}). */
@@ -1194,15 +1132,6 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             return Future.succeededFuture();
         }
         return silences.create(node);
-    }
-
-    private void silenceNoted(SilenceOutcome outcome) {
-        if (outcome.isWarning()) {
-            progress.log(ProgressListener.Level.WARN, "warning: " + outcome.message());
-            events.emit(outcome.node(), EventReason.SILENCE_FAILED, outcome.message());
-        } else if (outcome.kind() != SilenceOutcome.Kind.NOTHING) {
-            progress.line(outcome.node() + ": " + outcome.message());
-        }
     }
 
     @Override
@@ -1239,10 +1168,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
         if (stop == null) {
             stop = reason;
             error = why;
-            if (reason != StopReason.LOCK_NOT_ACQUIRED) {
-                progress.log(reason == StopReason.INTERRUPTED ? ProgressListener.Level.WARN : ProgressListener.Level.ERROR,
-                        "stopping: " + why + (stage == Stage.ROLLING ? "; no new reboots" : ""));
-            }
+            observer.accept(new RunEvent.Stopping(reason, why, stage == Stage.ROLLING));
         }
         cancelBlockedTimer();
     }
@@ -1252,6 +1178,7 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
             return;
         }
         stage = Stage.DONE;
+        open = false;
         configWait.cancel();
         freshWait.cancel();
         for (String name : joinedNodes.waitingFor()) {
@@ -1281,9 +1208,9 @@ public final class Rollout implements RollHost, NodeOps.NodeEvents {
     /** The Events already sent, answered; at most {@link #EVENTS_SETTLE} (they are best effort). */
     private Future<Void> eventsSettled() {
         Promise<Void> settled = Promise.promise();
-        long timer = vertx.setTimer(EVENTS_SETTLE.toMillis(), id -> settled.tryComplete());
+        long timer = ticker.setTimer(EVENTS_SETTLE, settled::tryComplete);
         events.settled().onComplete(ar -> {
-            vertx.cancelTimer(timer);
+            ticker.cancelTimer(timer);
             settled.tryComplete();
         });
         return settled.future();
