@@ -77,7 +77,7 @@ sealed interface RunEvent {
     }
 
     /** Where a joined node goes. */
-    enum JoinedRoute { SKIPPED, AFTER_THE_WAIT, ROLLED, OTHER }
+    enum JoinedRoute { SKIPPED, AFTER_THE_WAIT, ROLLED }
 
     /** The final read of the nodes found every one fresh or reported. */
     record InventoryDone(int selected) implements RunEvent {
