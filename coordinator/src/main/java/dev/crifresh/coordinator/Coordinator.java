@@ -26,7 +26,6 @@ import dev.crifresh.coordinator.report.Result;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.BulkClassify;
 import dev.crifresh.coordinator.rollout.Decisions;
-import dev.crifresh.coordinator.rollout.Ownership;
 import dev.crifresh.coordinator.rollout.PodCounts;
 import dev.crifresh.coordinator.rollout.Rollout;
 import dev.crifresh.coordinator.rollout.RolloutPlan;
@@ -157,14 +156,8 @@ public final class Coordinator {
      */
     private Report apiAway(Report report, List<NodeFacts> rolled, List<NodeFacts> cluster) {
         Map<String, String> says = new java.util.HashMap<>();
-        for (NodeFacts f : rolled) {
-            Ownership o = Decisions.leftover(f);
-            String why = o != null && o.phase().mayHaveRebooted() ? null : ApiAway.why(f, cluster, apiHost());
-            if (why != null) {
-                says.put(f.name(), settings.apiOutageBudget().isZero() ? "a rollout refuses to reboot it: " + ApiAway.refusal(why)
-                        : ApiAway.allowed(why, settings.apiOutageBudget()));
-            }
-        }
+        RolloutPlan.apiAway(rolled, cluster, apiHost()).forEach((name, why) -> says.put(name, settings.apiOutageBudget().isZero()
+                ? "a rollout refuses to reboot it: " + ApiAway.refusal(why) : ApiAway.allowed(why, settings.apiOutageBudget())));
         if (says.isEmpty()) {
             return report;
         }

@@ -20,7 +20,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Clock;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Map;
 
@@ -49,19 +48,16 @@ public final class Rollout {
     private final Sides sides = new Sides();
     private final NodeView view = new NodeView();
     private final RunResults results = new RunResults();
-    private final RunStep.Config config;
     private final RunHost host;
     private final RunRolls rolls;
     private final RunNodes nodes;
     private final PodOps podOps;
     private final RebootDriver driver;
     private final Promise<Report> promise = Promise.promise();
-    private final ArrayDeque<RunInput> inputs = new ArrayDeque<>();
     private Gates gates;
     private RunSilences silences;
     private String apiHost;
-    private RunStep.Run run = RunStep.Run.start();
-    private boolean feeding;
+    private final RunLoop loop;
     private boolean lockHeld;
     private long observeStart;
     /** False once the run ended: read by the fence, also on worker threads. */
@@ -73,6 +69,8 @@ public final class Rollout {
         this.context = context;
         this.settings = settings;
         this.ticker = Ticker.of(vertx);
+        this.loop = new RunLoop(new RunStep.Config(settings.action(), settings.configTimeout(), settings.attestTimeout(),
+                settings.rebootTimeout(), classifier.registry()), this::carryOut);
         this.lease = new LeaseKeeper(ticker, lease, settings, progress, new LeaseEvents());
         this.fence = new LeaseFence(this.lease, () -> open, ticker, settings.leaseDuration());
         this.retry = new ApiRetry(ticker, fence, settings.leaseDuration());
@@ -87,9 +85,7 @@ public final class Rollout {
         this.taints = new StaleNodeTaints(new GuardedPatch.Target(cleanup, new ApiRetry(ticker, fence.closing(), settings.leaseDuration()),
                 fence.closing()), settings.runId(), settings.staleTaint(), observer);
         this.informers = new RunInformers(context, classifier, clock, new ClassificationCache(classifier), this.nodeOps, view,
-                settings.nodeSelector() != null, () -> run.done());
-        this.config = new RunStep.Config(settings.action(), settings.configTimeout(), settings.attestTimeout(), settings.rebootTimeout(),
-                classifier.registry());
+                settings.nodeSelector() != null, () -> loop.run().done());
         this.host = new RunHost(vertx, settings, this.nodeOps, this.podOps, this.driver, view, fence, ticker, retry, observer, sides);
         this.rolls = new RunRolls(host, view, taints, () -> silences, ticker, settings.rebootTimeout(), observer, sides);
         this.nodes = new RunNodes(ticker, view, results, rolls, taints, settings, classifier.registry(), observer, sides);
@@ -129,35 +125,19 @@ public final class Rollout {
     // ---- the step and its effects ----------------------------------------------------------------------------
 
     private void feed(RunInput input) {
-        inputs.add(input);
-        if (feeding) {
-            return; // carried out after the effects of the step under way
-        }
-        feeding = true;
-        try {
-            for (RunInput next = inputs.poll(); next != null; next = inputs.poll()) {
-                RunStep.Step step = RunStep.next(config, run, next);
-                run = step.run();
-                step.effects().forEach(this::carryOut);
-            }
-        } finally {
-            feeding = false;
-        }
+        loop.feed(input);
     }
 
-    /** An effect's answer: dropped when the run has left the state that asked for it. */
     private void answer(long epoch, RunInput input) {
-        if (input != null && current(epoch)) {
-            feed(input);
-        }
+        loop.answer(epoch, input);
     }
 
     private boolean current(long epoch) {
-        return epoch == run.epoch() && !run.done();
+        return loop.current(epoch);
     }
 
     private void carryOut(RunEffect effect) {
-        long epoch = run.epoch();
+        long epoch = loop.run().epoch();
         if (effect instanceof RunEffect.Emit e) {
             observer.accept(e.event());
         } else if (effect instanceof RunEffect.NodeRecord r) {
@@ -181,7 +161,7 @@ public final class Rollout {
         } else if (effect instanceof RunEffect.Release r) {
             preflight().release(r).onSuccess(in -> answer(epoch, in));
         } else if (effect instanceof RunEffect.Place p) {
-            preflight().place(p.reboots(), nodes.fresh(), () -> run.done()).onSuccess(in -> answer(epoch, in));
+            preflight().place(p.reboots(), nodes.fresh(), () -> loop.run().done()).onSuccess(in -> answer(epoch, in));
         } else if (effect instanceof RunEffect.Roll r) {
             rolls.start(r.ordered(), r.budget(), results.placement() == null ? null : results.placement().seed(), results.size());
             nodes.decidePending();
@@ -224,12 +204,12 @@ public final class Rollout {
     private final class LeaseEvents implements LeaseKeeper.Run {
         @Override
         public boolean done() {
-            return run.done();
+            return loop.run().done();
         }
 
         @Override
         public boolean interrupted() {
-            return run.stop() != null && run.stop().reason() == StopReason.INTERRUPTED;
+            return loop.run().stop() != null && loop.run().stop().reason() == StopReason.INTERRUPTED;
         }
 
         @Override
@@ -269,7 +249,7 @@ public final class Rollout {
 
     /** Starts the informers and classifies every node; a transient failure is retried while the Lease is held. */
     private void observe(long epoch) {
-        int attempt = ((RunStep.Observing) run.state()).attempt();
+        int attempt = ((RunStep.Observing) loop.run().state()).attempt();
         if (attempt == 1) {
             observeStart = ticker.nanoTime();
         }
@@ -293,7 +273,7 @@ public final class Rollout {
 
     /** A patch we sent returned this node (see {@link PatchEchoNodeOps}). */
     private void patched(Node node) {
-        if (!run.done() && node != null) {
+        if (!loop.run().done() && node != null) {
             view.patched(node);
         }
     }
@@ -303,12 +283,12 @@ public final class Rollout {
     /** Every exit path: the report, crifresh's taints off, silences expired, Events settled, the Lease released. */
     private void finish() {
         open = false;
-        String error = run.stop() == null ? null : run.stop().why();
+        String error = loop.run().stop() == null ? null : loop.run().stop().why();
         nodes.finish(error);
         rolls.cancelBlockedTimer();
         lease.stopRenewing();
         rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
-        Report report = results.report(settings.action(), rolls::roll, run.stop(), nodes.joined().all(), gates.notes());
+        Report report = results.report(settings.action(), rolls::roll, loop.run().stop(), nodes.joined().all(), gates.notes());
         RunEnd.close(gates, this::removeTaints, silences, events, ticker, lease).onComplete(ar -> {
             informers.close(); // whether or not the Lease could be released: the run is over either way
             promise.tryComplete(report.withWarnings(silences.warnings()));
@@ -321,7 +301,7 @@ public final class Rollout {
      * next run removes this run's taints as leftovers.
      */
     private Future<Void> removeTaints() {
-        if (!lockHeld || run.stop() != null && run.stop().reason() == StopReason.LOCK_LOST) {
+        if (!lockHeld || loop.run().stop() != null && loop.run().stop().reason() == StopReason.LOCK_LOST) {
             return Future.succeededFuture();
         }
         return taints.untaintAll(view.nodes()).compose(v -> taints.untaintRemembered());
@@ -337,17 +317,17 @@ public final class Rollout {
 
         @Override
         public RunStep.RunState state() {
-            return run.state();
+            return loop.run().state();
         }
 
         @Override
         public boolean rolling() {
-            return run.state() instanceof RunStep.Rolling;
+            return loop.run().state() instanceof RunStep.Rolling;
         }
 
         @Override
         public boolean stopping() {
-            return run.stopping();
+            return loop.run().stopping();
         }
 
         @Override
@@ -378,7 +358,7 @@ public final class Rollout {
         /** Alerts are noise, not safety: not fenced like a cluster write, but never created once the run may not act. */
         @Override
         public Future<Void> silence(String node) {
-            return !fence.mayWrite() || run.stopping() ? Future.succeededFuture() : silences.create(node);
+            return !fence.mayWrite() || loop.run().stopping() ? Future.succeededFuture() : silences.create(node);
         }
 
         @Override

@@ -121,6 +121,21 @@ public record RolloutPlan(List<NodePlan> nodes, List<NodeFacts> reboots, List<No
         return reboots.stream().filter(f -> !resumed(f)).toList();
     }
 
+    /**
+     * Each node rebooted here whose reboot takes the API server away, with why ({@link ApiAway}), in order; nodes an
+     * earlier run may already have rebooted are only waited for and not checked.
+     */
+    public static Map<String, String> apiAway(List<NodeFacts> reboots, Collection<NodeFacts> cluster, String apiHost) {
+        Map<String, String> away = new java.util.LinkedHashMap<>();
+        for (NodeFacts f : rebootedHere(reboots)) {
+            String why = ApiAway.why(f, cluster, apiHost);
+            if (why != null) {
+                away.put(f.name(), why);
+            }
+        }
+        return away;
+    }
+
     /** Whether a control plane is among the reboots (the etcd gate is then needed). */
     boolean controlPlanes() {
         return reboots.stream().anyMatch(f -> f.role() == Role.CONTROL_PLANE);

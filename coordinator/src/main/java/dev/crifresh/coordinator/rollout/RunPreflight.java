@@ -83,17 +83,13 @@ final class RunPreflight {
             reboots = RolloutOrder.order(reboots.stream().filter(f -> view.has(f.name())).map(f -> view.facts(f.name())).toList());
         }
         Map<String, String> refused = new LinkedHashMap<>();
-        for (NodeFacts f : RolloutPlan.rebootedHere(reboots)) {
-            String why = ApiAway.why(f, view.safetyView(), apiHost);
-            if (why == null) {
-                continue;
-            }
+        RolloutPlan.apiAway(reboots, view.safetyView(), apiHost).forEach((name, why) -> {
             if (settings.apiOutageBudget().isZero()) {
-                refused.put(f.name(), ApiAway.refusal(why));
+                refused.put(name, ApiAway.refusal(why));
             } else {
-                observer.accept(new RunEvent.ApiOutageAllowed(f.name(), ApiAway.allowed(why, settings.apiOutageBudget())));
+                observer.accept(new RunEvent.ApiOutageAllowed(name, ApiAway.allowed(why, settings.apiOutageBudget())));
             }
-        }
+        });
         if (!refused.isEmpty()) {
             return Future.succeededFuture(new RunInput.PreflightRefused(refused));
         }

@@ -16,9 +16,11 @@ import dev.crifresh.coordinator.rollout.RunInput.*;
  * One rollout run as a pure state machine: {@link #next}{@code (run, input) → (run, effects)}; {@link Rollout}
  * carries the effects out and feeds the answers back, each with the epoch of the state that asked for it.
  * <ol>
- *   <li><b>Lock</b>: the Lease taken ({@link LockAcquired}) starts the run; not taken, the run only classifies the
- *       nodes for its report ({@link ReportOnly}) and ends (exit 4); lost, in-flight nodes are abandoned as they are
- *       and the run ends at once (exit 4).</li>
+ *   <li><b>Lock</b> ({@link LeaseKeeper}): the Lease {@code crifresh-rollout} taken ({@link LockAcquired}, retried
+ *       until {@code --lock-timeout}) starts the run and is renewed every third of its duration; not taken, the run
+ *       only classifies the nodes for its report ({@link ReportOnly}) and ends (exit 4). The hold fences every write;
+ *       lost (taken by force, not renewed in time), in-flight nodes are abandoned as they are for the next run and
+ *       the run ends at once (exit 4). With {@code --api-outage-budget} a lapsed hold is suspended, not lost.</li>
  *   <li><b>Observe</b>: start the informers and classify every node; a transient failure is retried with backoff
  *       (500 ms doubling to 5 s) while {@link ApiRetry} allows, else the run stops.</li>
  *   <li><b>Classify</b>: the first classification is announced ({@link RunEvent.Classified}).</li>
@@ -30,11 +32,15 @@ import dev.crifresh.coordinator.rollout.RunInput.*;
  *       restart containerd themselves, then goes on with the reboots; else (and after auto's wait) a reboot that
  *       takes the API server away ({@link ApiAway}) or that the driver cannot do ({@link DriverCheck}) stops the
  *       run before any node is touched; an earlier run's leftovers are released, then the stale nodes tainted.</li>
- *   <li><b>Roll</b>: the ordered nodes are rolled within the budget ({@link RollScheduler}); nothing able to start
- *       for {@code --reboot-timeout} stops the run (exit 3).</li>
+ *   <li><b>Roll</b> ({@link RunRolls}): nodes an earlier run may have rebooted are resumed at once (only waited
+ *       for); then workers — already-unavailable ones first — as many at once as {@code --max-unavailable} allows,
+ *       counting nodes NotReady or cordoned by others, then control planes one at a time while every other one is
+ *       Ready (both checks see every node of the cluster); nothing able to start for {@code --reboot-timeout} stops
+ *       the run (exit 3).</li>
  *   <li><b>Joined nodes</b> are decided as they settle ({@link JoinedNodes}); with auto, one joining during the
  *       wait is rebooted after it.</li>
- *   <li><b>Stop at the first failure</b>: the first {@link Stop} wins; nothing new starts after it.</li>
+ *   <li><b>Stop at the first failure</b>: the first {@link Stop} wins; nothing new starts, nodes in progress that
+ *       were not rebooted yet are released, rebooting ones are waited for, the rest are not-attempted.</li>
  *   <li><b>Final inventory</b>: once idle, a last read of the nodes; a node nobody decided yet is handled as
  *       joined, the run ends only when every node is fresh or reported.</li>
  *   <li><b>Finish</b> ({@link Finish}): taints off, silences expired, Events settled, Lease released.</li>
