@@ -321,6 +321,16 @@ public final class Rollout {
         }
 
         @Override
+        public long epoch() {
+            return loop.run().epoch();
+        }
+
+        @Override
+        public boolean current(long epoch) {
+            return loop.current(epoch);
+        }
+
+        @Override
         public boolean rolling() {
             return loop.run().state() instanceof RunStep.Rolling;
         }

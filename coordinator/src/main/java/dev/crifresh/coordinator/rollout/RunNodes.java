@@ -40,6 +40,12 @@ final class RunNodes implements NodeOps.NodeEvents {
     interface Run {
         RunStep.RunState state();
 
+        /** The epoch of the run's state now: an answer to an effect started now carries it. */
+        long epoch();
+
+        /** Whether the run is still in the state of {@code epoch} ({@link RunLoop#current}). */
+        boolean current(long epoch);
+
         boolean stopping();
 
         void feed(RunInput input);
@@ -294,9 +300,10 @@ final class RunNodes implements NodeOps.NodeEvents {
         } else if (rebootIt) {
             observer.accept(new RunEvent.JoinedDecided(name, c, RunEvent.JoinedRoute.ROLLED));
             joinsPending++;
+            long epoch = run.epoch();
             taints.taint(List.of(name)).onComplete(ar -> {
                 joinsPending--;
-                if (run.state() instanceof RunStep.Rolling && view.has(name)) {
+                if (run.current(epoch) && view.has(name)) {
                     rolls.addJoined(view.facts(name));
                 }
                 rolls.pump();
