@@ -10,7 +10,6 @@ import dev.crifresh.coordinator.classify.MarkerRule;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
-import dev.crifresh.coordinator.gate.GateNote;
 import dev.crifresh.coordinator.gate.GateWiring;
 import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.kube.Fabric8EventOps;

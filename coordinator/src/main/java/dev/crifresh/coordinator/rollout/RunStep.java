@@ -5,12 +5,11 @@ import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.report.Decision;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.StopReason;
+import dev.crifresh.coordinator.rollout.RunEffect.*;
+import dev.crifresh.coordinator.rollout.RunInput.*;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import dev.crifresh.coordinator.rollout.RunEffect.*;
-import dev.crifresh.coordinator.rollout.RunInput.*;
 
 /**
  * One rollout run as a pure state machine: {@link #next}{@code (run, input) → (run, effects)}; {@link Rollout}
@@ -154,13 +153,13 @@ final class RunStep {
         } else if (in instanceof ObserveDue && run.state() instanceof Observing) {
             fx.add(new Observe());
             return run;
-        } else if (in instanceof ConfigReady) {
+        } else if (in instanceof ConfigReady && run.state() instanceof ConfigWait) {
             if (run.stopping()) {
                 return finish(run, fx);
             }
             fx.add(new Classify());
             return run.to(new Deciding());
-        } else if (in instanceof ConfigTimedOut t) {
+        } else if (in instanceof ConfigTimedOut t && run.state() instanceof ConfigWait) {
             String seconds = NodeRoll.seconds(config.configTimeout());
             Run r = stop(run, StopReason.TIMED_OUT, t.details().size() + " node(s) did not hold the desired credential for "
                     + config.registry() + " within " + seconds + ": " + String.join(", ", t.details().keySet()) + "; nothing was rebooted", fx);
@@ -210,7 +209,7 @@ final class RunStep {
             // Out of the wait: a node that joins now is decided when the roll begins.
             fx.add(new Preflight(w.reboots(), w.leftovers(), true));
             return run.to(new Deciding());
-        } else if (in instanceof FreshTimedOut t) {
+        } else if (in instanceof FreshTimedOut t && run.state() instanceof Waiting) {
             String seconds = NodeRoll.seconds(config.attestTimeout());
             t.details().forEach((name, detail) -> fx.add(new NodeRecord(name, null, Outcome.FAILED,
                     "did not attest fresh within " + seconds + ": " + detail)));

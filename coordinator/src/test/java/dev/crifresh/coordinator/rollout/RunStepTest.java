@@ -136,6 +136,12 @@ class RunStepTest {
         effect(ready, RunEffect.Classify.class);
         assertTrue(RunStep.next(REBOOT, in(new RunStep.ConfigWait()), new RunInput.ObserveDue()).effects().isEmpty(),
                 "a backoff timer of a state left behind does nothing");
+        for (RunInput late : List.of(new RunInput.ConfigReady(), new RunInput.ConfigTimedOut(Map.of("w1", "x")),
+                new RunInput.FreshTimedOut(Map.of("w1", "x")), new RunInput.FreshWaitEnded())) {
+            RunStep.Step step = RunStep.next(REBOOT, in(new RunStep.Rolling(1)), late);
+            assertEquals(in(new RunStep.Rolling(1)), step.run(), "a wait's news after the wait: " + late);
+            assertTrue(step.effects().isEmpty());
+        }
     }
 
     @Test
