@@ -10,7 +10,6 @@ import dev.crifresh.coordinator.classify.MarkerRule;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
-import dev.crifresh.coordinator.gate.GateNote;
 import dev.crifresh.coordinator.gate.GateWiring;
 import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.kube.Fabric8EventOps;
@@ -26,17 +25,14 @@ import dev.crifresh.coordinator.report.Result;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.BulkClassify;
 import dev.crifresh.coordinator.rollout.Decisions;
-import dev.crifresh.coordinator.rollout.Ownership;
 import dev.crifresh.coordinator.rollout.PodCounts;
 import dev.crifresh.coordinator.rollout.Rollout;
-import dev.crifresh.coordinator.rollout.RolloutOrder;
+import dev.crifresh.coordinator.rollout.RolloutPlan;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.placement.EvictionPlacement;
 import dev.crifresh.coordinator.rollout.ApiAway;
 import dev.crifresh.coordinator.report.Decision;
 import io.fabric8.kubernetes.api.model.Node;
-import java.util.Set;
-import java.util.TreeSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -131,35 +127,14 @@ public final class Coordinator {
         if (settings.action() == Action.NONE) {
             return Future.succeededFuture(null);
         }
-        Set<String> fresh = new TreeSet<>();
-        List<NodeFacts> toRoll = new ArrayList<>();
-        for (Classification c : classified.values()) {
-            if (c.verdict() == NodeVerdict.FRESH) {
-                fresh.add(c.name());
-            } else if (Decisions.of(c, settings.action()) == Decision.REBOOT) {
-                Ownership o = Decisions.leftover(c.node());
-                if (o == null || !o.phase().mayHaveRebooted()) {
-                    toRoll.add(c.node());
-                }
-            }
-        }
-        List<NodeFacts> ordered = RolloutOrder.order(toRoll);
-        if (ordered.isEmpty()) {
-            return Future.succeededFuture(null);
-        }
-        List<String> freshSchedulable = EvictionPlacement.freshSchedulable(nodes, fresh);
-        if (!settings.staleTaint().enabled()) {
-            return Future.succeededFuture(EvictionPlacement.off(freshSchedulable));
-        }
-        boolean seedNeeded = EvictionPlacement.needsSeed(settings.staleTaint(), ordered, freshSchedulable);
-        Future<Map<String, Integer>> pods = seedNeeded
-                ? PodCounts.evictable(new Fabric8PodOps(context, client, settings.podFieldSelector()), ordered)
+        // Config-pending nodes are decided only after the rollout's wait for their config: not placed here.
+        List<Classification> decidable = classified.values().stream().filter(c -> c.verdict() != NodeVerdict.CONFIG_PENDING).toList();
+        RolloutPlan plan = RolloutPlan.decide(settings.action(), decidable, Map.of(), name -> classified.get(name).node());
+        RolloutPlan.Eviction eviction = RolloutPlan.eviction(settings.staleTaint(), plan.reboots(), nodes, plan.fresh());
+        Future<Map<String, Integer>> pods = eviction.seedNeeded()
+                ? PodCounts.evictable(new Fabric8PodOps(context, client, settings.podFieldSelector()), eviction.toTaint())
                 : Future.succeededFuture(Map.of());
-        return pods.map(counts -> {
-            String seed = seedNeeded ? EvictionPlacement.seed(ordered, counts) : null;
-            return new EvictionPlacement(settings.staleTaint(), ordered.stream().map(NodeFacts::name).toList(),
-                    freshSchedulable, seed, seed == null ? 0 : counts.getOrDefault(seed, 0));
-        });
+        return pods.map(eviction::placement);
     }
 
     /** What the gates say now about the nodes the plan would reboot (blockers, etcd); waits for nothing. */
@@ -181,14 +156,8 @@ public final class Coordinator {
      */
     private Report apiAway(Report report, List<NodeFacts> rolled, List<NodeFacts> cluster) {
         Map<String, String> says = new java.util.HashMap<>();
-        for (NodeFacts f : rolled) {
-            Ownership o = Decisions.leftover(f);
-            String why = o != null && o.phase().mayHaveRebooted() ? null : ApiAway.why(f, cluster, apiHost());
-            if (why != null) {
-                says.put(f.name(), settings.apiOutageBudget().isZero() ? "a rollout refuses to reboot it: " + ApiAway.refusal(why)
-                        : ApiAway.allowed(why, settings.apiOutageBudget()));
-            }
-        }
+        RolloutPlan.apiAway(rolled, cluster, apiHost()).forEach((name, why) -> says.put(name, settings.apiOutageBudget().isZero()
+                ? "a rollout refuses to reboot it: " + ApiAway.refusal(why) : ApiAway.allowed(why, settings.apiOutageBudget())));
         if (says.isEmpty()) {
             return report;
         }

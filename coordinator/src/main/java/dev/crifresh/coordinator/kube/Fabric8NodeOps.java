@@ -18,12 +18,23 @@ public final class Fabric8NodeOps implements NodeOps {
     private final Context context;
     private final KubernetesClient client;
     private final String selector;
+    private final WriteGate gate;
 
     /** @param selector a label selector, or null for every node */
     public Fabric8NodeOps(Context context, KubernetesClient client, String selector) {
+        this(context, client, selector, WriteGate.OPEN);
+    }
+
+    private Fabric8NodeOps(Context context, KubernetesClient client, String selector, WriteGate gate) {
         this.context = context;
         this.client = client;
         this.selector = selector;
+        this.gate = gate;
+    }
+
+    @Override
+    public NodeOps gated(WriteGate gate) {
+        return new Fabric8NodeOps(context, client, selector, gate);
     }
 
     private NonNamespaceOperation<Node, NodeList, Resource<Node>> nodes() {
@@ -48,12 +59,18 @@ public final class Fabric8NodeOps implements NodeOps {
 
     @Override
     public Future<Node> mergePatch(String name, String patch) {
-        return context.executeBlocking(() -> client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch), false);
+        return context.executeBlocking(() -> {
+            gate.check();
+            return client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+        }, false);
     }
 
     @Override
     public Future<Node> jsonPatch(String name, String patch) {
-        return context.executeBlocking(() -> client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON), patch), false);
+        return context.executeBlocking(() -> {
+            gate.check();
+            return client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON), patch);
+        }, false);
     }
 
     @Override

@@ -21,14 +21,25 @@ public final class Fabric8PodOps implements PodOps {
     private final KubernetesClient client;
     private final KubernetesClient evictions;
     private final boolean fieldSelector;
+    private final WriteGate gate;
 
     /** @param fieldSelector list and watch with {@code spec.nodeName=<node>} on the server (false: every pod, filtered locally) */
     public Fabric8PodOps(Context context, KubernetesClient client, boolean fieldSelector) {
+        this(context, client, client.newClient(new RequestConfigBuilder().withRequestRetryBackoffLimit(0).build())
+                .adapt(KubernetesClient.class), fieldSelector, WriteGate.OPEN);
+    }
+
+    private Fabric8PodOps(Context context, KubernetesClient client, KubernetesClient evictions, boolean fieldSelector, WriteGate gate) {
         this.context = context;
         this.client = client;
-        this.evictions = client.newClient(new RequestConfigBuilder().withRequestRetryBackoffLimit(0).build())
-                .adapt(KubernetesClient.class);
+        this.evictions = evictions;
         this.fieldSelector = fieldSelector;
+        this.gate = gate;
+    }
+
+    @Override
+    public PodOps gated(WriteGate gate) {
+        return new Fabric8PodOps(context, client, evictions, fieldSelector, gate);
     }
 
     @Override
@@ -90,6 +101,7 @@ public final class Fabric8PodOps implements PodOps {
     public Future<Eviction> evict(String namespace, String name) {
         return context.executeBlocking(() -> {
             var pod = evictions.pods().inNamespace(namespace).withName(name);
+            gate.check();
             if (pod.evict()) {
                 return Eviction.EVICTED;
             }

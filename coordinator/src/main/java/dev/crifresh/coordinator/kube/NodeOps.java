@@ -22,6 +22,14 @@ public interface NodeOps {
     /** A JSON Patch (RFC 6902), guarded by its {@code test} ops (a failed test fails with 422); returns the patched node. */
     Future<Node> jsonPatch(String name, String patch);
 
+    /**
+     * The same operations with {@code gate} checked on the worker thread right before each patch is sent; an
+     * implementation without worker threads (a test double) may return itself.
+     */
+    default NodeOps gated(WriteGate gate) {
+        return this;
+    }
+
     /** Starts an informer on the selected nodes; the future completes once its first list is in. */
     Future<NodeWatch> watch(NodeEvents events);
 

@@ -18,6 +18,14 @@ public interface PodOps {
     /** One eviction attempt, without retries: a PDB-blocked eviction answers {@link Eviction#BLOCKED}. */
     Future<Eviction> evict(String namespace, String name);
 
+    /**
+     * The same operations with {@code gate} checked on the worker thread right before each eviction is sent; an
+     * implementation without worker threads (a test double) may return itself.
+     */
+    default PodOps gated(WriteGate gate) {
+        return this;
+    }
+
     enum Eviction {
         /** The API server accepted the eviction; the pod terminates. */
         EVICTED,

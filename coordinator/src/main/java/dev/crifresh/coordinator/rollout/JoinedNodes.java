@@ -2,7 +2,6 @@ package dev.crifresh.coordinator.rollout;
 
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeVerdict;
-import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,15 +20,15 @@ import java.util.function.Consumer;
  * be decided like any other node. Every call and callback happens on the run's context.
  */
 final class JoinedNodes {
-    private final Vertx vertx;
+    private final Ticker ticker;
     private final Duration timeout;
     private final Consumer<String> onSettled;
     private final Map<String, Long> waiting = new HashMap<>();
     private final Set<String> joined = new LinkedHashSet<>();
 
     /** @param onSettled a joined node is ready to be decided (it attested, or its wait timed out): its name */
-    JoinedNodes(Vertx vertx, Duration timeout, Consumer<String> onSettled) {
-        this.vertx = vertx;
+    JoinedNodes(Ticker ticker, Duration timeout, Consumer<String> onSettled) {
+        this.ticker = ticker;
         this.timeout = timeout;
         this.onSettled = onSettled;
     }
@@ -62,7 +61,7 @@ final class JoinedNodes {
         if (!joined.add(name)) {
             return;
         }
-        waiting.put(name, vertx.setTimer(Math.max(1, timeout.toMillis()), id -> {
+        waiting.put(name, ticker.setTimer(timeout, () -> {
             if (waiting.remove(name) != null) {
                 onSettled.accept(name);
             }
@@ -72,7 +71,7 @@ final class JoinedNodes {
     /** Its latest classification: a fresh or stale attestation ends the wait. */
     void check(Classification c) {
         if (waiting.containsKey(c.name()) && (c.verdict() == NodeVerdict.FRESH || c.verdict() == NodeVerdict.STALE)) {
-            vertx.cancelTimer(waiting.remove(c.name()));
+            ticker.cancelTimer(waiting.remove(c.name()));
             onSettled.accept(c.name());
         }
     }
@@ -81,14 +80,14 @@ final class JoinedNodes {
     boolean remove(String name) {
         Long timer = waiting.remove(name);
         if (timer != null) {
-            vertx.cancelTimer(timer);
+            ticker.cancelTimer(timer);
         }
         return timer != null;
     }
 
     /** The run ends: stop every wait (the nodes still waited for are reported not attempted). */
     void cancel() {
-        waiting.values().forEach(vertx::cancelTimer);
+        waiting.values().forEach(ticker::cancelTimer);
         waiting.clear();
     }
 }

@@ -38,7 +38,7 @@ final class LeaseKeeper {
         void lockLost(String why);
     }
 
-    private final Vertx vertx;
+    private final Ticker ticker;
     private final LeaseLock lease;
     private final CoordinatorSettings settings;
     private final ProgressListener progress;
@@ -46,10 +46,11 @@ final class LeaseKeeper {
     private final long durationNanos;
     private final long marginNanos;
 
-    private boolean locked;
-    private boolean lost;
+    // Read by the fence also on worker threads, right before a call is sent (see held()): volatile.
+    private volatile boolean locked;
+    private volatile boolean lost;
     private long lockDeadline;
-    private long validUntilNanos;
+    private volatile long validUntilNanos;
     private long renewTimer = -1;
     private long expiryTimer = -1;
     private String lastRenewError;
@@ -66,7 +67,11 @@ final class LeaseKeeper {
     private final java.util.List<io.vertx.core.Promise<Void>> waiting = new java.util.ArrayList<>();
 
     LeaseKeeper(Vertx vertx, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
-        this.vertx = vertx;
+        this(Ticker.of(vertx), lease, settings, progress, run);
+    }
+
+    LeaseKeeper(Ticker ticker, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
+        this.ticker = ticker;
         this.lease = lease;
         this.settings = settings;
         this.progress = progress;
@@ -82,7 +87,7 @@ final class LeaseKeeper {
 
     /** Starts taking the Lease; the run hears of the result. */
     void acquire() {
-        lockDeadline = System.nanoTime() + settings.lockTimeout().toNanos();
+        lockDeadline = ticker.nanoTime() + settings.lockTimeout().toNanos();
         tryLock(true);
     }
 
@@ -113,9 +118,12 @@ final class LeaseKeeper {
         return suspendedSince != 0 && !lost && !stopped;
     }
 
-    /** Whether this run may act now: it holds the Lease and its hold is certainly still valid. */
+    /**
+     * Whether this run may act now: it holds the Lease and its hold is certainly still valid. Safe to call from a
+     * worker thread (the fence is checked there right before a blocking call is sent).
+     */
     boolean held() {
-        return locked && !lost && System.nanoTime() - validUntilNanos < 0;
+        return locked && !lost && ticker.nanoTime() - validUntilNanos < 0;
     }
 
     /**
@@ -190,7 +198,7 @@ final class LeaseKeeper {
     }
 
     private void tryLock(boolean first) {
-        long sent = System.nanoTime();
+        long sent = ticker.nanoTime();
         lease.tryAcquire().onComplete(ar -> {
             if (run.done()) {
                 return;
@@ -204,7 +212,7 @@ final class LeaseKeeper {
             }
             if (ar.succeeded() && ar.result().acquired()) {
                 locked = true; // ours on the server: released at the end whatever happens next
-                if (System.nanoTime() - (sent + durationNanos - marginNanos) >= 0) {
+                if (ticker.nanoTime() - (sent + durationNanos - marginNanos) >= 0) {
                     // The answer came later than the hold it bought: not certainly valid here. Try again (the
                     // Lease is ours, so the next attempt renews it).
                     retryLock(first, "the Lease answer came too late to act on");
@@ -223,7 +231,7 @@ final class LeaseKeeper {
     }
 
     private void retryLock(boolean first, String why) {
-        long left = (lockDeadline - System.nanoTime()) / 1_000_000;
+        long left = (lockDeadline - ticker.nanoTime()) / 1_000_000;
         if (left <= 0) {
             run.lockNotAcquired("rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) not acquired within "
                     + NodeRoll.seconds(settings.lockTimeout()) + ": " + why);
@@ -233,18 +241,18 @@ final class LeaseKeeper {
             progress.line("waiting up to " + NodeRoll.seconds(settings.lockTimeout()) + " for the rollout lock: " + why);
         }
         long retry = Math.min(left, Math.max(20, Math.min(1000, settings.lockTimeout().toMillis() / 10)));
-        vertx.setTimer(retry, id -> tryLock(false));
+        ticker.setTimer(Duration.ofMillis(retry), () -> tryLock(false));
     }
 
     /** The next renewal is due a third of the Lease duration after the last one was sent (a slow answer does not push it back). */
     private long renewDelay(long sentNanos) {
         long due = sentNanos + durationNanos / 3;
-        return Math.max(1, (due - System.nanoTime()) / 1_000_000);
+        return Math.max(1, (due - ticker.nanoTime()) / 1_000_000);
     }
 
     private void scheduleRenew(long delayMillis) {
         cancel(renewTimer);
-        renewTimer = vertx.setTimer(Math.max(1, delayMillis), id -> {
+        renewTimer = ticker.setTimer(Duration.ofMillis(Math.max(1, delayMillis)), () -> {
             renewTimer = -1;
             renew();
         });
@@ -257,8 +265,8 @@ final class LeaseKeeper {
             validUntilNanos = until;
         }
         cancel(expiryTimer);
-        long left = Math.max(1, (validUntilNanos - System.nanoTime()) / 1_000_000 + 1);
-        expiryTimer = vertx.setTimer(left, id -> {
+        long left = Math.max(1, (validUntilNanos - ticker.nanoTime()) / 1_000_000 + 1);
+        expiryTimer = ticker.setTimer(Duration.ofMillis(left), () -> {
             expiryTimer = -1;
             if (!lost && !run.done() && !held() && suspendedSince == 0) {
                 String why = "not renewed within its validity" + (lastRenewError == null ? "" : " (last renewal: " + lastRenewError + ")");
@@ -275,7 +283,7 @@ final class LeaseKeeper {
         if (lost || run.done()) {
             return;
         }
-        long sent = System.nanoTime();
+        long sent = ticker.nanoTime();
         lease.renew().onComplete(ar -> {
             if (lost || run.done()) {
                 return;
@@ -308,13 +316,13 @@ final class LeaseKeeper {
      * so nobody held it in between: the run goes on. Another holder, or the budget used up, ends the hold.
      */
     private void suspend(String why) {
-        suspendedSince = System.nanoTime();
+        suspendedSince = ticker.nanoTime();
         lapses++;
         Duration budget = settings.apiOutageBudget();
         progress.log(ProgressListener.Level.WARN, "the rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) was "
                 + why + ": nothing is sent until a renewal gets through; waiting up to " + NodeRoll.seconds(budget)
                 + " (--api-outage-budget)");
-        outageTimer = vertx.setTimer(Math.max(1, budget.toMillis()), id -> {
+        outageTimer = ticker.setTimer(Duration.ofMillis(Math.max(1, budget.toMillis())), () -> {
             outageTimer = -1;
             if (suspended() && !run.done()) {
                 lose("not renewed within --api-outage-budget " + NodeRoll.seconds(budget)
@@ -327,7 +335,7 @@ final class LeaseKeeper {
     }
 
     private void resume() {
-        Duration away = Duration.ofNanos(System.nanoTime() - suspendedSince).withNanos(0);
+        Duration away = Duration.ofNanos(ticker.nanoTime() - suspendedSince).withNanos(0);
         suspendedSince = 0;
         cancel(outageTimer);
         outageTimer = -1;
@@ -356,7 +364,7 @@ final class LeaseKeeper {
 
     private void cancel(long timer) {
         if (timer >= 0) {
-            vertx.cancelTimer(timer);
+            ticker.cancelTimer(timer);
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.crifresh.coordinator.rollout;
 
 import dev.crifresh.coordinator.classify.Classification;
-import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Collections;
@@ -17,7 +16,7 @@ import java.util.function.Predicate;
  * and callback happens on the run's context.
  */
 final class PendingWait {
-    private final Vertx vertx;
+    private final Ticker ticker;
     private final Predicate<Classification> settles;
     private final Consumer<Classification> onSettled;
     private final Runnable onAllSettled;
@@ -32,9 +31,9 @@ final class PendingWait {
      * @param onAllSettled the last node settled or was removed; the timer is cancelled
      * @param onTimeout    the timeout passed with nodes left ({@link #names()})
      */
-    PendingWait(Vertx vertx, Predicate<Classification> settles, Consumer<Classification> onSettled,
+    PendingWait(Ticker ticker, Predicate<Classification> settles, Consumer<Classification> onSettled,
                 Runnable onAllSettled, Runnable onTimeout) {
-        this.vertx = vertx;
+        this.ticker = ticker;
         this.settles = settles;
         this.onSettled = onSettled;
         this.onAllSettled = onAllSettled;
@@ -69,7 +68,7 @@ final class PendingWait {
     /** Starts the wait: from now on settled nodes count, and {@code timeout} bounds it. */
     void start(Duration timeout) {
         active = true;
-        timer = vertx.setTimer(timeout.toMillis(), id -> {
+        timer = ticker.setTimer(timeout, () -> {
             timer = -1;
             if (active) {
                 onTimeout.run();
@@ -118,7 +117,7 @@ final class PendingWait {
     private void end() {
         active = false;
         if (timer >= 0) {
-            vertx.cancelTimer(timer);
+            ticker.cancelTimer(timer);
             timer = -1;
         }
     }

@@ -1,56 +1,43 @@
 package dev.crifresh.coordinator.rollout;
 
-import dev.crifresh.coordinator.ProgressListener;
 import dev.crifresh.coordinator.StaleTaint;
 import dev.crifresh.coordinator.events.EventReason;
-import dev.crifresh.coordinator.events.RolloutEvents;
-import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.TaintPatches;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Taint;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * Puts crifresh's taint ({@link StaleTaint#KEY}{@code =<runId>:<effect>}) on stale nodes before the first
  * drain and takes it off again: after a node's reboot, and for every node when the run ends, whatever the
  * exit path. A rerun also removes what a killed run left behind (any value of the key: the Lease makes
- * sure no other run is working). Each change is a JSON Patch guarded by a {@code test} of what it was
- * computed from; a refused test (422) or a conflict (409) re-reads the node and tries again, a few times;
- * transient API errors are retried ({@link ApiRetry}).
- * Best effort: a taint that cannot be set or removed is logged as a warning and never fails the run — the
+ * sure no other run is working). Each change is a {@link GuardedPatch} on the run's cleanup target (the
+ * closing fence: it still writes after the run ended, only while the Lease is held), so a refused guard is
+ * decided again on a fresh read and transient API errors are retried ({@link ApiRetry}), also at the end of
+ * the run. Best effort: a taint that cannot be set or removed is a warning and never fails the run — the
  * taint steers the scheduler, it guards nothing crifresh relies on. Called on the run's context.
  */
 final class StaleNodeTaints {
-    private static final int ATTEMPTS = 5;
-
-    private final NodeOps nodes;
+    private final GuardedPatch.Target target;
     private final String runId;
     private final StaleTaint effect;
-    private final RolloutEvents events;
-    private final ProgressListener log;
+    private final Consumer<RunEvent> observer;
     /** Nodes this run tainted and has not untainted yet. */
-    private final java.util.Set<String> tainted = new java.util.TreeSet<>();
+    private final Set<String> tainted = new TreeSet<>();
 
-    /** Whether the run may still change nodes (it holds the Lease): no taint change is sent otherwise. */
-    private final java.util.function.BooleanSupplier mayAct;
-
-    /** Transient API errors (5xx, 429, no answer) on the reads and patches, retried like the rollout's own calls. */
-    private final ApiRetry retry;
-
-    StaleNodeTaints(NodeOps nodes, String runId, StaleTaint effect, RolloutEvents events, ProgressListener log,
-                    java.util.function.BooleanSupplier mayAct, ApiRetry retry) {
-        this.mayAct = mayAct;
-        this.retry = retry;
-        this.nodes = nodes;
+    /** @param target where the patches go: the run's nodes, with the closing fence and its retry */
+    StaleNodeTaints(GuardedPatch.Target target, String runId, StaleTaint effect, Consumer<RunEvent> observer) {
+        this.target = target;
         this.runId = runId;
         this.effect = effect;
-        this.events = events;
-        this.log = log;
+        this.observer = observer;
     }
 
     /** Taints every named node; completes when all patches are done (failures are warnings). */
@@ -60,12 +47,12 @@ final class StaleNodeTaints {
         }
         List<Future<Boolean>> all = new ArrayList<>();
         for (String name : names) {
-            all.add(change(name, node -> TaintPatches.put(node, StaleTaint.KEY, runId, effect.wire()), 1)
+            all.add(change(name, node -> TaintPatches.put(node, StaleTaint.KEY, runId, effect.wire()))
                     .map(changed -> {
                         tainted.add(name);
                         if (changed) {
-                            events.emit(name, EventReason.TAINTED, "tainted " + StaleTaint.KEY + ":" + effect.wire()
-                                    + " so that pods evicted from other stale nodes land on fresh ones");
+                            observer.accept(new RunEvent.NodeEvent(name, EventReason.TAINTED, "tainted " + StaleTaint.KEY + ":"
+                                    + effect.wire() + " so that pods evicted from other stale nodes land on fresh ones"));
                         }
                         return changed;
                     })
@@ -76,18 +63,17 @@ final class StaleNodeTaints {
 
     /** Removes crifresh's taint from the node, if it carries one. */
     Future<Void> untaint(String name) {
-        return change(name, node -> TaintPatches.remove(node, StaleTaint.KEY), 1)
+        return change(name, node -> TaintPatches.remove(node, StaleTaint.KEY))
                 .map(changed -> {
                     tainted.remove(name);
                     if (changed) {
-                        events.emit(name, EventReason.UNTAINTED, "removed " + StaleTaint.KEY);
+                        observer.accept(new RunEvent.NodeEvent(name, EventReason.UNTAINTED, "removed " + StaleTaint.KEY));
                     }
                     return changed;
                 })
                 .recover(e -> warn("could not remove " + StaleTaint.KEY + " from " + name, e))
                 .mapEmpty();
     }
-
     /** Removes crifresh's taint from every node in {@code view} that carries it (a lost Lease never gets here). */
     Future<Void> untaintAll(Collection<Node> view) {
         List<Future<Void>> all = new ArrayList<>();
@@ -115,29 +101,21 @@ final class StaleNodeTaints {
         return t != null && !runId.equals(t.getValue());
     }
 
-    /** Reads the node, computes the patch (null: nothing to do), sends it; retries refused tests and conflicts. */
-    private Future<Boolean> change(String name, Function<Node, String> patchFor, int attempt) {
-        return retry.call(() -> nodes.get(name)).compose(node -> {
-            if (node == null) {
-                return Future.succeededFuture(false);
-            }
-            String patch = patchFor.apply(node);
-            if (patch == null) {
-                return Future.succeededFuture(false);
-            }
-            if (!mayAct.getAsBoolean()) {
-                return Future.failedFuture(new GuardedPatch.Fenced()); // a lost Lease: the next run removes our taints
-            }
-            return retry.call(() -> nodes.jsonPatch(name, patch)).map(n -> true);
-        }).recover(e -> attempt < ATTEMPTS && retryable(e) ? change(name, patchFor, attempt + 1) : Future.failedFuture(e));
-    }
-
-    private static boolean retryable(Throwable e) {
-        return e instanceof KubernetesClientException k && (k.getCode() == 409 || k.getCode() == 422);
+    /**
+     * Reads the node, computes the patch (null: nothing to do) and sends it as a {@link GuardedPatch}; true when a
+     * patch was sent (the last decision, on the read the patch landed on).
+     */
+    private Future<Boolean> change(String name, Function<Node, String> patchFor) {
+        boolean[] patched = {false};
+        return GuardedPatch.apply(target, name, node -> {
+            String patch = node == null ? null : patchFor.apply(node);
+            patched[0] = patch != null;
+            return patch == null ? new GuardedPatch.Skip() : new GuardedPatch.Patch(patch);
+        }).map(node -> patched[0]);
     }
 
     private <T> Future<T> warn(String what, Throwable e) {
-        log.log(ProgressListener.Level.WARN, "warning: " + what + ": " + ErrorText.message(e));
+        observer.accept(new RunEvent.Warning("warning: " + what + ": " + ErrorText.message(e)));
         return Future.succeededFuture();
     }
 }
