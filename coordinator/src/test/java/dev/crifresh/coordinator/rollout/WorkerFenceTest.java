@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.driver.RebootDriver;
-import dev.crifresh.coordinator.fixture.MockCluster;
+import dev.crifresh.coordinator.fixture.ApiFixture;
 import dev.crifresh.coordinator.kube.EventOps;
 import dev.crifresh.coordinator.kube.Fabric8EventOps;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * coordinator), inside the line crifresh defends.
  */
 class WorkerFenceTest {
-    private final MockCluster cluster = MockCluster.start();
+    private final ApiFixture cluster = ApiFixture.start();
     private final AtomicInteger askedOnWorker = new AtomicInteger();
 
     /** Open on the event loop, closed on a worker thread. */
