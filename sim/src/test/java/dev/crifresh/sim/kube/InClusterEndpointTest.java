@@ -9,6 +9,7 @@ import dev.crifresh.agent.kube.InClusterConfig;
 import dev.crifresh.agent.kube.VertxNodeApi;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import dev.crifresh.coordinator.kube.UnhandledErrors;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.SelfSignedCertificate;
 import java.io.IOException;
@@ -34,7 +35,7 @@ class InClusterEndpointTest {
 
     @BeforeEach
     void start() {
-        vertx = Vertx.vertx();
+        vertx = UnhandledErrors.on(Vertx.vertx());
         api = MockApi.start(vertx);
         api.client().nodes().resource(new NodeBuilder().withNewMetadata().withName("n1").endMetadata()
                 .withNewStatus().addNewCondition().withType("Ready").withStatus("True").endCondition()

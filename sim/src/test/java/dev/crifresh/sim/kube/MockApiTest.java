@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import dev.crifresh.mockapi.MockApiDispatcher;
+import dev.crifresh.coordinator.kube.UnhandledErrors;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +31,7 @@ class MockApiTest {
 
     @BeforeEach
     void start() {
-        vertx = Vertx.vertx();
+        vertx = UnhandledErrors.on(Vertx.vertx());
         api = MockApi.start(vertx);
     }
 

@@ -9,6 +9,7 @@ import dev.crifresh.sim.external.SimulatedTalosctl;
 import dev.crifresh.sim.kube.NodeObjects;
 import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.scenario.ScenarioReader;
+import dev.crifresh.coordinator.kube.UnhandledErrors;
 import io.vertx.core.Vertx;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,7 +28,7 @@ class SimulatedGateInputsTest {
 
     @BeforeEach
     void vertx() {
-        vertx = Vertx.vertx();
+        vertx = UnhandledErrors.on(Vertx.vertx());
     }
 
     @AfterEach

@@ -12,6 +12,7 @@ import dev.crifresh.sim.scenario.ScenarioReader;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import dev.crifresh.coordinator.kube.UnhandledErrors;
 import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.Optional;
@@ -27,7 +28,7 @@ class SimulatedPullTest {
 
     @BeforeEach
     void vertx() {
-        vertx = Vertx.vertx();
+        vertx = UnhandledErrors.on(Vertx.vertx());
     }
 
     @AfterEach

@@ -32,6 +32,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import dev.crifresh.coordinator.kube.UnhandledErrors;
 import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +53,7 @@ class SimulatedWorldTest {
 
     @BeforeEach
     void vertx() {
-        vertx = Vertx.vertx();
+        vertx = UnhandledErrors.on(Vertx.vertx());
     }
 
     @AfterEach
