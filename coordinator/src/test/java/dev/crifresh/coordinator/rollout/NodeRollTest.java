@@ -64,8 +64,8 @@ class NodeRollTest {
         assertEquals(Outcome.REBOOTED, roll.outcome(), host.lines.toString());
         assertInstanceOf(NodeEnd.Rebooted.class, roll.end());
         assertEquals(1, nodes.gets, "only the last-moment check reads the node: every patch is decided on the run's copy");
-        assertEquals(List.of("draining", "rebooting", "verifying", null), nodes.ownershipAfterEachPatch);
-        assertFalse(nodes.current.getSpec().getUnschedulable());
+        assertEquals(java.util.Arrays.asList("draining", "rebooting", "verifying", null), nodes.ownershipAfterEachPatch);
+        assertNull(nodes.current.getSpec().getUnschedulable(), "uncordoned");
         assertEquals(List.of(EventReason.CORDONED, EventReason.DRAINING, EventReason.DRAINED, EventReason.REBOOT_REQUESTED,
                 EventReason.RETURNED, EventReason.FRESH, EventReason.UNCORDONED), host.events);
         assertEquals(List.of(roll), host.finished);
@@ -97,7 +97,7 @@ class NodeRollTest {
     @Test
     void nothingIsSentWhileTheRunMayNotWriteAndTheCheckIsReadAgainAfter() {
         NodeRoll roll = host.roll();
-        host.beforeConfirm = () -> host.mayWrite = false;
+        host.beforeSecondConfirm = () -> host.mayWrite = false; // the first one is the claim's
         roll.start();
         assertTrue(host.driverCalls.isEmpty(), "confirm fenced: no driver call");
         int gets = nodes.gets;
@@ -282,7 +282,8 @@ class NodeRollTest {
         NodeVerdict verdict = NodeVerdict.UNKNOWN;
         boolean mayWrite = true;
         boolean cacheStale;
-        Runnable beforeConfirm = () -> { };
+        Runnable beforeSecondConfirm = () -> { };
+        int confirms;
 
         NodeRoll roll() {
             return new NodeRoll(this, NodeFacts.of(nodes.current), 1, 1, null);
@@ -400,8 +401,9 @@ class NodeRollTest {
         }
 
         public Future<Void> confirm() {
-            beforeConfirm.run();
-            beforeConfirm = () -> { };
+            if (++confirms == 2) {
+                beforeSecondConfirm.run();
+            }
             return mayWrite ? Future.succeededFuture() : Future.failedFuture(new GuardedPatch.Fenced());
         }
 
