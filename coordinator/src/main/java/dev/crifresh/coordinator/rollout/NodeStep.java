@@ -43,7 +43,7 @@ final class NodeStep {
     record Step(NodeState state, List<NodeEffect> effects) {
     }
 
-    private static final String LEFT = "; left cordoned with " + CrifreshAnnotations.ROLLOUT;
+    static final String LEFT = "; left cordoned with " + CrifreshAnnotations.ROLLOUT;
 
     private NodeStep() {
     }
@@ -81,18 +81,12 @@ final class NodeStep {
         }
         if (s instanceof Draining) {
             if (in instanceof Drained) {
-                return then(List.of(new Event(EventReason.DRAINED, "every pod to evict is gone")), check(r, false));
+                return then(List.of(new Event(EventReason.DRAINED, "every pod to evict is gone")), RebootStep.check(r, false));
             }
             return in instanceof DrainFailed f ? rollBack(r, f.why()) : stay(s);
         }
-        if (s instanceof Checking c) {
-            return checking(c, in);
-        }
-        if (s instanceof Recording rec) {
-            return recording(rec, in);
-        }
-        if (s instanceof Requesting req) {
-            return requesting(req, in);
+        if (s instanceof Checking || s instanceof Recording || s instanceof Requesting) {
+            return RebootStep.next(s, in);
         }
         if (s instanceof Returning && in instanceof TimerFired) {
             return finish(r, new NodeEnd.MayHaveRebooted("did not return Ready with a new boot id within "
@@ -189,125 +183,9 @@ final class NodeStep {
         return new Step(new Draining(r), List.of(new Event(EventReason.DRAINING, "evicting its pods through the Eviction API"), new StartDrain()));
     }
 
-    // ---- 4. last-moment check, 5. record, 6. driver call ------------------------------------------------------
-
-    private static Step check(Roll r, boolean recorded) {
-        return new Step(new Checking(r, null, recorded, true), List.of(new ReadForCheck()));
-    }
-
-    private static Step checking(Checking c, NodeInput in) {
-        Roll r = c.roll();
-        if (in instanceof Stopping) {
-            return r.reboots() == 0
-                    ? release(r, new NodeEnd.RolledBack("not rebooted: the rollout stopped before its reboot; released", Outcome.NOT_ATTEMPTED))
-                    : finish(r, new NodeEnd.MayHaveRebooted("still stale after its reboot; not rebooted again because the rollout stopped" + LEFT));
-        }
-        if (in instanceof Outage || (in instanceof TimerFired && !c.reading())) {
-            return new Step(new Checking(r, c.waitingSince(), c.recorded(), true), List.of(new ReadForCheck()));
-        }
-        if (in instanceof Failed f) {
-            return rollBack(r, "not rebooted: could not read the nodes again right before its reboot: " + f.error());
-        }
-        if (in instanceof Read read) {
-            NodeFacts fresh = read.node() == null ? null : NodeFacts.of(read.node());
-            LastMomentCheck.Verdict v = LastMomentCheck.check(r.runId(), c.recorded(), r.startedAs(), fresh, read.cluster(),
-                    read.inFlight(), read.budget());
-            if (v instanceof LastMomentCheck.Go) {
-                return new Step(new Recording(r, read.lapse(), c.recorded()),
-                        List.of(new RecordRebooting(read.node(), read.cluster(), read.inFlight(), read.budget(), c.recorded())));
-            }
-            return verdict(c, v, read.nowNanos());
-        }
-        return stay(c);
-    }
-
-    /** The check did not say go: wait (bounded by {@code --reboot-timeout}) and check again, roll back, or hands off. */
-    private static Step verdict(Checking c, LastMomentCheck.Verdict v, long now) {
-        Roll r = c.roll();
-        if (v instanceof LastMomentCheck.RollBack back) {
-            return rollBack(r, "not rebooted: " + back.why());
-        }
-        if (v instanceof LastMomentCheck.HandsOff off) {
-            return finish(r, failed(r, "not rebooted: " + off.why() + "; the node was not touched"));
-        }
-        String why = ((LastMomentCheck.Wait) v).why();
-        Duration limit = r.rebootTimeout();
-        List<NodeEffect> effects = new ArrayList<>();
-        Long since = c.waitingSince();
-        if (since == null) {
-            since = now;
-            effects.add(new Say("drained, but not rebooted yet: " + why, false));
-        } else if (now - since > limit.toNanos()) {
-            return rollBack(r, "not rebooted: " + why + " for " + seconds(limit));
-        }
-        effects.add(new ArmTimer(Duration.ofMillis(Math.max(20, Math.min(1000, limit.toMillis() / 20)))));
-        return new Step(new Checking(r, since, c.recorded(), false), effects);
-    }
-
-    private static Step recording(Recording rec, NodeInput in) {
-        Roll r = rec.roll();
-        if (in instanceof Outage) {
-            return check(r, rec.recorded());
-        }
-        if (in instanceof RecordRefused no) {
-            return verdict(new Checking(r, null, rec.recorded(), false), no.verdict(), no.nowNanos());
-        }
-        if (in instanceof Failed f) {
-            return rollBack(r, "could not record phase rebooting: " + f.error());
-        }
-        if (in instanceof Recorded done) {
-            Roll roll = r.bootBefore(done.bootId());
-            if (done.lapses() != rec.lapse()) {
-                return check(roll, true); // the hold lapsed after the check's read: read and check everything again
-            }
-            if (done.stopping()) {
-                return release(roll, new NodeEnd.RolledBack("not rebooted: the rollout stopped before its reboot; released", Outcome.NOT_ATTEMPTED));
-            }
-            roll = roll.seenAttestations(roll.latest(), NodeFacts.of(done.node()));
-            // the node's alerts are silenced before the Lease is read for its reboot (never fails; see RunSilences)
-            return new Step(new Requesting(roll, done.node(), rec.lapse(), false), List.of(new SilenceAndConfirm()));
-        }
-        return stay(rec);
-    }
-
-    private static Step requesting(Requesting req, NodeInput in) {
-        Roll r = req.roll();
-        if (in instanceof Outage) {
-            return check(r, true); // phase rebooting stays recorded with the boot id; the check read before is stale
-        }
-        if (!req.calling()) {
-            if (in instanceof Confirmed ok) {
-                return ok.lapses() != req.lapse() ? check(r, true)
-                        : new Step(new Requesting(r, req.node(), req.lapse(), true), List.of(new CallDriver(req.node())));
-            }
-            return in instanceof Failed f
-                    ? rollBack(r, "not rebooted: could not read the rollout Lease right before its reboot: " + f.error()) : stay(req);
-        }
-        if (!(in instanceof DriverAnswered answer)) {
-            return stay(req);
-        }
-        Roll roll = r.rebooted();
-        List<NodeEffect> effects = new ArrayList<>();
-        if (roll.reboots() == 1) {
-            effects.add(new RebootRequested());
-        }
-        if (answer.error() != null) {
-            // the request may still have reached the node (talosctl killed at its timeout after delivering it, say)
-            return then(effects, finish(roll, new NodeEnd.MayHaveRebooted("reboot request failed: " + answer.error()
-                    + "; the reboot may have happened anyway, so the node was left cordoned with " + CrifreshAnnotations.ROLLOUT
-                    + " in phase rebooting: a rerun resumes from the annotations and waits for a new boot id (if the node did"
-                    + " not reboot, reboot it by hand or remove " + CrifreshAnnotations.ROLLOUT + ")")));
-        }
-        int n = roll.reboots();
-        effects.add(new Say(n == 1 ? "reboot requested" : "reboot requested again (" + n + ")", false));
-        effects.add(new Event(EventReason.REBOOT_REQUESTED, "reboot requested so that containerd loads the current CRI config"
-                + (n > 1 ? " (reboot " + n + ")" : "") + "; boot id before: " + roll.bootBefore()));
-        return then(effects, awaitReturn(roll));
-    }
-
     // ---- 7. return, 8. attest, 9. prove -------------------------------------------------------------------------
 
-    private static Step awaitReturn(Roll r) {
+    static Step awaitReturn(Roll r) {
         return new Step(new Returning(r), List.of(new ArmTimer(r.rebootTimeout()), new Look()));
     }
 
@@ -395,7 +273,7 @@ final class NodeStep {
 
     // ---- 10. release; failures ------------------------------------------------------------------------------------
 
-    private static Step release(Roll r, NodeEnd then) {
+    static Step release(Roll r, NodeEnd then) {
         return new Step(new Releasing(r, then), List.of(new CancelTimer(), new Release(r.cordonedByUs())));
     }
 
@@ -428,7 +306,7 @@ final class NodeStep {
     }
 
     /** A failure after the node was claimed: before any reboot request it is released again, else left as it is. */
-    private static Step rollBack(Roll r, String why) {
+    static Step rollBack(Roll r, String why) {
         if (r.reboots() > 0) {
             return finish(r, failed(r, why + LEFT));
         }
@@ -436,7 +314,7 @@ final class NodeStep {
                 release(r, new NodeEnd.RolledBack(why + (r.crifreshCordoned() ? " (uncordoned again)" : ""), Outcome.FAILED)));
     }
 
-    private static Step finish(Roll r, NodeEnd end) {
+    static Step finish(Roll r, NodeEnd end) {
         List<NodeEffect> effects = new ArrayList<>();
         effects.add(new CancelTimer());
         if (end.outcome() == Outcome.FAILED) {
@@ -478,11 +356,11 @@ final class NodeStep {
         return "right before its reboot";
     }
 
-    private static Step stay(NodeState s) {
+    static Step stay(NodeState s) {
         return new Step(s, List.of());
     }
 
-    private static Step then(List<NodeEffect> first, Step next) {
+    static Step then(List<NodeEffect> first, Step next) {
         List<NodeEffect> all = new ArrayList<>(first);
         all.addAll(next.effects());
         return new Step(next.state(), all);
