@@ -33,13 +33,17 @@ import java.util.function.Function;
  * Every node patch is a {@link GuardedPatch}, decided first on the copy of the node the run already has.
  */
 final class NodeRoll {
+    /** An input waiting its turn, with the epoch it was asked for in. */
+    private record Pending(long epoch, NodeInput input) {
+    }
+
     private final RollHost host;
     private final String name;
     private final Role role;
     private final int index;
     private final int total;
     private final NodeDrain drain;
-    private final ArrayDeque<Object[]> inbox = new ArrayDeque<>();
+    private final ArrayDeque<Pending> inbox = new ArrayDeque<>();
 
     private NodeState state;
     private long epoch;
@@ -145,18 +149,18 @@ final class NodeRoll {
         if (asked != epoch) {
             return;
         }
-        inbox.add(new Object[] {asked, input});
+        inbox.add(new Pending(asked, input));
         if (stepping) {
             return;
         }
         stepping = true;
         try {
             while (!inbox.isEmpty()) {
-                Object[] next = inbox.poll();
-                if ((long) next[0] != epoch) {
+                Pending next = inbox.poll();
+                if (next.epoch() != epoch) {
                     continue;
                 }
-                NodeStep.Step step = NodeStep.next(state, (NodeInput) next[1]);
+                NodeStep.Step step = NodeStep.next(state, next.input());
                 if (step.state().getClass() != state.getClass()) {
                     epoch++;
                 }
