@@ -492,6 +492,33 @@ class NodeStepTest {
         assertTrue(end.why().endsWith("; but NOT uncordoned: the rollout lock was lost; a rerun releases it"), end.why());
     }
 
+    static Stream<Arguments> endKinds() {
+        return Stream.of(
+                Arguments.of(new NodeEnd.Rebooted("w"), Outcome.REBOOTED, null),
+                Arguments.of(new NodeEnd.NotStarted("w"), Outcome.NOT_ATTEMPTED, null),
+                Arguments.of(new NodeEnd.TimedOut("w"), Outcome.NOT_ATTEMPTED, StopReason.TIMED_OUT),
+                Arguments.of(new NodeEnd.NotTouched("w"), Outcome.FAILED, StopReason.NODE_FAILED),
+                Arguments.of(new NodeEnd.RolledBack("w", Outcome.FAILED), Outcome.FAILED, StopReason.NODE_FAILED),
+                Arguments.of(new NodeEnd.RolledBack("w", Outcome.NOT_ATTEMPTED), Outcome.NOT_ATTEMPTED, null),
+                Arguments.of(new NodeEnd.MayHaveRebooted("w"), Outcome.FAILED, StopReason.NODE_FAILED),
+                Arguments.of(new NodeEnd.Untellable("w"), Outcome.FAILED, StopReason.NODE_FAILED),
+                Arguments.of(new NodeEnd.ResumedStillStale("w"), Outcome.FAILED, StopReason.NODE_FAILED),
+                Arguments.of(new NodeEnd.Deleted("w"), Outcome.FAILED, StopReason.NODE_FAILED),
+                Arguments.of(new NodeEnd.ProofFailed("w"), Outcome.FAILED, StopReason.NODE_FAILED),
+                Arguments.of(new NodeEnd.ReleaseFailed("w", true), Outcome.REBOOTED, StopReason.NODE_FAILED),
+                Arguments.of(new NodeEnd.ReleaseFailed("w", false), Outcome.FAILED, StopReason.NODE_FAILED),
+                Arguments.of(new NodeEnd.Abandoned("w", Outcome.FAILED), Outcome.FAILED, null));
+    }
+
+    /** The report's outcome and the run's stop derive from how the roll ended, and each kind says what a rerun does. */
+    @ParameterizedTest
+    @MethodSource("endKinds")
+    void eachEndSaysItsOutcomeWhetherTheRunStopsAndWhatARerunDoes(NodeEnd end, Outcome outcome, StopReason stops) {
+        assertEquals(outcome, end.outcome());
+        assertEquals(stops, end.stops());
+        assertFalse(end.rerun().isBlank());
+    }
+
     @Test
     void everyFailureIsReportedAsAnEventOnce() {
         NodeStep.Step s = NodeStep.next(returning(), new TimerFired());
