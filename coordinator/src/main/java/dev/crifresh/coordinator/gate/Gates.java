@@ -9,6 +9,7 @@ import dev.crifresh.coordinator.gate.etcd.ControlPlane;
 import dev.crifresh.coordinator.gate.etcd.EtcdHealth;
 import dev.crifresh.coordinator.gate.etcd.EtcdProbe;
 import dev.crifresh.coordinator.gate.pull.PullProof;
+import dev.crifresh.coordinator.rollout.Ticker;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -37,8 +38,8 @@ import java.util.function.Consumer;
  * {@link #plan} shows what the gates say now, changing nothing. Each gate's finding is kept for the report
  * ({@link #notes}). With no gate configured every call passes at once.
  */
-public final class Gates {
-    private final Vertx vertx;
+public final class Gates implements NodeGates {
+    private final Ticker ticker;
     private final Context context;
     private final GateSettings settings;
     private final PullProof pullProof;
@@ -53,7 +54,13 @@ public final class Gates {
      */
     public Gates(Vertx vertx, Context context, GateSettings settings, PullProof pullProof, EtcdProbe etcd, Blockers blockers,
             ProgressListener progress) {
-        this.vertx = vertx;
+        this(Ticker.of(vertx), context, settings, pullProof, etcd, blockers, progress);
+    }
+
+    /** @param ticker the gates' time and timers (a test's moves only when it says so) */
+    public Gates(Ticker ticker, Context context, GateSettings settings, PullProof pullProof, EtcdProbe etcd, Blockers blockers,
+            ProgressListener progress) {
+        this.ticker = ticker;
         this.context = context;
         this.settings = settings;
         this.pullProof = pullProof;
@@ -98,12 +105,13 @@ public final class Gates {
 
     // ---- 1. before a node is taken down ------------------------------------------------------------------
 
+    @Override
     public Future<GateVerdict> beforeTakeDown(NodeFacts node, List<NodeFacts> cluster, BooleanSupplier abandoned,
             Consumer<String> say) {
         Promise<GateVerdict> blocked = Promise.promise();
         if (blockers.enabled()) {
-            long deadline = System.nanoTime() + settings.blockTimeout().toNanos();
-            waitBlockers(node.name(), deadline, System.nanoTime(), null, abandoned, say, blocked);
+            long deadline = ticker.nanoTime() + settings.blockTimeout().toNanos();
+            waitBlockers(node.name(), deadline, ticker.nanoTime(), null, abandoned, say, blocked);
         } else {
             blocked.complete(GateVerdict.passed("no blockers configured"));
         }
@@ -134,7 +142,7 @@ public final class Gates {
             List<String> now = ar.succeeded() ? ar.result() : List.of("blocker check (" + ar.cause().getMessage() + ")");
             if (now.isEmpty()) {
                 if (seen != null) {
-                    String waited = DurationText.format(Duration.ofMillis(Math.max(1, (System.nanoTime() - started) / 1_000_000)));
+                    String waited = DurationText.format(Duration.ofMillis(Math.max(1, (ticker.nanoTime() - started) / 1_000_000)));
                     say.accept("no longer blocked, after " + waited);
                     notes.add(new GateNote(kind(seen), node, "waited", "waited " + waited + " for " + String.join(", ", seen)));
                 }
@@ -147,7 +155,7 @@ public final class Gates {
                 say.accept("waits: blocked by " + String.join(", ", now) + " (up to "
                         + DurationText.format(settings.blockTimeout()) + ")");
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (ticker.nanoTime() - deadline >= 0) {
                 String why = "blocked for " + DurationText.format(settings.blockTimeout()) + " by " + String.join(", ", now)
                         + "; not touched";
                 notes.add(new GateNote(kind(now), node, "timed-out", why));
@@ -155,8 +163,8 @@ public final class Gates {
                 return;
             }
             long wait = Math.min(settings.blockPollInterval().toMillis(),
-                    Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-            vertx.setTimer(Math.max(1, wait), id -> waitBlockers(node, deadline, started, all, abandoned, say, result));
+                    Math.max(1, (deadline - ticker.nanoTime()) / 1_000_000));
+            ticker.setTimer(Duration.ofMillis(wait), () -> waitBlockers(node, deadline, started, all, abandoned, say, result));
         });
     }
 
@@ -166,10 +174,11 @@ public final class Gates {
 
     // ---- 2. after a rebooted node attests fresh --------------------------------------------------------------
 
+    @Override
     public Future<GateVerdict> afterReturn(NodeFacts node, List<NodeFacts> cluster, BooleanSupplier abandoned,
             Consumer<String> say) {
         Future<GateVerdict> etcdBack = node.role() == Role.CONTROL_PLANE && etcd != null
-                ? awaitEtcd(node, cluster, System.nanoTime() + settings.etcdTimeout().toNanos(), abandoned, say, null)
+                ? awaitEtcd(node, cluster, ticker.nanoTime() + settings.etcdTimeout().toNanos(), abandoned, say, null)
                 : Future.succeededFuture(GateVerdict.passed(""));
         return etcdBack.compose(verdict -> {
             if (!verdict.pass() || pullProof == null || abandoned.getAsBoolean()) {
@@ -195,7 +204,7 @@ public final class Gates {
             if (abandoned.getAsBoolean()) {
                 return Future.succeededFuture(GateVerdict.failed("abandoned while waiting for etcd"));
             }
-            if (System.nanoTime() - deadline >= 0) {
+            if (ticker.nanoTime() - deadline >= 0) {
                 String why = "etcd did not become healthy within " + DurationText.format(settings.etcdTimeout())
                         + " after its return: " + health.detail() + "; no further control plane is rebooted";
                 notes.add(new GateNote("etcd", node.name(), "failed", why));
@@ -205,8 +214,8 @@ public final class Gates {
                 say.accept("waiting for etcd to be healthy again: " + health.detail());
             }
             Promise<GateVerdict> next = Promise.promise();
-            vertx.setTimer(Math.max(1, settings.etcdPollInterval().toMillis()),
-                    id -> awaitEtcd(node, cluster, deadline, abandoned, say, health.detail()).onComplete(next));
+            ticker.setTimer(settings.etcdPollInterval(),
+                    () -> awaitEtcd(node, cluster, deadline, abandoned, say, health.detail()).onComplete(next));
             return next.future();
         });
     }

@@ -39,6 +39,19 @@ enum ApiFailure {
         return t instanceof KubernetesClientException ? RETRYABLE : NODE_FATAL;
     }
 
+    /**
+     * Like {@link #of}, for a JSON Patch guarded by {@code test} ops: its refused guard (422) means, like a 409, that the
+     * object changed since the read the patch was decided on.
+     */
+    static ApiFailure ofGuardedPatch(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof KubernetesClientException k && k.getCode() == 422) {
+                return CONFLICT;
+            }
+        }
+        return of(t);
+    }
+
     static ApiFailure ofCode(int code) {
         if (code == 409) {
             return CONFLICT;

@@ -2,7 +2,6 @@ package dev.crifresh.coordinator.rollout;
 
 import dev.crifresh.coordinator.kube.NodeOps;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Future;
 import java.util.function.Function;
 
@@ -16,6 +15,10 @@ import java.util.function.Function;
  * retried on transient errors ({@link ApiRetry}); nothing is sent once the run no longer holds the Lease
  * ({@link Fenced}); while an allowed API outage lasts, nothing is sent until the Lease is renewed again, and then the
  * patch is decided anew on a fresh read.
+ *
+ * <p>The first decision may be taken on a copy the caller already has (the informer's, or the answer of the roll's last
+ * call) instead of a GET: the patch's guard makes a stale copy harmless — it is refused (409, 422) and read again. Only a
+ * {@link Patch} is sent from such a copy; a {@link Skip} or {@link Refuse} is confirmed on a fresh read first.
  */
 final class GuardedPatch {
     /** Refusals of a patch on a node that did not change in between, before the patch fails. */
@@ -71,7 +74,12 @@ final class GuardedPatch {
 
     /** Like {@link #apply(RollHost, String, Function)}, for a run's own cleanup (its taints) outside a node's roll. */
     static Future<Node> apply(Target target, String name, Function<Node, Step> decide) {
-        return attempt(target, name, decide, 0, null);
+        return attempt(target, name, decide, 0, null, null);
+    }
+
+    /** Like {@link #apply(Target, String, Function)}, deciding first on {@code known} (a copy of the node; null: read it). */
+    static Future<Node> apply(Target target, String name, Node known, Function<Node, Step> decide) {
+        return attempt(target, name, decide, 0, null, known);
     }
 
     /**
@@ -79,22 +87,32 @@ final class GuardedPatch {
      * dropped: the Lease is read first and must still name this run ({@link Fence#confirm()}).
      */
     static Future<Node> claim(RollHost host, String name, Function<Node, Step> decide) {
-        return host.fence().confirm().compose(v -> apply(Target.of(host), name, decide));
+        return claim(host, name, null, decide);
+    }
+
+    /** Like {@link #claim(RollHost, String, Function)}, deciding first on {@code known} (null: read the node). */
+    static Future<Node> claim(RollHost host, String name, Node known, Function<Node, Step> decide) {
+        return host.fence().confirm().compose(v -> attempt(Target.of(host), name, decide, 0, null, known));
     }
 
     /** Whether the server refused the patch's guard: a {@code test} op (422) or a resource version (409). */
     static boolean refusedGuard(Throwable e) {
-        return ApiFailure.of(e) == ApiFailure.CONFLICT
-                || (e instanceof KubernetesClientException k && k.getCode() == 422);
+        return ApiFailure.ofGuardedPatch(e) == ApiFailure.CONFLICT;
     }
 
-    private static Future<Node> attempt(Target host, String name, Function<Node, Step> decide, int unchanged, String lastVersion) {
+    /** One read-decide-patch round; {@code known}: decide on this copy instead of reading (null: read). */
+    private static Future<Node> attempt(Target host, String name, Function<Node, Step> decide, int unchanged, String lastVersion,
+                                        Node known) {
         if (!host.fence().mayWrite()) {
             // After an allowed API outage (the Lease renewed again), decided anew on a fresh read; else fenced.
-            return host.fence().whenMayWrite().compose(v -> attempt(host, name, decide, unchanged, lastVersion));
+            return host.fence().whenMayWrite().compose(v -> attempt(host, name, decide, unchanged, lastVersion, null));
         }
-        return host.retry().call(() -> host.nodes().get(name)).compose(node -> {
+        Future<Node> read = known != null ? Future.succeededFuture(known) : host.retry().call(() -> host.nodes().get(name));
+        return read.compose(node -> {
             Step step = decide.apply(node);
+            if (known != null && !(step instanceof Patch)) {
+                return attempt(host, name, decide, unchanged, lastVersion, null); // confirmed on a fresh read
+            }
             if (step instanceof Refuse refuse) {
                 return Future.failedFuture(new Refused(refuse.why()));
             }
@@ -102,14 +120,14 @@ final class GuardedPatch {
                 return Future.succeededFuture(node);
             }
             if (!host.fence().mayWrite()) {
-                return host.fence().whenMayWrite().compose(v -> attempt(host, name, decide, unchanged, lastVersion));
+                return host.fence().whenMayWrite().compose(v -> attempt(host, name, decide, unchanged, lastVersion, null));
             }
             String version = node.getMetadata().getResourceVersion();
             int same = version != null && version.equals(lastVersion) ? unchanged + 1 : 0;
             String json = ((Patch) step).json();
             return host.retry().call(() -> host.nodes().jsonPatch(name, json)).recover(e -> {
                 if (refusedGuard(e) && same < UNCHANGED_CONFLICTS) {
-                    return attempt(host, name, decide, same, version);
+                    return attempt(host, name, decide, same, version, null);
                 }
                 return Future.failedFuture(e);
             });

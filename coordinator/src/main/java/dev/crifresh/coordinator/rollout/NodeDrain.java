@@ -71,7 +71,7 @@ final class NodeDrain {
 
     /** Starts a drain (again) with a fresh deadline: watch the node's pods, then evict. */
     void start() {
-        cancelTimer();
+        stop();
         generation++;
         active = true;
         evicted.clear();
@@ -82,7 +82,7 @@ final class NodeDrain {
         Duration timeout = host.settings().drainTimeout();
         backoff = Backoff.forTimeout(timeout);
         int started = generation;
-        deadlineTimer = host.vertx().setTimer(Math.max(1, timeout.toMillis()), id -> {
+        deadlineTimer = host.ticker().setTimer(timeout, () -> {
             deadlineTimer = -1;
             if (current(started)) {
                 fail();
@@ -113,12 +113,12 @@ final class NodeDrain {
     }
 
     /** Stops the drain: cancels its timers and closes the pod watch. */
-    void cancelTimer() {
+    void stop() {
         active = false;
         generation++;
         for (long id : new long[] {deadlineTimer, retryTimer, relistTimer}) {
             if (id >= 0) {
-                host.vertx().cancelTimer(id);
+                host.ticker().cancelTimer(id);
             }
         }
         deadlineTimer = -1;
@@ -153,7 +153,7 @@ final class NodeDrain {
             }
         }
         if (waitFor.isEmpty()) {
-            cancelTimer();
+            stop();
             say.accept("drained");
             drained.run();
             return;
@@ -195,7 +195,7 @@ final class NodeDrain {
                 }
             }
             if (!refused.isEmpty() && retryTimer < 0) {
-                retryTimer = host.vertx().setTimer(Math.max(1, backoff.next()), id -> {
+                retryTimer = host.ticker().setTimer(Duration.ofMillis(backoff.next()), () -> {
                     retryTimer = -1;
                     if (current(started)) {
                         refused.clear();
@@ -234,10 +234,10 @@ final class NodeDrain {
 
     private void scheduleRelist(long delayMillis) {
         if (relistTimer >= 0) {
-            host.vertx().cancelTimer(relistTimer);
+            host.ticker().cancelTimer(relistTimer);
         }
         int started = generation;
-        relistTimer = host.vertx().setTimer(Math.max(1, delayMillis), id -> {
+        relistTimer = host.ticker().setTimer(Duration.ofMillis(delayMillis), () -> {
             relistTimer = -1;
             if (current(started)) {
                 relist();
@@ -247,8 +247,8 @@ final class NodeDrain {
 
     private void fail() {
         String detail = lastWaitDetail;
-        cancelTimer();
-        failed.accept("drain did not finish within " + NodeRoll.seconds(host.settings().drainTimeout()) + ": " + detail);
+        stop();
+        failed.accept("drain did not finish within " + NodeStep.seconds(host.settings().drainTimeout()) + ": " + detail);
     }
 
     private String waitDetail(List<Pod> waitFor) {

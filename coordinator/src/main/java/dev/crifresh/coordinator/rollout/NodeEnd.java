@@ -74,6 +74,20 @@ sealed interface NodeEnd {
         public String rerun() { return "releases it and reboots it within the budget"; }
     }
 
+    /** The node was deleted during its roll: nothing is patched, it is gone. */
+    record Deleted(String why) implements NodeEnd {
+        public Outcome outcome() { return Outcome.FAILED; }
+        public StopReason stops() { return StopReason.NODE_FAILED; }
+        public String rerun() { return "does not see it"; }
+    }
+
+    /** Rebooted and fresh, but a gate after its return failed (etcd not back, pull proof): released, the run stops. */
+    record ProofFailed(String why) implements NodeEnd {
+        public Outcome outcome() { return Outcome.FAILED; }
+        public StopReason stops() { return StopReason.NODE_FAILED; }
+        public String rerun() { return "finds it fresh and skips it"; }
+    }
+
     /** Its release (uncordon, annotations dropped) could not be done; {@code rebooted}: it is fresh, only left cordoned. */
     record ReleaseFailed(String why, boolean rebooted) implements NodeEnd {
         public Outcome outcome() { return rebooted ? Outcome.REBOOTED : Outcome.FAILED; }

@@ -7,6 +7,7 @@ import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.gate.Gates;
+import dev.crifresh.coordinator.gate.NodeGates;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
 import io.fabric8.kubernetes.api.model.Node;
@@ -26,7 +27,7 @@ interface RollHost {
     RebootDriver driver();
 
     /** The rollout gates (blockers, etcd, pull proof); none unless the run has some. */
-    default Gates gates() {
+    default NodeGates gates() {
         return Gates.none(vertx(), vertx().getOrCreateContext());
     }
 
@@ -37,6 +38,22 @@ interface RollHost {
 
     /** The node's latest state from the informer; null once deleted. */
     NodeFacts facts(String name);
+
+    /**
+     * The run's copy of the node (its informer's, with the answers of its own patches), or null when it has none: a
+     * guarded patch is decided on it first, and its guard refuses a stale copy.
+     */
+    default Node cached(String name) {
+        return null;
+    }
+
+    /** Requests the node's reboot from the driver, on a worker thread (the driver blocks). */
+    default io.vertx.core.Future<Void> reboot(Node node) {
+        return vertx().executeBlocking(() -> {
+            driver().reboot(node);
+            return null;
+        }, false);
+    }
 
     /** Classifies the node's latest state now. */
     Classification classifyNow(String name);

@@ -133,6 +133,45 @@ class GuardedPatchTest {
     }
 
     @Test
+    void aCurrentCopyIsPatchedWithoutARead() throws Exception {
+        Nodes nodes = new Nodes(before -> { });
+
+        Node released = apply(nodes, cluster.node("w1"), GuardedPatchTest::releaseByRunA).get(30, TimeUnit.SECONDS);
+
+        assertEquals(0, nodes.gets.get(), "decided on the copy the run had");
+        assertEquals(1, nodes.patches.get());
+        assertNull(released.getMetadata().getAnnotations().get(CrifreshAnnotations.ROLLOUT));
+    }
+
+    @Test
+    void aStaleCopyIsRefusedByItsGuardAndDecidedAgainOnAFreshRead() throws Exception {
+        // Fencing point 4 on a copy: run b took w1 over after the copy was made; the patch decided on it is refused.
+        Node stale = cluster.node("w1");
+        cluster.mergePatch("w1", "{\"metadata\":{\"annotations\":{\"crifresh.dev/rollout\":\"run-b/draining\"}}}");
+        Nodes nodes = new Nodes(before -> { });
+
+        Throwable e = failure(apply(nodes, stale, GuardedPatchTest::releaseByRunA));
+
+        assertInstanceOf(GuardedPatch.Refused.class, e);
+        assertTrue(e.getMessage().contains("run-b/draining"), "decided again on a fresh read: " + e.getMessage());
+        assertEquals(1, nodes.gets.get());
+        assertTrue(cluster.node("w1").getSpec().getUnschedulable(), "the newer owner's cordon was lifted");
+    }
+
+    @Test
+    void onlyAPatchIsSentFromACopyAnythingElseIsConfirmedOnAFreshRead() throws Exception {
+        Node unowned = cluster.node("w1");
+        unowned.getMetadata().getAnnotations().remove(CrifreshAnnotations.ROLLOUT); // a copy from before the claim
+        Nodes nodes = new Nodes(before -> { });
+
+        apply(nodes, unowned, node -> node.getMetadata().getAnnotations().get(CrifreshAnnotations.ROLLOUT) == null
+                ? new GuardedPatch.Skip() : releaseByRunA(node)).get(30, TimeUnit.SECONDS);
+
+        assertEquals(1, nodes.gets.get(), "the copy's Skip was read again");
+        assertNull(cluster.node("w1").getMetadata().getAnnotations().get(CrifreshAnnotations.ROLLOUT), "released after all");
+    }
+
+    @Test
     void thePatchesTestWhatTheirDecisionDependsOn() {
         Node owned = cluster.node("w1");
         String release = NodePatches.release(owned, true);
@@ -147,9 +186,17 @@ class GuardedPatchTest {
     }
 
     private CompletableFuture<Node> apply(NodeOps nodes, boolean held, Function<Node, GuardedPatch.Step> decide) {
+        return apply(nodes, held, null, decide);
+    }
+
+    private CompletableFuture<Node> apply(NodeOps nodes, Node known, Function<Node, GuardedPatch.Step> decide) {
+        return apply(nodes, true, known, decide);
+    }
+
+    private CompletableFuture<Node> apply(NodeOps nodes, boolean held, Node known, Function<Node, GuardedPatch.Step> decide) {
         CompletableFuture<Node> out = new CompletableFuture<>();
         Host host = new Host(vertx, nodes, held);
-        context.runOnContext(v -> GuardedPatch.apply(host, "w1", decide).onComplete(ar -> {
+        context.runOnContext(v -> GuardedPatch.apply(GuardedPatch.Target.of(host), "w1", known, decide).onComplete(ar -> {
             if (ar.succeeded()) {
                 out.complete(ar.result());
             } else {
@@ -172,6 +219,7 @@ class GuardedPatchTest {
     private final class Nodes implements NodeOps {
         final NodeOps real = new Fabric8NodeOps(context, cluster.client, null);
         final AtomicInteger patches = new AtomicInteger();
+        final AtomicInteger gets = new AtomicInteger();
         final java.util.function.Consumer<Node> beforePatch;
         int refusals;
 
@@ -209,6 +257,7 @@ class GuardedPatchTest {
 
         @Override
         public Future<Node> get(String name) {
+            gets.incrementAndGet();
             return real.get(name);
         }
 
