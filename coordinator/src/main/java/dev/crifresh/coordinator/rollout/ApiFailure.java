@@ -6,18 +6,20 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * How bad a failed Kubernetes call is (pure), after Strimzi's roller: a retryable failure is retried with
- * backoff while the Lease is held; a conflict means "read again and decide again"; a node-fatal one fails
- * the node; a run-fatal one stops the whole run.
+ * backoff while the Lease is held; a conflict means "read again and decide again"; a fatal one fails the step
+ * that sent it. There is no separate "run-fatal" kind: the run stops at its first failed node anyway, and a
+ * 401/403 is caught before any node is touched by the pre-flight access review.
  */
 enum ApiFailure {
     /** 5xx, 429, 408, timeouts, connection refused or reset: the call may succeed when tried again. */
     RETRYABLE,
     /** 409: the object changed since it was read; read it again and decide again. */
     CONFLICT,
-    /** A fact about the node: it is gone (404, 410), the request was invalid for it (400, 422), or an unexpected error. */
-    NODE_FATAL,
-    /** Not allowed at all (401, 403): no node can succeed, so the run stops. */
-    RUN_FATAL;
+    /**
+     * Not worth trying again: the object is gone (404, 410), the request was invalid for it (400, 422), it is not
+     * allowed (401, 403), or an unexpected error.
+     */
+    FATAL;
 
     static ApiFailure of(Throwable t) {
         // The answer's code wherever it is: an informer's start wraps the client exception in its own.
@@ -36,7 +38,7 @@ enum ApiFailure {
             }
         }
         // A client exception without an HTTP code is a request that got no answer (fabric8 wraps the cause).
-        return t instanceof KubernetesClientException ? RETRYABLE : NODE_FATAL;
+        return t instanceof KubernetesClientException ? RETRYABLE : FATAL;
     }
 
     /**
@@ -56,12 +58,9 @@ enum ApiFailure {
         if (code == 409) {
             return CONFLICT;
         }
-        if (code == 401 || code == 403) {
-            return RUN_FATAL;
-        }
         if (code == 408 || code == 429 || code >= 500) {
             return RETRYABLE;
         }
-        return NODE_FATAL;
+        return FATAL;
     }
 }

@@ -112,6 +112,12 @@ final class RunHost implements RollHost {
         return view.facts(name);
     }
 
+    /** The informer's copy: a guarded patch is decided on it first (a stale copy is refused by its guard and read again). */
+    @Override
+    public Node cached(String name) {
+        return view.raw(name);
+    }
+
     @Override
     public Classification classifyNow(String name) {
         return run.classifyNow(name);

@@ -8,7 +8,7 @@ import java.net.SocketException;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
-/** Retryable, conflict, node-fatal, run-fatal: as Strimzi's roller tells them apart. */
+/** Retryable, conflict, fatal: how a failed call is handled (after Strimzi's roller). */
 class ApiFailureTest {
     private static KubernetesClientException code(int code) {
         return new KubernetesClientException("x", code, null);
@@ -32,7 +32,7 @@ class ApiFailureTest {
     @Test
     void theCodeCountsWhereverTheClientExceptionIsWrapped() {
         assertEquals(ApiFailure.RETRYABLE, ApiFailure.of(new java.util.concurrent.CompletionException(code(503))));
-        assertEquals(ApiFailure.RUN_FATAL, ApiFailure.of(new RuntimeException(code(403))));
+        assertEquals(ApiFailure.FATAL, ApiFailure.of(new RuntimeException(code(403))));
     }
 
     @Test
@@ -41,12 +41,12 @@ class ApiFailureTest {
     }
 
     @Test
-    void forbiddenEndsTheRunAndFactsAboutTheNodeFailIt() {
-        assertEquals(ApiFailure.RUN_FATAL, ApiFailure.of(code(401)));
-        assertEquals(ApiFailure.RUN_FATAL, ApiFailure.of(code(403)));
-        assertEquals(ApiFailure.NODE_FATAL, ApiFailure.of(code(404)));
-        assertEquals(ApiFailure.NODE_FATAL, ApiFailure.of(code(422)));
-        assertEquals(ApiFailure.NODE_FATAL, ApiFailure.of(code(400)));
-        assertEquals(ApiFailure.NODE_FATAL, ApiFailure.of(new IllegalStateException("a bug")));
+    void forbiddenAndFactsAboutTheObjectAreNotRetried() {
+        assertEquals(ApiFailure.FATAL, ApiFailure.of(code(401)));
+        assertEquals(ApiFailure.FATAL, ApiFailure.of(code(403)));
+        assertEquals(ApiFailure.FATAL, ApiFailure.of(code(404)));
+        assertEquals(ApiFailure.FATAL, ApiFailure.of(code(422)));
+        assertEquals(ApiFailure.FATAL, ApiFailure.of(code(400)));
+        assertEquals(ApiFailure.FATAL, ApiFailure.of(new IllegalStateException("a bug")));
     }
 }
