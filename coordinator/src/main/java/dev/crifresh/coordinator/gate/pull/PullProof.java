@@ -2,6 +2,7 @@ package dev.crifresh.coordinator.gate.pull;
 
 import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.rollout.Ticker;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -36,7 +37,7 @@ public final class PullProof {
     public static final String NODE_ANNOTATION = "crifresh.dev/pull-proof-node";
     public static final String RUN_ANNOTATION = "crifresh.dev/run";
 
-    private final Vertx vertx;
+    private final Ticker ticker;
     private final ProbePods pods;
     private final String image;
     private final Duration timeout;
@@ -45,7 +46,11 @@ public final class PullProof {
     private int created;
 
     public PullProof(Vertx vertx, ProbePods pods, String image, Duration timeout, String runId) {
-        this.vertx = vertx;
+        this(Ticker.of(vertx), pods, image, timeout, runId);
+    }
+
+    public PullProof(Ticker ticker, ProbePods pods, String image, Duration timeout, String runId) {
+        this.ticker = ticker;
         this.pods = pods;
         this.image = image;
         this.timeout = timeout;
@@ -66,7 +71,7 @@ public final class PullProof {
         Pod pod = probe(node, nodeUid);
         String name = pod.getMetadata().getName();
         Promise<GateVerdict> result = Promise.promise();
-        long started = System.nanoTime();
+        long started = ticker.nanoTime();
         live.add(name);
         pods.create(pod).onComplete(created -> {
             if (created.failed()) {
@@ -82,7 +87,7 @@ public final class PullProof {
                         + " use a namespace whose default ServiceAccount has none"));
                 return;
             }
-            long timer = vertx.setTimer(Math.max(1, timeout.toMillis()), id -> result.tryComplete(GateVerdict.failed(
+            long timer = ticker.setTimer(timeout, () -> result.tryComplete(GateVerdict.failed(
                     "pull proof: " + image + " was not pulled within " + DurationText.format(timeout))));
             pods.watch(name, p -> {
                 if (p == null) {
@@ -104,7 +109,7 @@ public final class PullProof {
                             + watch.cause().getMessage()));
                 }
                 result.future().onComplete(done -> {
-                    vertx.cancelTimer(timer);
+                    ticker.cancelTimer(timer);
                     if (watch.succeeded()) {
                         watch.result().close();
                     }
@@ -160,8 +165,8 @@ public final class PullProof {
         return pod.build();
     }
 
-    private static String millis(long startedNanos) {
-        return DurationText.format(Duration.ofMillis(Math.max(1, (System.nanoTime() - startedNanos) / 1_000_000)));
+    private String millis(long startedNanos) {
+        return DurationText.format(Duration.ofMillis(Math.max(1, ticker.since(startedNanos).toMillis())));
     }
 
     private static String shortHash(String s) {
