@@ -166,6 +166,9 @@ final class LeaseKeeper {
      */
     private void watchHolder() {
         lease.watch(this::holderSeen).onComplete(ar -> {
+            if (ar.failed() && (stopped || lost || run.done())) {
+                return; // the run ended while the watch was starting: nothing left to watch, nothing to warn about
+            }
             if (ar.failed()) {
                 progress.log(ProgressListener.Level.WARN, "warning: cannot watch the rollout Lease (" + ErrorText.message(ar.cause())
                         + "); a takeover is noticed at the next renewal or right before the next reboot or claim");
