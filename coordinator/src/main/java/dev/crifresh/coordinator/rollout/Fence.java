@@ -28,20 +28,28 @@ interface Fence {
 
     /** A fence that always allows writing (tests of one step, where no Lease exists). */
     static Fence open() {
+        return of(() -> true);
+    }
+
+    /**
+     * A fence that allows writing while {@code mayWrite} says so, without a Lease (tests): no outage to wait out, so
+     * {@link #whenMayWrite()} and {@link #confirm()} answer at once.
+     */
+    static Fence of(java.util.function.BooleanSupplier mayWrite) {
         return new Fence() {
             @Override
             public boolean mayWrite() {
-                return true;
+                return mayWrite.getAsBoolean();
             }
 
             @Override
             public Future<Void> whenMayWrite() {
-                return Future.succeededFuture();
+                return mayWrite() ? Future.succeededFuture() : Future.failedFuture(new GuardedPatch.Fenced());
             }
 
             @Override
             public Future<Void> confirm() {
-                return Future.succeededFuture();
+                return whenMayWrite();
             }
 
             @Override

@@ -54,27 +54,7 @@ class ApiRetryTest {
     void aRunThatMayNoLongerWriteStopsRetrying() {
         ManualTicker ticker = new ManualTicker();
         boolean[] held = {true};
-        Fence lease = new Fence() {
-            @Override
-            public boolean mayWrite() {
-                return held[0];
-            }
-
-            @Override
-            public Future<Void> whenMayWrite() {
-                return held[0] ? Future.succeededFuture() : Future.failedFuture(new GuardedPatch.Fenced());
-            }
-
-            @Override
-            public Future<Void> confirm() {
-                return whenMayWrite();
-            }
-
-            @Override
-            public int lapses() {
-                return 0;
-            }
-        };
+        Fence lease = Fence.of(() -> held[0]);
         AtomicInteger calls = new AtomicInteger();
         Future<String> result = new ApiRetry(ticker, lease, LEASE).call(() -> {
             calls.incrementAndGet();

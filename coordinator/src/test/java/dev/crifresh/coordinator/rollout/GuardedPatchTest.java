@@ -311,27 +311,7 @@ class GuardedPatchTest {
 
         @Override
         public Fence fence() {
-            return held ? Fence.open() : new Fence() {
-                @Override
-                public boolean mayWrite() {
-                    return false;
-                }
-
-                @Override
-                public Future<Void> whenMayWrite() {
-                    return Future.failedFuture(new GuardedPatch.Fenced());
-                }
-
-                @Override
-                public Future<Void> confirm() {
-                    return Future.failedFuture(new GuardedPatch.Fenced());
-                }
-
-                @Override
-                public int lapses() {
-                    return 0;
-                }
-            };
+            return Fence.of(() -> held);
         }
 
         @Override

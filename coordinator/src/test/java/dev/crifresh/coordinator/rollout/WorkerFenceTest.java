@@ -38,31 +38,13 @@ class WorkerFenceTest {
     private final AtomicInteger askedOnWorker = new AtomicInteger();
 
     /** Open on the event loop, closed on a worker thread. */
-    private final Fence closesBeforeTheWorkerRuns = new Fence() {
-        @Override
-        public boolean mayWrite() {
-            if (Context.isOnWorkerThread()) {
-                askedOnWorker.incrementAndGet();
-                return false;
-            }
-            return true;
+    private final Fence closesBeforeTheWorkerRuns = Fence.of(() -> {
+        if (Context.isOnWorkerThread()) {
+            askedOnWorker.incrementAndGet();
+            return false;
         }
-
-        @Override
-        public Future<Void> whenMayWrite() {
-            return Future.succeededFuture();
-        }
-
-        @Override
-        public Future<Void> confirm() {
-            return Future.succeededFuture();
-        }
-
-        @Override
-        public int lapses() {
-            return 0;
-        }
-    };
+        return true;
+    });
 
     @AfterEach
     void close() {

@@ -176,34 +176,14 @@ public final class TalosConfigFiles {
     public static String criTomlV2(String registry, Credential credential, CriSettings settings) {
         String base = basePartV2(settings);
         String registries = registriesPartV2(registry, credential);
+        // Merged, the registry's auth tables follow the base part's registry table.
         return "## " + BASE_PART + " (sha256:" + sha256(base) + ")\n"
                 + "## " + REGISTRIES_PART + " (sha256:" + sha256(registries) + ")\n"
                 + "\n"
-                + """
-                version = 2
-
-                [plugins]
-                  [%1$s]
-                    enable_cdi = true
-
-                    [%1$s.containerd]
-                      snapshotter = %2$s
-                      discard_unpacked_layers = true
-
-                      [%1$s.containerd.runtimes]
-                        [%1$s.containerd.runtimes.runc]
-                          base_runtime_spec = '/etc/cri/conf.d/base-spec.json'
-
-                    [%1$s.cni]
-                      bin_dir = %3$s
-                      conf_dir = %4$s
-
-                    [%1$s.registry]
-                      config_path = '/etc/cri/conf.d/hosts'
-
-                      [%1$s.registry.configs]
-                %5$s""".formatted(CRI_V1, tomlString(settings.snapshotter()), tomlString(settings.cniBinDir()),
-                tomlString(settings.cniConfDir()), authTables(CRI_V1, registry, credential));
+                + base
+                + "\n"
+                + "      [" + CRI_V1 + ".registry.configs]\n"
+                + authTables(CRI_V1, registry, credential);
     }
 
     private static String authTables(String registry, Credential credential) {
