@@ -9,38 +9,23 @@ import dev.crifresh.sim.external.SimulatedTalosctl;
 import dev.crifresh.sim.kube.NodeObjects;
 import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.scenario.ScenarioReader;
-import dev.crifresh.coordinator.kube.UnhandledErrors;
-import io.vertx.core.Vertx;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What the rollout gates read from the simulated cluster: Prometheus alerts, batch-job pods, talosctl's etcd tables. */
 class SimulatedGateInputsTest {
-    private Vertx vertx;
+    @RegisterExtension
+    final SimulatedWorlds worlds = new SimulatedWorlds();
     private SimulatedWorld cluster;
 
-    @BeforeEach
-    void vertx() {
-        vertx = UnhandledErrors.on(Vertx.vertx());
-    }
-
-    @AfterEach
-    void close() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        vertx.close().await();
-    }
-
     private void build(String yaml) throws Exception {
-        cluster = SimulatedWorld.create(ScenarioReader.parse(yaml), vertx, (client, keys) -> new RecordingLauncher());
+        cluster = worlds.track(SimulatedWorld.create(ScenarioReader.parse(yaml), worlds.vertx(), (client, keys) -> new RecordingLauncher()));
     }
 
     @Test

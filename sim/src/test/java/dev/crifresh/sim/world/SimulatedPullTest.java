@@ -12,32 +12,17 @@ import dev.crifresh.sim.scenario.ScenarioReader;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import dev.crifresh.coordinator.kube.UnhandledErrors;
-import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The simulated kubelet pulls with what the node's running containerd loaded, not with the file on disk. */
 class SimulatedPullTest {
     private static final String PRIVATE_IMAGE = "ghcr.io/example/pull-probe:1";
-    private Vertx vertx;
+    @RegisterExtension
+    final SimulatedWorlds worlds = new SimulatedWorlds();
     private SimulatedWorld cluster;
-
-    @BeforeEach
-    void vertx() {
-        vertx = UnhandledErrors.on(Vertx.vertx());
-    }
-
-    @AfterEach
-    void close() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        vertx.close().await();
-    }
 
     @Test
     void theRegistryRefusesOnlyRevokedCredentialsAndOnlyForItsOwnImages() {
@@ -55,7 +40,7 @@ class SimulatedPullTest {
 
     @Test
     void aPodPullsWithTheCredentialTheRunningContainerdLoadedNotTheFile() throws Exception {
-        cluster = SimulatedWorld.create(ScenarioReader.parse("""
+        cluster = worlds.track(SimulatedWorld.create(ScenarioReader.parse("""
                 desiredCredential: {username: bot, password: v2}
                 revokedCredentials: [{username: bot, password: v1}]
                 simulation: {rebootMillis: 100}
@@ -65,7 +50,7 @@ class SimulatedPullTest {
                   - {name: file-revoked-containerd-current, credential: {username: bot, password: v1},
                      containerdCredential: {username: bot, password: v2}}
                   - {name: sticky, containerdCredential: {username: bot, password: v1}, containerdCredentialSticks: true}
-                """), vertx, (client, keys) -> new RecordingLauncher());
+                """), worlds.vertx(), (client, keys) -> new RecordingLauncher()));
 
         assertEquals("Succeeded", finalPhase(probe("current")));
         Pod refused = awaitWaiting(probe("holds-revoked"), "ErrImagePull");
@@ -95,10 +80,10 @@ class SimulatedPullTest {
 
     @Test
     void aPodOnANodeThatIsDownStartsWhenTheNodeIsBack() throws Exception {
-        cluster = SimulatedWorld.create(ScenarioReader.parse("""
+        cluster = worlds.track(SimulatedWorld.create(ScenarioReader.parse("""
                 simulation: {rebootMillis: 300}
                 nodes: [{name: w-1}]
-                """), vertx, (client, keys) -> new RecordingLauncher());
+                """), worlds.vertx(), (client, keys) -> new RecordingLauncher()));
         cluster.requestReboot("w-1");
         Poll.until(Duration.ofSeconds(5), "w-1 down", () -> cluster.node("w-1").state() != SimulatedNode.State.UP);
         probe("w-1");

@@ -32,8 +32,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import dev.crifresh.coordinator.kube.UnhandledErrors;
-import io.vertx.core.Vertx;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,31 +40,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class SimulatedWorldTest {
-    private Vertx vertx;
+    @RegisterExtension
+    final SimulatedWorlds worlds = new SimulatedWorlds();
     private SimulatedWorld cluster;
     private final RecordingLauncher launcher = new RecordingLauncher();
 
-    @BeforeEach
-    void vertx() {
-        vertx = UnhandledErrors.on(Vertx.vertx());
-    }
-
-    @AfterEach
-    void close() {
-        if (cluster != null) {
-            cluster.close();
-        }
-        vertx.close().await();
-    }
-
     private SimulatedWorld build(String yaml) throws Exception {
         Scenario scenario = ScenarioReader.parse(yaml);
-        cluster = SimulatedWorld.create(scenario, vertx, (client, keys) -> launcher);
+        cluster = worlds.track(SimulatedWorld.create(scenario, worlds.vertx(), (client, keys) -> launcher));
         return cluster;
     }
 
