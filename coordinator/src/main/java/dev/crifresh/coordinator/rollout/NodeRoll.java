@@ -200,8 +200,15 @@ final class NodeRoll {
                 }
             }));
         } else if (effect instanceof CallDriver c) {
-            whenMayWrite(e, () -> host.reboot(c.node()).onComplete(ar ->
-                    deliver(e, new DriverAnswered(ar.succeeded() ? null : ErrorText.message(ar.cause())))));
+            whenMayWrite(e, () -> host.reboot(c.node()).onComplete(ar -> {
+                if (ar.failed() && ar.cause() instanceof GuardedPatch.Fenced) {
+                    // refused on the worker before anything was sent: like a fenced confirm, check again once the run
+                    // may write (an allowed outage); a hold that ended for good ends the run, which abandons the roll
+                    host.fence().whenMayWrite().onSuccess(v -> deliver(e, new Outage()));
+                } else {
+                    deliver(e, new DriverAnswered(ar.succeeded() ? null : ErrorText.message(ar.cause())));
+                }
+            }));
         } else if (effect instanceof MarkVerifying) {
             guarded(RollPatches.phase(runId(), resumedRunId(), Phase.VERIFYING)).onComplete(ar -> deliver(e, answer(ar, false)));
         } else if (effect instanceof ResetPhase) {

@@ -108,6 +108,20 @@ class NodeRollTest {
     }
 
     @Test
+    void aDriverCallTheWorkerFenceRefusedIsCheckedAgainNotFailed() {
+        NodeRoll roll = host.roll();
+        roll.start();
+        int gets = nodes.gets;
+        host.mayWrite = false; // the hold lapsed between the confirm and the worker (an allowed outage)
+        host.driverCalls.get(0).fail(new GuardedPatch.Fenced());
+        assertNull(roll.end(), "nothing was sent: not a failed reboot request");
+        host.mayWrite = true;
+        host.outageOver.complete();
+        assertEquals(gets + 1, nodes.gets, "the last-moment check is read again after the outage");
+        assertEquals(2, host.driverCalls.size(), "the reboot is requested once the checks pass again");
+    }
+
+    @Test
     void theTimersRunOnTheTicker() {
         NodeRoll roll = host.roll();
         roll.start();
