@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout;
 
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.Role;
 import java.time.Duration;
@@ -40,7 +41,7 @@ public final class ApiAway {
     /** The note when the budget allows it. */
     public static String allowed(String why, Duration budget) {
         return "rebooting it takes the API server away (" + why + "); --api-outage-budget "
-                + NodeRoll.seconds(budget) + ": the run sends nothing while the API server is away and goes on once"
+                + DurationText.format(budget) + ": the run sends nothing while the API server is away and goes on once"
                 + " its Lease is renewed again";
     }
 }

@@ -54,9 +54,18 @@ final class GuardedPatch {
         }
     }
 
+    /** What a guarded patch needs from its caller: the node API, its retry, and the fence every call passes. */
+    interface Host {
+        NodeOps nodes();
+
+        ApiRetry retry();
+
+        Fence fence();
+    }
+
     /** Where a guarded patch is sent: the node API, its retry, and the fence every call passes. */
-    record Target(NodeOps nodes, ApiRetry retry, Fence fence) {
-        static Target of(RollHost host) {
+    record Target(NodeOps nodes, ApiRetry retry, Fence fence) implements Host {
+        static Target of(Host host) {
             return new Target(host.nodes(), host.retry(), host.fence());
         }
     }
@@ -68,11 +77,11 @@ final class GuardedPatch {
      * @param decide called with the fresh node (null when deleted); on the run's context
      * @return the patched node, or the fresh one on {@link Skip}
      */
-    static Future<Node> apply(RollHost host, String name, Function<Node, Step> decide) {
+    static Future<Node> apply(Host host, String name, Function<Node, Step> decide) {
         return apply(Target.of(host), name, decide);
     }
 
-    /** Like {@link #apply(RollHost, String, Function)}, for a run's own cleanup (its taints) outside a node's roll. */
+    /** Like {@link #apply(Host, String, Function)}, for a run's own cleanup (its taints) outside a node's roll. */
     static Future<Node> apply(Target target, String name, Function<Node, Step> decide) {
         return attempt(target, name, decide, 0, null, null);
     }
@@ -86,12 +95,12 @@ final class GuardedPatch {
      * Like {@link #apply}, for a claim — this run's ownership written on a node, or another run's taken over or
      * dropped: the Lease is read first and must still name this run ({@link Fence#confirm()}).
      */
-    static Future<Node> claim(RollHost host, String name, Function<Node, Step> decide) {
+    static Future<Node> claim(Host host, String name, Function<Node, Step> decide) {
         return claim(host, name, null, decide);
     }
 
-    /** Like {@link #claim(RollHost, String, Function)}, deciding first on {@code known} (null: read the node). */
-    static Future<Node> claim(RollHost host, String name, Node known, Function<Node, Step> decide) {
+    /** Like {@link #claim(Host, String, Function)}, deciding first on {@code known} (null: read the node). */
+    static Future<Node> claim(Host host, String name, Node known, Function<Node, Step> decide) {
         return host.fence().confirm().compose(v -> attempt(Target.of(host), name, decide, 0, null, known));
     }
 

@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout;
 
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.ProgressListener;
 import dev.crifresh.coordinator.kube.LeaseLock;
@@ -237,11 +238,11 @@ final class LeaseKeeper {
         long left = (lockDeadline - ticker.nanoTime()) / 1_000_000;
         if (left <= 0) {
             run.lockNotAcquired("rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) not acquired within "
-                    + NodeRoll.seconds(settings.lockTimeout()) + ": " + why);
+                    + DurationText.format(settings.lockTimeout()) + ": " + why);
             return;
         }
         if (first) {
-            progress.line("waiting up to " + NodeRoll.seconds(settings.lockTimeout()) + " for the rollout lock: " + why);
+            progress.line("waiting up to " + DurationText.format(settings.lockTimeout()) + " for the rollout lock: " + why);
         }
         long retry = Math.min(left, Math.max(20, Math.min(1000, settings.lockTimeout().toMillis() / 10)));
         ticker.setTimer(Duration.ofMillis(retry), () -> tryLock(false));
@@ -323,12 +324,12 @@ final class LeaseKeeper {
         lapses++;
         Duration budget = settings.apiOutageBudget();
         progress.log(ProgressListener.Level.WARN, "the rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) was "
-                + why + ": nothing is sent until a renewal gets through; waiting up to " + NodeRoll.seconds(budget)
+                + why + ": nothing is sent until a renewal gets through; waiting up to " + DurationText.format(budget)
                 + " (--api-outage-budget)");
         outageTimer = ticker.setTimer(Duration.ofMillis(Math.max(1, budget.toMillis())), () -> {
             outageTimer = -1;
             if (suspended() && !run.done()) {
-                lose("not renewed within --api-outage-budget " + NodeRoll.seconds(budget)
+                lose("not renewed within --api-outage-budget " + DurationText.format(budget)
                         + (lastRenewError == null ? "" : " (last renewal: " + lastRenewError + ")"));
             }
         });
@@ -342,7 +343,7 @@ final class LeaseKeeper {
         suspendedSince = 0;
         cancel(outageTimer);
         outageTimer = -1;
-        progress.line("rollout lock renewed again after " + NodeRoll.seconds(away) + " without it: going on (every write is"
+        progress.line("rollout lock renewed again after " + DurationText.format(away) + " without it: going on (every write is"
                 + " decided on a fresh read)");
         wake(true);
     }

@@ -14,12 +14,13 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Vertx;
 
 /** What a {@link NodeRoll} needs from the run it belongs to. Every call happens on the run's context. */
-interface RollHost {
+interface RollHost extends GuardedPatch.Host {
     Vertx vertx();
 
     CoordinatorSettings settings();
 
     /** Node operations; a successful patch updates the run's view of the node at once. */
+    @Override
     NodeOps nodes();
 
     PodOps pods();
@@ -62,6 +63,7 @@ interface RollHost {
     boolean stopping();
 
     /** Whether the run may write now; every side effect passes it right before it is sent. */
+    @Override
     Fence fence();
 
     /** Time and timers. */
@@ -70,6 +72,7 @@ interface RollHost {
     }
 
     /** Retries a Kubernetes call on transient errors while the Lease is held. */
+    @Override
     ApiRetry retry();
 
     /**

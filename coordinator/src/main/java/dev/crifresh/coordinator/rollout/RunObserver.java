@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout;
 
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.ProgressListener;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeVerdict;
@@ -40,7 +41,7 @@ final class RunObserver implements Consumer<RunEvent> {
         } else if (e instanceof RunEvent.Classified c) {
             classified(c);
         } else if (e instanceof RunEvent.ConfigWaitStarted w) {
-            progress.line("waiting up to " + NodeRoll.seconds(w.timeout()) + " for " + w.names().size()
+            progress.line("waiting up to " + DurationText.format(w.timeout()) + " for " + w.names().size()
                     + " config-pending node(s) to hold the desired credential for " + w.registry() + ": " + String.join(", ", w.names()));
         } else if (e instanceof RunEvent.ConfigSettled s) {
             Classification c = s.node();
@@ -64,12 +65,12 @@ final class RunObserver implements Consumer<RunEvent> {
         } else if (e instanceof RunEvent.Blocked b) {
             progress.line(b.why());
         } else if (e instanceof RunEvent.FreshWaitStarted w) {
-            progress.line("action " + w.action() + ": waiting up to " + NodeRoll.seconds(w.timeout()) + " for " + w.names().size()
+            progress.line("action " + w.action() + ": waiting up to " + DurationText.format(w.timeout()) + " for " + w.names().size()
                     + " node(s) to attest fresh: " + String.join(", ", w.names()));
         } else if (e instanceof RunEvent.TurnedFresh t) {
             progress.line(t.node().name() + " is fresh (" + t.node().reason() + ")");
         } else if (e instanceof RunEvent.Joined j) {
-            progress.line(j.node() + " joined the cluster during the run: waiting up to " + NodeRoll.seconds(j.timeout())
+            progress.line(j.node() + " joined the cluster during the run: waiting up to " + DurationText.format(j.timeout())
                     + " for its agent's attestation");
             events.emit(j.node(), EventReason.JOINED, "joined while the rollout was under way; waiting for its attestation");
         } else if (e instanceof RunEvent.JoinedDeleted d) {
