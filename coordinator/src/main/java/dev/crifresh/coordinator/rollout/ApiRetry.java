@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * renewal) then never ends the run, and a longer one ends the hold first (lease-lost: the next run resumes).
  * Any other failure, or the last one, fails the returned future.
  */
-final class ApiRetry {
+public final class ApiRetry {
     static final int ATTEMPTS = 8;
 
     private final Ticker ticker;
@@ -22,7 +22,7 @@ final class ApiRetry {
     private final Duration budget;
 
     /** Retries {@link #ATTEMPTS} times at most. */
-    ApiRetry(Ticker ticker, Fence fence) {
+    public ApiRetry(Ticker ticker, Fence fence) {
         this(ticker, fence, Duration.ZERO);
     }
 
@@ -31,7 +31,7 @@ final class ApiRetry {
      *              outage — waits until it may write again ({@link Fence#whenMayWrite()}) and starts a fresh budget
      * @param budget how long after the first attempt a retry may still start, whatever the attempt count
      */
-    ApiRetry(Ticker ticker, Fence fence, Duration budget) {
+    public ApiRetry(Ticker ticker, Fence fence, Duration budget) {
         this.ticker = ticker;
         this.fence = fence;
         this.budget = budget;
@@ -43,12 +43,12 @@ final class ApiRetry {
     }
 
     /** Whether the attempt that just failed with {@code cause}, {@code startNanos} after the first one began, is retried. */
-    boolean again(Throwable cause, int attempt, long startNanos) {
+    public boolean again(Throwable cause, int attempt, long startNanos) {
         return ApiFailure.of(cause) == ApiFailure.RETRYABLE && mayRetry(attempt, ticker.since(startNanos), budget)
                 && fence.mayWrite();
     }
 
-    <T> Future<T> call(Supplier<Future<T>> call) {
+    public <T> Future<T> call(Supplier<Future<T>> call) {
         Promise<T> promise = Promise.promise();
         attempt(call, 1, ticker.nanoTime(), new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)), promise);
         return promise.future();

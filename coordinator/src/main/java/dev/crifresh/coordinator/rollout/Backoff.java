@@ -3,7 +3,7 @@ package dev.crifresh.coordinator.rollout;
 import java.time.Duration;
 
 /** Doubling delays between two bounds, for retrying PDB-blocked evictions and transient API errors. */
-final class Backoff {
+public final class Backoff {
     private final long maxMillis;
     private long nextMillis;
 
@@ -13,14 +13,14 @@ final class Backoff {
     }
 
     /** Scaled to a drain timeout: starts at 1/20 of it (10 ms – 500 ms), caps at 1/4 (up to 10 s). */
-    static Backoff forTimeout(Duration timeout) {
+    public static Backoff forTimeout(Duration timeout) {
         long t = timeout.toMillis();
         long initial = Math.min(500, Math.max(10, t / 20));
         long max = Math.min(10_000, Math.max(initial, t / 4));
         return new Backoff(Duration.ofMillis(initial), Duration.ofMillis(max));
     }
 
-    long next() {
+    public long next() {
         long d = nextMillis;
         nextMillis = Math.min(maxMillis, nextMillis * 2);
         return d;

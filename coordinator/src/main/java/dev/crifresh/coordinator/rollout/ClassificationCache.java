@@ -15,7 +15,7 @@ import java.util.Map;
  * signature check costs about half a millisecond on the event loop. An entry lives at most 30 s and
  * never past the attestation's expiry, so time-dependent verdicts are re-checked.
  */
-final class ClassificationCache {
+public final class ClassificationCache {
     private static final Duration MAX_AGE = Duration.ofSeconds(30);
 
     private record Key(String uid, String bootId, AttestationCondition condition, Map<String, String> annotations) {
@@ -30,7 +30,7 @@ final class ClassificationCache {
     private final NodeClassifier classifier;
     private final Map<String, Entry> entries = new HashMap<>();
 
-    ClassificationCache(NodeClassifier classifier) {
+    public ClassificationCache(NodeClassifier classifier) {
         this.classifier = classifier;
     }
 

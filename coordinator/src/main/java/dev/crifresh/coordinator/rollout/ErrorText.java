@@ -3,12 +3,12 @@ package dev.crifresh.coordinator.rollout;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
 /** How the rollout words a failure in progress lines and report details. */
-final class ErrorText {
+public final class ErrorText {
     private ErrorText() {
     }
 
     /** The API server's own message (with its HTTP code) when there is one, else the exception's message. */
-    static String message(Throwable t) {
+    public static String message(Throwable t) {
         if (t instanceof KubernetesClientException k && k.getStatus() != null && k.getStatus().getMessage() != null) {
             return k.getCode() + " " + k.getStatus().getMessage();
         }

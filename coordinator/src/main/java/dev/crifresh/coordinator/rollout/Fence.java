@@ -6,7 +6,7 @@ import io.vertx.core.Future;
  * The one fence every cluster write of a run passes (docs/design.md, "Fencing"): a write is sent only while
  * {@link #mayWrite()}. Checked right before each call is sent, not when the step that sends it was decided.
  */
-interface Fence {
+public interface Fence {
     /** The run holds the Lease, its hold is certainly valid now, and (unless closing) the run has not ended. */
     boolean mayWrite();
 

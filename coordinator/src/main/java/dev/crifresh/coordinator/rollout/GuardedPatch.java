@@ -20,42 +20,42 @@ import java.util.function.Function;
  * call) instead of a GET: the patch's guard makes a stale copy harmless — it is refused (409, 422) and read again. Only a
  * {@link Patch} is sent from such a copy; a {@link Skip} or {@link Refuse} is confirmed on a fresh read first.
  */
-final class GuardedPatch {
+public final class GuardedPatch {
     /** Refusals of a patch on a node that did not change in between, before the patch fails. */
     static final int UNCHANGED_CONFLICTS = 10;
 
     /** What to do with the node as it was just read. */
-    sealed interface Step permits Patch, Skip, Refuse {
+    public sealed interface Step permits Patch, Skip, Refuse {
     }
 
     /** Send this JSON Patch (its test ops guard the decision). */
-    record Patch(String json) implements Step {
+    public record Patch(String json) implements Step {
     }
 
     /** Nothing to send: the node already is as wanted (e.g. an earlier attempt that timed out did land). */
-    record Skip() implements Step {
+    public record Skip() implements Step {
     }
 
     /** Do not touch the node (it is gone, or no longer ours). */
-    record Refuse(String why) implements Step {
+    public record Refuse(String why) implements Step {
     }
 
     /** The patch was refused by {@code decide}: a fact about the node, not an API error. */
-    static final class Refused extends RuntimeException {
+    public static final class Refused extends RuntimeException {
         Refused(String why) {
             super(why, null, false, false);
         }
     }
 
     /** The run no longer holds the Lease: nothing may be sent. */
-    static final class Fenced extends RuntimeException {
-        Fenced() {
+    public static final class Fenced extends RuntimeException {
+        public Fenced() {
             super("the rollout lock is no longer held", null, false, false);
         }
     }
 
     /** What a guarded patch needs from its caller: the node API, its retry, and the fence every call passes. */
-    interface Host {
+    public interface Host {
         NodeOps nodes();
 
         ApiRetry retry();
@@ -64,8 +64,8 @@ final class GuardedPatch {
     }
 
     /** Where a guarded patch is sent: the node API, its retry, and the fence every call passes. */
-    record Target(NodeOps nodes, ApiRetry retry, Fence fence) implements Host {
-        static Target of(Host host) {
+    public record Target(NodeOps nodes, ApiRetry retry, Fence fence) implements Host {
+        public static Target of(Host host) {
             return new Target(host.nodes(), host.retry(), host.fence());
         }
     }
@@ -77,17 +77,17 @@ final class GuardedPatch {
      * @param decide called with the fresh node (null when deleted); on the run's context
      * @return the patched node, or the fresh one on {@link Skip}
      */
-    static Future<Node> apply(Host host, String name, Function<Node, Step> decide) {
+    public static Future<Node> apply(Host host, String name, Function<Node, Step> decide) {
         return apply(Target.of(host), name, decide);
     }
 
     /** Like {@link #apply(Host, String, Function)}, for a run's own cleanup (its taints) outside a node's roll. */
-    static Future<Node> apply(Target target, String name, Function<Node, Step> decide) {
+    public static Future<Node> apply(Target target, String name, Function<Node, Step> decide) {
         return attempt(target, name, decide, 0, null, null);
     }
 
     /** Like {@link #apply(Target, String, Function)}, deciding first on {@code known} (a copy of the node; null: read it). */
-    static Future<Node> apply(Target target, String name, Node known, Function<Node, Step> decide) {
+    public static Future<Node> apply(Target target, String name, Node known, Function<Node, Step> decide) {
         return attempt(target, name, decide, 0, null, known);
     }
 
@@ -95,12 +95,12 @@ final class GuardedPatch {
      * Like {@link #apply}, for a claim — this run's ownership written on a node, or another run's taken over or
      * dropped: the Lease is read first and must still name this run ({@link Fence#confirm()}).
      */
-    static Future<Node> claim(Host host, String name, Function<Node, Step> decide) {
+    public static Future<Node> claim(Host host, String name, Function<Node, Step> decide) {
         return claim(host, name, null, decide);
     }
 
     /** Like {@link #claim(Host, String, Function)}, deciding first on {@code known} (null: read the node). */
-    static Future<Node> claim(Host host, String name, Node known, Function<Node, Step> decide) {
+    public static Future<Node> claim(Host host, String name, Node known, Function<Node, Step> decide) {
         return host.fence().confirm().compose(v -> attempt(Target.of(host), name, decide, 0, null, known));
     }
 

@@ -9,7 +9,7 @@ import java.util.function.BooleanSupplier;
  * same fence for the end-of-run cleanup (taints, Events), which still writes after the run ended, and only while
  * the hold is valid.
  */
-final class LeaseFence implements Fence {
+public final class LeaseFence implements Fence {
     private final LeaseKeeper lease;
     private final BooleanSupplier open;
     private final Ticker ticker;
@@ -20,7 +20,7 @@ final class LeaseFence implements Fence {
      * @param open whether the run has not ended; an ended run writes only through {@link #closing()}
      * @param budget how long the Lease read of {@link #confirm()} is retried on transient errors ({@link ApiRetry})
      */
-    LeaseFence(LeaseKeeper lease, BooleanSupplier open, Ticker ticker, Duration budget) {
+    public LeaseFence(LeaseKeeper lease, BooleanSupplier open, Ticker ticker, Duration budget) {
         this.lease = lease;
         this.open = open;
         this.ticker = ticker;
@@ -29,7 +29,7 @@ final class LeaseFence implements Fence {
     }
 
     /** The fence for the end-of-run cleanup: the hold alone, whether or not the run has ended. */
-    LeaseFence closing() {
+    public LeaseFence closing() {
         return new LeaseFence(lease, () -> true, ticker, budget);
     }
 

@@ -19,9 +19,9 @@ import java.time.Duration;
  * {@code validUntil} and stops the run even while a call hangs. A failed renewal is retried until then. See
  * docs/design.md, "Fencing". Every call and callback happens on the run's context.
  */
-final class LeaseKeeper {
+public final class LeaseKeeper {
     /** What the keeper tells the run it belongs to. */
-    interface Run {
+    public interface Run {
         /** The run has finished: Lease answers are ignored. */
         boolean done();
 
@@ -67,11 +67,11 @@ final class LeaseKeeper {
     /** Side effects waiting for the hold to come back after an allowed outage. */
     private final java.util.List<io.vertx.core.Promise<Void>> waiting = new java.util.ArrayList<>();
 
-    LeaseKeeper(Vertx vertx, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
+    public LeaseKeeper(Vertx vertx, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
         this(Ticker.of(vertx), lease, settings, progress, run);
     }
 
-    LeaseKeeper(Ticker ticker, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
+    public LeaseKeeper(Ticker ticker, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
         this.ticker = ticker;
         this.lease = lease;
         this.settings = settings;
@@ -87,7 +87,7 @@ final class LeaseKeeper {
     }
 
     /** Starts taking the Lease; the run hears of the result. */
-    void acquire() {
+    public void acquire() {
         lockDeadline = ticker.nanoTime() + settings.lockTimeout().toNanos();
         tryLock(true);
     }
@@ -123,7 +123,7 @@ final class LeaseKeeper {
      * Whether this run may act now: it holds the Lease and its hold is certainly still valid. Safe to call from a
      * worker thread (the fence is checked there right before a blocking call is sent).
      */
-    boolean held() {
+    public boolean held() {
         return locked && !lost && ticker.nanoTime() - validUntilNanos < 0;
     }
 
@@ -145,7 +145,7 @@ final class LeaseKeeper {
     }
 
     /** Stops renewing and watching (the run is ending). */
-    void stopRenewing() {
+    public void stopRenewing() {
         stopped = true;
         cancel(renewTimer);
         cancel(expiryTimer);
@@ -197,7 +197,7 @@ final class LeaseKeeper {
     }
 
     /** Gives the Lease back if this run still holds it (never after a loss: it may be someone else's now). */
-    Future<Void> release() {
+    public Future<Void> release() {
         return locked && !lost ? lease.release() : Future.succeededFuture();
     }
 

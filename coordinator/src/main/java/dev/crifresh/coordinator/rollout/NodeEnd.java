@@ -7,7 +7,7 @@ import dev.crifresh.coordinator.report.StopReason;
  * How a node's roll ended: one case per kind, each saying what it leaves on the node and what a rerun does with it.
  * The node's report outcome and whether (and why) the run stops derive from it, nowhere else.
  */
-sealed interface NodeEnd {
+public sealed interface NodeEnd {
     /** The report's detail. */
     String why();
 

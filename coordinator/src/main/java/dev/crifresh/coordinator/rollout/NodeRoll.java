@@ -32,7 +32,7 @@ import java.util.function.Function;
  * </ol>
  * Every node patch is a {@link GuardedPatch}, decided first on the copy of the node the run already has.
  */
-final class NodeRoll {
+public final class NodeRoll {
     /** An input waiting its turn, with the epoch it was asked for in. */
     private record Pending(long epoch, NodeInput input) {
     }
@@ -58,7 +58,7 @@ final class NodeRoll {
      * @param resumeFrom the ownership an earlier run left on the node in a phase where its reboot may have
      *                   happened (rebooting, verifying), or null
      */
-    NodeRoll(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom) {
+    public NodeRoll(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom) {
         this.host = host;
         this.name = facts.name();
         this.role = facts.role();
@@ -70,38 +70,38 @@ final class NodeRoll {
                 () -> deliver(drainEpoch, new Drained()), why -> deliver(drainEpoch, new DrainFailed(why)));
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
-    Role role() {
+    public Role role() {
         return role;
     }
 
-    String prefix() {
+    public String prefix() {
         return "[" + index + "/" + total + "] " + name;
     }
 
     /** Whether this resumes a node an earlier run may already have rebooted. */
-    boolean resumed() {
+    public boolean resumed() {
         return state.roll().resumed();
     }
 
-    boolean finished() {
+    public boolean finished() {
         return state instanceof Done;
     }
 
     /** How the roll ended, or null while it has not. */
-    NodeEnd end() {
+    public NodeEnd end() {
         return state instanceof Done done ? done.end() : null;
     }
 
-    Outcome outcome() {
+    public Outcome outcome() {
         NodeEnd end = end();
         return end == null ? null : end.outcome();
     }
 
-    String detail() {
+    public String detail() {
         NodeEnd end = end();
         return end == null ? null : end.why();
     }
@@ -113,7 +113,7 @@ final class NodeRoll {
 
     // ---- what the run tells the roll ---------------------------------------------------------------------------
 
-    void start() {
+    public void start() {
         NodeFacts facts = host.facts(name);
         if (facts != null && !host.fence().mayWrite()) {
             // fenced: a lost Lease ends the run, which abandons this node untouched; after an allowed outage, start then
@@ -128,17 +128,17 @@ final class NodeRoll {
     }
 
     /** The informer saw a change of this node. */
-    void onUpdate() {
+    public void onUpdate() {
         deliver(epoch, new NodeUpdated(host.facts(name)));
     }
 
     /** The informer saw the node disappear (while a call is in flight, its answer ends the node instead). */
-    void onDeleted() {
+    public void onDeleted() {
         deliver(epoch, new NodeDeleted());
     }
 
     /** The run is interrupted: stop here and leave the node as it is, for a rerun to resume. */
-    void abandon(String why) {
+    public void abandon(String why) {
         deliver(epoch, new Abandon(why));
     }
 
@@ -354,7 +354,7 @@ final class NodeRoll {
         host.progress(this, text);
     }
 
-    static String seconds(java.time.Duration d) {
+    public static String seconds(java.time.Duration d) {
         return NodeStep.seconds(d);
     }
 }

@@ -14,14 +14,14 @@ import java.util.TreeMap;
  * run's own patches) and, with a node selector, every node of the cluster for the safety checks. Used on the run's
  * context only.
  */
-final class NodeView {
+public final class NodeView {
     private final Map<String, Node> raw = new HashMap<>();
     private final Map<String, NodeFacts> facts = new HashMap<>();
     /** With a node selector: every node of the cluster, selected or not (facts holds the selected ones' latest). */
     private final Map<String, NodeFacts> cluster = new HashMap<>();
 
     /** A selected node's latest state; true when its readiness or schedulability changed (or it is new). */
-    boolean remember(Node node) {
+    public boolean remember(Node node) {
         String name = node.getMetadata().getName();
         NodeFacts before = facts.get(name);
         raw.put(name, node);
@@ -35,7 +35,7 @@ final class NodeView {
      * (the agent's attestation from the new boot, say); taking it would roll the view back, and no later event would
      * bring it forward: an older one is ignored.
      */
-    void patched(Node node) {
+    public void patched(Node node) {
         Node known = raw.get(node.getMetadata().getName());
         if (known != null && ResourceVersions.older(node.getMetadata().getResourceVersion(), known.getMetadata().getResourceVersion())) {
             return;
@@ -44,7 +44,7 @@ final class NodeView {
     }
 
     /** A selected node was deleted. */
-    void forget(String name) {
+    public void forget(String name) {
         raw.remove(name);
         facts.remove(name);
     }
@@ -65,30 +65,30 @@ final class NodeView {
     }
 
     /** The node's latest state; null when unknown or deleted. */
-    NodeFacts facts(String name) {
+    public NodeFacts facts(String name) {
         return facts.get(name);
     }
 
-    Node raw(String name) {
+    public Node raw(String name) {
         return raw.get(name);
     }
 
-    boolean has(String name) {
+    public boolean has(String name) {
         return facts.containsKey(name);
     }
 
     /** Every selected node as last seen. */
-    Collection<Node> nodes() {
+    public Collection<Node> nodes() {
         return new ArrayList<>(raw.values());
     }
 
     /** The named nodes as last seen (the deleted ones left out). */
-    List<Node> nodes(Collection<String> names) {
+    public List<Node> nodes(Collection<String> names) {
         return names.stream().map(raw::get).filter(n -> n != null).toList();
     }
 
     /** What the safety checks look at: every node of the cluster, the selected ones in their latest state. */
-    List<NodeFacts> safetyView() {
+    public List<NodeFacts> safetyView() {
         Map<String, NodeFacts> all = new TreeMap<>(cluster);
         all.putAll(facts);
         return new ArrayList<>(all.values());

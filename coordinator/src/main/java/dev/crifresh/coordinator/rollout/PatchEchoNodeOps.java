@@ -10,11 +10,11 @@ import java.util.function.Consumer;
  * Node operations that hand every node a successful patch returns to the run at once: it is newer than the
  * informer's copy until the patch's own watch event arrives.
  */
-final class PatchEchoNodeOps implements NodeOps {
+public final class PatchEchoNodeOps implements NodeOps {
     private final NodeOps delegate;
     private final Consumer<Node> patched;
 
-    PatchEchoNodeOps(NodeOps delegate, Consumer<Node> patched) {
+    public PatchEchoNodeOps(NodeOps delegate, Consumer<Node> patched) {
         this.delegate = delegate;
         this.patched = patched;
     }

@@ -14,7 +14,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Vertx;
 
 /** What a {@link NodeRoll} needs from the run it belongs to. Every call happens on the run's context. */
-interface RollHost extends GuardedPatch.Host {
+public interface RollHost extends GuardedPatch.Host {
     Vertx vertx();
 
     CoordinatorSettings settings();

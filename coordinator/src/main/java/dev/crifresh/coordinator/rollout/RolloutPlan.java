@@ -56,7 +56,7 @@ public record RolloutPlan(List<NodePlan> nodes, List<NodeFacts> reboots, List<No
      */
     public record NodePlan(String name, Step step, Decision decision, NodeAction action, Outcome outcome, String detail) {
         /** Whether the run announces the node's action (action auto, a node it reboots or waits for). */
-        boolean announced() {
+        public boolean announced() {
             return step == Step.REBOOT || step == Step.WAIT;
         }
     }
@@ -111,13 +111,13 @@ public record RolloutPlan(List<NodePlan> nodes, List<NodeFacts> reboots, List<No
     }
 
     /** Whether an earlier run left the node in a phase where its reboot may be under way or done. */
-    static boolean resumed(NodeFacts f) {
+    public static boolean resumed(NodeFacts f) {
         Ownership o = Decisions.leftover(f);
         return o != null && o.phase().mayHaveRebooted();
     }
 
     /** The nodes this run reboots itself (not those it resumes), in order: checked, tainted, drained. */
-    static List<NodeFacts> rebootedHere(List<NodeFacts> reboots) {
+    public static List<NodeFacts> rebootedHere(List<NodeFacts> reboots) {
         return reboots.stream().filter(f -> !resumed(f)).toList();
     }
 
@@ -137,23 +137,23 @@ public record RolloutPlan(List<NodePlan> nodes, List<NodeFacts> reboots, List<No
     }
 
     /** Whether a control plane is among the reboots (the etcd gate is then needed). */
-    boolean controlPlanes() {
+    public boolean controlPlanes() {
         return reboots.stream().anyMatch(f -> f.role() == Role.CONTROL_PLANE);
     }
 
     /** The fresh nodes the run skips (their pull proof runs before any reboot). */
-    List<NodeFacts> freshSkipped(Function<String, NodeFacts> facts) {
+    public List<NodeFacts> freshSkipped(Function<String, NodeFacts> facts) {
         return nodes.stream().filter(n -> n.step() == Step.SKIP || n.step() == Step.BECAME_FRESH)
                 .map(n -> facts.apply(n.name())).toList();
     }
 
     /** With action auto: the leftovers among the nodes waited for (released before the wait). */
-    List<NodeFacts> waitedLeftovers() {
+    public List<NodeFacts> waitedLeftovers() {
         return leftovers.stream().filter(waits::contains).toList();
     }
 
     /** With action auto: the leftovers not waited for (released after the wait, before the reboots). */
-    List<NodeFacts> deferredLeftovers() {
+    public List<NodeFacts> deferredLeftovers() {
         return leftovers.stream().filter(f -> !waits.contains(f)).toList();
     }
 

@@ -15,7 +15,7 @@ import java.util.List;
  * What happened in a run, typed: the {@link RunObserver} turns each into progress lines, Kubernetes Events and
  * counts. The run and its node rolls only report these; none of them formats a line or sends an Event itself.
  */
-sealed interface RunEvent {
+public sealed interface RunEvent {
     /** The informers could not start yet; the run tries again. */
     record WatchRetry(String why) implements RunEvent {
     }

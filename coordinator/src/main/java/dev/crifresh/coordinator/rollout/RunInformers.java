@@ -23,7 +23,7 @@ import java.util.function.BooleanSupplier;
  * </ol>
  * Called on the run's context.
  */
-final class RunInformers {
+public final class RunInformers {
     private final Context context;
     private final NodeClassifier classifier;
     private final Clock clock;
@@ -39,7 +39,7 @@ final class RunInformers {
      * @param selector whether a node selector leaves nodes out (then every node is watched too)
      * @param done     whether the run ended: an informer that starts after it is closed at once
      */
-    RunInformers(Context context, NodeClassifier classifier, Clock clock, ClassificationCache cache, NodeOps nodes, NodeView view,
+    public RunInformers(Context context, NodeClassifier classifier, Clock clock, ClassificationCache cache, NodeOps nodes, NodeView view,
                  boolean selector, BooleanSupplier done) {
         this.context = context;
         this.classifier = classifier;
@@ -57,7 +57,7 @@ final class RunInformers {
      * @param events    the selected nodes' events
      * @param available a node of the cluster changed its availability (or came, or went)
      */
-    Future<Map<String, Classification>> start(NodeOps.NodeEvents events, Runnable available) {
+    public Future<Map<String, Classification>> start(NodeOps.NodeEvents events, Runnable available) {
         return watchCluster(available).compose(v -> nodes.watch(events)).compose(w -> {
             watch = w;
             if (done.getAsBoolean()) {
@@ -102,7 +102,7 @@ final class RunInformers {
     }
 
     /** Classifies the named nodes' latest state off the event loop; the results also fill the cache. */
-    Future<Map<String, Classification>> classifyLatest(Collection<String> names) {
+    public Future<Map<String, Classification>> classifyLatest(Collection<String> names) {
         List<NodeFacts> latest = names.stream().map(view::facts).filter(f -> f != null).toList();
         Instant now = clock.instant();
         return BulkClassify.classifyAll(context, classifier, latest, now).onSuccess(map -> {
@@ -113,19 +113,19 @@ final class RunInformers {
     }
 
     /** Classifies the node's latest state now, on the event loop (through the cache). */
-    Classification classifyNow(String name) {
+    public Classification classifyNow(String name) {
         return cache.classify(view.facts(name), clock.instant());
     }
 
     /** One list of the selected nodes, classified (for the report of a run that never got the Lease). */
-    Future<Map<String, Classification>> listAndClassify() {
+    public Future<Map<String, Classification>> listAndClassify() {
         return nodes.list().compose(list -> {
             list.forEach(view::remember);
             return BulkClassify.classifyAll(context, classifier, list.stream().map(NodeFacts::of).toList(), clock.instant());
         });
     }
 
-    void close() {
+    public void close() {
         if (watch != null) {
             watch.close();
         }

@@ -17,11 +17,11 @@ import java.util.function.Consumer;
  * Kubernetes Events ({@link RolloutEvents}, fenced there). Every text of a run's progress output is written here.
  * Called on the run's context.
  */
-final class RunObserver implements Consumer<RunEvent> {
+public final class RunObserver implements Consumer<RunEvent> {
     private final ProgressListener progress;
     private final RolloutEvents events;
 
-    RunObserver(ProgressListener progress, RolloutEvents events) {
+    public RunObserver(ProgressListener progress, RolloutEvents events) {
         this.progress = progress;
         this.events = events;
     }

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * resumes from an earlier run, which may have left one), and the warnings for the report. Every future
  * succeeds: a silence that cannot be created or expired is a warning, never a stop (alerts are noise, not safety).
  */
-final class RunSilences {
+public final class RunSilences {
     private final Silences silences;
     private final Consumer<SilenceOutcome> note;
     private final Set<String> owed = new TreeSet<>();
@@ -23,24 +23,24 @@ final class RunSilences {
     private final List<Future<Void>> pending = new ArrayList<>();
 
     /** @param note told every outcome (a log line; for a warning also an Event on the node) */
-    RunSilences(Silences silences, Consumer<SilenceOutcome> note) {
+    public RunSilences(Silences silences, Consumer<SilenceOutcome> note) {
         this.silences = silences;
         this.note = note;
     }
 
     /** Silences the node's alerts; the node is owed an expiry from now on, also when the create failed part-way. */
-    Future<Void> create(String node) {
+    public Future<Void> create(String node) {
         owed.add(node);
         return track(silences.create(node).map(this::noted));
     }
 
     /** A node resumed from an earlier run: its silences (if that run left any) are expired when its step ends. */
-    void owe(String node) {
+    public void owe(String node) {
         owed.add(node);
     }
 
     /** Expires the node's crifresh silences if this run owes that; else nothing. */
-    Future<Void> expire(String node) {
+    public Future<Void> expire(String node) {
         if (!owed.remove(node)) {
             return Future.succeededFuture();
         }
@@ -53,7 +53,7 @@ final class RunSilences {
     }
 
     /** The end of the run: expires every silence still owed (nodes abandoned, the run stopped), then closes the client. */
-    Future<Void> expireAll() {
+    public Future<Void> expireAll() {
         // a create still under way would land after an expiry sent now: wait for it first
         return Future.join(List.copyOf(pending)).<Void>mapEmpty().eventually(() -> {
             List<Future<Void>> expiries = new ArrayList<>();
@@ -68,7 +68,7 @@ final class RunSilences {
     }
 
     /** Every silence warning so far, in order. */
-    List<String> warnings() {
+    public List<String> warnings() {
         return List.copyOf(warnings);
     }
 

@@ -14,7 +14,7 @@ import java.util.function.Supplier;
  * drained together thus costs two lists of the cluster, not B (each is O(cluster size)). Not thread-safe:
  * used on the run's context only.
  */
-final class SharedNodeList {
+public final class SharedNodeList {
     private final Supplier<Future<List<Node>>> list;
     /** The list sent and not answered yet; null when none is in flight. */
     private Future<List<Node>> inFlight;
@@ -22,12 +22,12 @@ final class SharedNodeList {
     private Promise<List<Node>> next;
 
     /** @param list sends one list request (with its retries) */
-    SharedNodeList(Supplier<Future<List<Node>>> list) {
+    public SharedNodeList(Supplier<Future<List<Node>>> list) {
         this.list = list;
     }
 
     /** A list of every node whose request is sent now or, when one is in flight, right after it answers. */
-    Future<List<Node>> fresh() {
+    public Future<List<Node>> fresh() {
         if (inFlight == null) {
             return send();
         }

@@ -24,7 +24,7 @@ import java.util.function.Function;
  * the run. Best effort: a taint that cannot be set or removed is a warning and never fails the run — the
  * taint steers the scheduler, it guards nothing crifresh relies on. Called on the run's context.
  */
-final class StaleNodeTaints {
+public final class StaleNodeTaints {
     private final GuardedPatch.Target target;
     private final String runId;
     private final StaleTaint effect;
@@ -33,7 +33,7 @@ final class StaleNodeTaints {
     private final Set<String> tainted = new TreeSet<>();
 
     /** @param target where the patches go: the run's nodes, with the closing fence and its retry */
-    StaleNodeTaints(GuardedPatch.Target target, String runId, StaleTaint effect, Consumer<RunEvent> observer) {
+    public StaleNodeTaints(GuardedPatch.Target target, String runId, StaleTaint effect, Consumer<RunEvent> observer) {
         this.target = target;
         this.runId = runId;
         this.effect = effect;
@@ -41,7 +41,7 @@ final class StaleNodeTaints {
     }
 
     /** Taints every named node; completes when all patches are done (failures are warnings). */
-    Future<Void> taint(Collection<String> names) {
+    public Future<Void> taint(Collection<String> names) {
         if (!effect.enabled()) {
             return Future.succeededFuture();
         }
@@ -62,7 +62,7 @@ final class StaleNodeTaints {
     }
 
     /** Removes crifresh's taint from the node, if it carries one. */
-    Future<Void> untaint(String name) {
+    public Future<Void> untaint(String name) {
         return change(name, node -> TaintPatches.remove(node, StaleTaint.KEY))
                 .map(changed -> {
                     tainted.remove(name);
@@ -75,7 +75,7 @@ final class StaleNodeTaints {
                 .mapEmpty();
     }
     /** Removes crifresh's taint from every node in {@code view} that carries it (a lost Lease never gets here). */
-    Future<Void> untaintAll(Collection<Node> view) {
+    public Future<Void> untaintAll(Collection<Node> view) {
         List<Future<Void>> all = new ArrayList<>();
         for (Node node : view) {
             Taint t = TaintPatches.find(node, StaleTaint.KEY);
@@ -87,7 +87,7 @@ final class StaleNodeTaints {
     }
 
     /** Removes the taint from every node this run tainted and has not untainted yet (whatever its view says). */
-    Future<Void> untaintRemembered() {
+    public Future<Void> untaintRemembered() {
         List<Future<Void>> all = new ArrayList<>();
         for (String name : List.copyOf(tainted)) {
             all.add(untaint(name));
@@ -96,7 +96,7 @@ final class StaleNodeTaints {
     }
 
     /** Whether the node carries a crifresh taint that another run set (a leftover of a killed run). */
-    boolean leftover(Node node) {
+    public boolean leftover(Node node) {
         Taint t = TaintPatches.find(node, StaleTaint.KEY);
         return t != null && !runId.equals(t.getValue());
     }

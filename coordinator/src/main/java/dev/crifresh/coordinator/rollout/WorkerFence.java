@@ -11,12 +11,12 @@ import java.util.List;
  * a worker runs it — the run may end, or its Lease hold lapse, in between. A refused write fails with
  * {@link GuardedPatch.Fenced} and sends nothing. The fence's state is safe to read from a worker thread.
  */
-final class WorkerFence {
+public final class WorkerFence {
     private WorkerFence() {
     }
 
     /** The gate for the kube write paths ({@link dev.crifresh.coordinator.kube.NodeOps#gated}, …). */
-    static WriteGate gate(Fence fence) {
+    public static WriteGate gate(Fence fence) {
         return () -> {
             if (!fence.mayWrite()) {
                 throw new GuardedPatch.Fenced();
@@ -25,7 +25,7 @@ final class WorkerFence {
     }
 
     /** The driver, with the fence checked on the worker right before each reboot request (its checks are reads). */
-    static RebootDriver driver(RebootDriver driver, Fence fence) {
+    public static RebootDriver driver(RebootDriver driver, Fence fence) {
         WriteGate gate = gate(fence);
         return new RebootDriver() {
             @Override

@@ -29,16 +29,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
 
 /** The pure plan every run and the {@code plan} command decide nodes with: one row per rule. */
-class RolloutPlanTest {
+public class RolloutPlanTest {
     private static final String TALOS_RESTARTS = "Talos (v1.14.1)";
     private static final String TALOS_OLD = "Talos (v1.13.4)";
 
-    static NodeFacts facts(String name, Role role, String owner, String osImage, boolean unavailable) {
+    public static NodeFacts facts(String name, Role role, String owner, String osImage, boolean unavailable) {
         Map<String, String> annotations = owner == null ? Map.of() : Map.of(CrifreshAnnotations.ROLLOUT, owner);
         return new NodeFacts(name, "uid-" + name, "1", role, "boot", !unavailable, false, List.of("10.0.0.1"), annotations, null, osImage);
     }
 
-    static Classification classified(NodeFacts f, NodeVerdict verdict) {
+    public static Classification classified(NodeFacts f, NodeVerdict verdict) {
         return new Classification(f, verdict, "Reason", "detail of " + f.name(), false, null);
     }
 
