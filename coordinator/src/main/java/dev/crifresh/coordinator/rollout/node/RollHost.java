@@ -13,7 +13,6 @@ import dev.crifresh.coordinator.kube.PodOps;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.api.Fence;
 import dev.crifresh.coordinator.rollout.api.GuardedPatch;
-import dev.crifresh.coordinator.rollout.view.SharedNodeList;
 import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Vertx;
@@ -82,7 +81,7 @@ public interface RollHost extends GuardedPatch.Host {
 
     /**
      * Every node, read from the API server after this call (for the last-moment check); a run shares one
-     * read between the nodes that ask at about the same time ({@link SharedNodeList}).
+     * read between the nodes that ask at about the same time ({@code SharedNodeList} in rollout.view).
      */
     default io.vertx.core.Future<java.util.List<Node>> freshNodeList() {
         return retry().call(() -> nodes().listAll());
