@@ -65,7 +65,7 @@ final class HostOptions {
                     + " Env CRIFRESH_CRI_SOCKET.")
     Path criSocket;
 
-    @Option(names = "--containerd-introspection", negatable = true,
+    @Option(names = "--containerd-introspection", negatable = true, arity = "0..1",
             defaultValue = "${env:CRIFRESH_CONTAINERD_INTROSPECTION:-false}", fallbackValue = "true",
             description = "Opt-in check on containerd's own evidence (containerd 1.7 and later): ask its introspection"
                     + " service on its own socket (its --address under the host root) which process answers and when"
