@@ -52,14 +52,18 @@ class IntrospectionRealityTest {
     }
 
     private static FetchedContainerd containerd21() {
+        return fetched("2.1");
+    }
+
+    private static FetchedContainerd fetched(String generation) {
         RealityGate.require();
-        FetchedContainerd.Result found = FetchedContainerd.find("2.1");
+        FetchedContainerd.Result found = FetchedContainerd.find(generation);
         if (found.containerd().isEmpty()) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("containerd 2.1 cannot be had on CI: " + found.why());
+                fail("containerd " + generation + " cannot be had on CI: " + found.why());
             }
-            System.out.println("containerd 2.1 skipped: " + found.why());
-            Assumptions.abort("containerd 2.1: " + found.why());
+            System.out.println("containerd " + generation + " skipped: " + found.why());
+            Assumptions.abort("containerd " + generation + ": " + found.why());
         }
         return found.containerd().get();
     }
@@ -205,6 +209,29 @@ class IntrospectionRealityTest {
             assertTrue(view.get("message").stringValue().contains("the requested runtime-status proof does not apply"),
                     summary(view));
             System.out.println("--cri-socket on containerd " + c21.version() + ": " + summary(view));
+        }
+    }
+
+    @Test
+    void containerd17OnATalos18LayoutAnswersItsPidAndRecordsTheDeprecationToo() throws Exception {
+        FetchedContainerd c17 = fetched("1.7");
+        CriNode node = new CriNode(tmp.resolve("node"));
+        node.render("registry.invalid", new dev.crifresh.sim.scenario.Credential("deploy-bot", "token-v1"));
+        TruthTableTest.settle(Instant.now());
+        try (RealContainerd containerd = RealContainerd.start(node, c17.binDir())) {
+            JsonNode view = introspected(node);
+            assertEquals("fresh", view.get("verdict").stringValue(), summary(view));
+            JsonNode answer = view.get("containerd").get("introspection");
+            assertEquals(containerd.pid(), answer.get("pid").longValue());
+            assertNotNull(deprecation(answer), "containerd 1.7 records " + IntrospectionRules.REGISTRY_CONFIGS + ": " + answer);
+
+            node.write("/etc/cri/conf.d/cri.toml", node.criToml("registry.invalid",
+                    new dev.crifresh.sim.scenario.Credential("deploy-bot", "token-v2")), false);
+            JsonNode rotated = introspected(node);
+            assertEquals("ConfigChangedAfterRuntimeLoad", rotated.get("reason").stringValue(), summary(rotated));
+            System.out.println("containerd " + c17.version() + " pid " + containerd.pid() + ": "
+                    + IntrospectionRules.REGISTRY_CONFIGS + " at " + deprecation(answer).get("lastOccurrence").stringValue()
+                    + "; after a rotation: " + summary(rotated));
         }
     }
 
