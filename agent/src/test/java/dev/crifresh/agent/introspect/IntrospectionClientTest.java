@@ -7,13 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.agent.introspect.v1.DeprecationWarning;
 import dev.crifresh.agent.introspect.v1.ServerResponse;
 import dev.crifresh.agent.introspect.v1.Timestamp;
+import dev.crifresh.agent.testing.FakeIntrospection;
 import dev.crifresh.common.evidence.IntrospectionAnswer;
 import io.vertx.core.Vertx;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.net.SocketAddress;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -103,38 +100,23 @@ class IntrospectionClientTest {
         }
     }
 
-    /** An HTTP/2 (prior knowledge) server on a unix socket whose every request gets {@code answer}. */
     private Path http2(String name, Consumer<HttpServerRequest> answer) throws Exception {
         Path socket = dir.resolve(name);
-        HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(true))
-                .requestHandler(answer::accept);
-        server.listen(SocketAddress.domainSocketAddress(socket.toString()))
-                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        FakeIntrospection.serve(vertx, socket, answer);
         return socket;
-    }
-
-    /** One gRPC message frame: uncompressed flag, big-endian length, the bytes. */
-    private static Buffer frame(byte[] message) {
-        return Buffer.buffer().appendByte((byte) 0).appendInt(message.length).appendBytes(message);
-    }
-
-    private static void grpc(HttpServerRequest req, Buffer body, String status) {
-        req.response().putHeader("content-type", "application/grpc");
-        req.response().putTrailer("grpc-status", status);
-        req.response().end(body);
     }
 
     @Test
     void aGrpcAnswerThatIsNotTheMessageIsUnanswered() throws Exception {
         byte[] junk = {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f, 0x42};
-        Path socket = http2("junk.sock", req -> grpc(req, frame(junk), "0"));
+        Path socket = http2("junk.sock", FakeIntrospection.grpc(junk, "0"));
         IntrospectionAnswer.Unanswered none = unanswered(socket);
         assertTrue(none.problem().startsWith("failed: "), none.problem());
     }
 
     @Test
     void aGrpcErrorIsUnansweredNamingIt() throws Exception {
-        Path socket = http2("unimplemented.sock", req -> grpc(req, Buffer.buffer(), "12"));
+        Path socket = http2("unimplemented.sock", FakeIntrospection.grpc(null, "12"));
         IntrospectionAnswer.Unanswered none = unanswered(socket);
         assertTrue(none.problem().contains("UNIMPLEMENTED"), none.problem());
     }
@@ -142,7 +124,7 @@ class IntrospectionClientTest {
     @Test
     void aPidNoLinuxHasIsAMalformedAnswer() throws Exception {
         byte[] answer = ServerResponse.newBuilder().setUuid("u").setPid(-5L).build().toByteArray();
-        Path socket = http2("pid.sock", req -> grpc(req, frame(answer), "0"));
+        Path socket = http2("pid.sock", FakeIntrospection.grpc(answer, "0"));
         IntrospectionAnswer.Unanswered none = unanswered(socket);
         assertTrue(none.problem().contains("malformed answer: pid 18446744073709551611"), none.problem());
     }
@@ -154,7 +136,7 @@ class IntrospectionClientTest {
                         .setMessage("`configs` is deprecated")
                         .setLastOccurrence(Timestamp.newBuilder().setSeconds(1_796_398_792L).setNanos(867_497_927)))
                 .build().toByteArray();
-        Path socket = http2("ok.sock", req -> grpc(req, frame(answer), "0"));
+        Path socket = http2("ok.sock", FakeIntrospection.grpc(answer, "0"));
         IntrospectionAnswer.Answered said = assertInstanceOf(IntrospectionAnswer.Answered.class, client.ask(socket));
         assertEquals(4242, said.pid());
         assertEquals(4026531836L, said.pidns());
