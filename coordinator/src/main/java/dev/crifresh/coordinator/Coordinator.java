@@ -23,6 +23,7 @@ import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.Result;
 import dev.crifresh.coordinator.report.StopReason;
+import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.plan.BulkClassify;
 import dev.crifresh.coordinator.rollout.plan.Decisions;
 import dev.crifresh.coordinator.rollout.plan.PodCounts;
@@ -42,6 +43,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The coordinator, embeddable: the CLI and the simulator both run it through this class.
@@ -63,6 +65,7 @@ public final class Coordinator {
     private volatile Rollout running;
     private volatile KubernetesClient leaseClient;
     private volatile GateWiring gates = GateWiring.none();
+    private volatile Consumer<RunEvent> runEvents = e -> { };
     private volatile dev.crifresh.coordinator.silence.Silences silences = dev.crifresh.coordinator.silence.Silences.none();
 
     /**
@@ -87,6 +90,15 @@ public final class Coordinator {
 
     public CoordinatorSettings settings() {
         return settings;
+    }
+
+    /**
+     * Every typed event of each {@link #rollout()} also goes to {@code tap}, on the run's context: what tests wait on
+     * instead of progress lines. None by default.
+     */
+    public Coordinator withRunEvents(Consumer<RunEvent> tap) {
+        this.runEvents = tap == null ? e -> { } : tap;
+        return this;
     }
 
     /** The rollout gates (pull proof, etcd, blockers) for {@link #plan()} and {@link #rollout()}; none by default. */
@@ -219,7 +231,8 @@ public final class Coordinator {
                     new Fabric8EventOps(context, client), classifier, settings, driver, progress, clock)
                     .withGates(gates.build(vertx, context, client, settings.runId(), progress))
                     .withApiHost(apiHost())
-                    .withSilences(silences);
+                    .withSilences(silences)
+                    .withRunEvents(runEvents);
             running = rollout;
             rollout.run().onComplete(ar -> context.<Void>executeBlocking(() -> {
                 leaseClient.close();

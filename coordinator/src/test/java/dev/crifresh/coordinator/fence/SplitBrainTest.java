@@ -1,15 +1,19 @@
 package dev.crifresh.coordinator.fence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.fixture.Harness;
+import dev.crifresh.coordinator.fixture.RunEvents;
 import dev.crifresh.coordinator.fixture.Timeline;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.Result;
+import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.mockapi.fault.Exchange;
 import dev.crifresh.mockapi.fault.Requests;
 import dev.crifresh.mockapi.testing.Poll;
@@ -110,22 +114,22 @@ class SplitBrainTest {
         long aEnded;
         try (Timeline timeline = new Timeline(h.cluster)) {
             Harness.Run runA = h.run("a", settings("run-a"), aLines).rollout();
-            Poll.until(WAIT, "a to take the Lease", () -> said(aLines, "rollout lock acquired"));
+            runA.await(WAIT, "a to take the Lease", RunEvents.lockAcquired());
             Harness.Run runB = h.run("b", settings("run-b"), bLines).rollout();
             // Each wait before the fault also ends when a stops on its own: then the fault cannot hit it as planned.
-            BooleanSupplier aStopped = () -> aLines.stream().anyMatch(l -> l.startsWith("stopping: "));
+            BooleanSupplier aStopped = () -> runA.events.stream().anyMatch(RunEvents.is(RunEvent.Stopping.class));
             switch (fault) {
                 case LEASE_500 -> {
                     // at a different step each time: while w1 drains, after w1's reboot request, while w2 rolls
                     int reboots = rep % 3;
                     Poll.until(WAIT, reboots + " reboot(s) by a", () -> h.driver.reboots().size() >= reboots || aStopped.getAsBoolean());
-                    assertNotStopped(aLines, bLines);
+                    assertNotStopped(runA, aLines, bLines);
                     h.cluster.api.faults("a").fail(Requests.leases(), 500);
                 }
                 case PARTITION -> {
                     int reboots = rep % 3;
                     Poll.until(WAIT, reboots + " reboot(s) by a", () -> h.driver.reboots().size() >= reboots || aStopped.getAsBoolean());
-                    assertNotStopped(aLines, bLines);
+                    assertNotStopped(runA, aLines, bLines);
                     if (rep % 2 == 0) {
                         h.cluster.api.proxy("a").hang();
                     } else {
@@ -133,8 +137,8 @@ class SplitBrainTest {
                     }
                     // Longer than the Lease: until b has taken it (possible only once a's last renewal expired) and a
                     // has seen its hold end.
-                    Poll.until(WAIT, "b to take the Lease while a is cut off", () -> said(bLines, "rollout lock acquired"));
-                    Poll.until(WAIT, "a to end its hold while cut off", () -> said(aLines, "lost the rollout lock"));
+                    runB.await(WAIT, "b to take the Lease while a is cut off", RunEvents.lockAcquired());
+                    runA.await(WAIT, "a to end its hold while cut off", RunEvents.lockLost());
                     // The partition ends; what a hung connection held is lost (its client gave up on it).
                     h.cluster.api.proxy("a").refuse();
                     h.cluster.api.proxy("a").pass();
@@ -142,21 +146,24 @@ class SplitBrainTest {
                 case TAKEOVER_WHILE_DRAINING -> {
                     Poll.until(WAIT, drains + " draining", () -> (inPhase(h, drains, "run-a/draining") && h.cluster.refusals() > 0)
                             || aStopped.getAsBoolean());
-                    assertNotStopped(aLines, bLines);
+                    assertNotStopped(runA, aLines, bLines);
                     takeOver(h);
-                    Poll.until(WAIT, "a to notice", () -> said(aLines, "lost the rollout lock"));
+                    runA.await(WAIT, "a to notice", RunEvents.lockLost());
                     h.cluster.server.clearExpectations();
                     h.cluster.acceptEvictions("shop", "db-0", h.evictions);
                 }
                 case CONTROL_PLANE_NOT_READY -> {
                     Poll.until(WAIT, drains + " draining", () -> (inPhase(h, drains, "run-a/draining") && h.cluster.refusals() > 0)
                             || aStopped.getAsBoolean());
-                    assertNotStopped(aLines, bLines);
+                    assertNotStopped(runA, aLines, bLines);
                     h.cluster.setReady("cp2", false);
                     h.cluster.server.clearExpectations();
                     h.cluster.acceptEvictions("shop", "db-0", h.evictions);
-                    Poll.until(WAIT, "cp1 held back", () -> said(aLines, "cp1 drained, but not rebooted yet") || aStopped.getAsBoolean());
-                    assertNotStopped(aLines, bLines);
+                    // held back by the last-moment check: cp1's roll reports something after its drain, and no reboot request
+                    Poll.until(WAIT, "cp1 held back", () -> RunEvents.after(runA.events, RunEvents.event("cp1", EventReason.DRAINED),
+                            RunEvents.progressOf("cp1")) || aStopped.getAsBoolean());
+                    assertFalse(runA.events.stream().anyMatch(RunEvents.event("cp1", EventReason.REBOOT_REQUESTED)), "cp1 not held back");
+                    assertNotStopped(runA, aLines, bLines);
                     assertEquals(0, h.driver.rebootsOf("cp1"), "cp1 rebooted while cp2 was NotReady");
                     h.cluster.setReady("cp2", true);
                 }
@@ -197,17 +204,13 @@ class SplitBrainTest {
         assertEquals(0, b.exitCode(), "b did not finish the job: " + b.toJson() + lines);
     }
 
-    private static boolean said(List<String> lines, String part) {
-        return lines.stream().anyMatch(l -> l.contains(part));
-    }
-
     /**
      * a stopped before the fault could hit it: with a Lease this long for the load (see the class comment), a
      * defect, not the machine — its lines say why (a hold that ran out says "not renewed within its validity",
      * with the last renewal's error when one failed rather than hung).
      */
-    private static void assertNotStopped(List<String> aLines, List<String> bLines) {
-        assertTrue(aLines.stream().noneMatch(l -> l.startsWith("stopping: ")),
+    private static void assertNotStopped(Harness.Run a, List<String> aLines, List<String> bLines) {
+        assertTrue(a.events.stream().noneMatch(RunEvents.is(RunEvent.Stopping.class)),
                 "a stopped before the fault was injected\na: " + aLines + "\nb: " + bLines);
     }
 

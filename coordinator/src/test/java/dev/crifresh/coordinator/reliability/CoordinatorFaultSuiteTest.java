@@ -13,6 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.fixture.FreezePoint;
+import dev.crifresh.coordinator.fixture.RunEvents;
+import dev.crifresh.coordinator.events.EventReason;
+import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.fixture.Harness;
 import dev.crifresh.coordinator.fixture.TestAgent;
 import dev.crifresh.coordinator.fixture.TestDriver.Behaviour;
@@ -74,23 +77,23 @@ class CoordinatorFaultSuiteTest {
     static Stream<Case> allCases() {
         return Stream.of(
                 new Case("A1", "coordinator killed", "after the ownership+cordon patch (one patch)",
-                        h -> killedAndRerun(h, FreezePoint.after("owned", "w1 cordoned"), false, null)),
+                        h -> killedAndRerun(h, new FreezePoint("owned", RunEvents.event("w1", EventReason.CORDONED)), false, null)),
                 new Case("A2", "coordinator killed; w1 was cordoned by someone else (--max-unavailable 2)", "after the ownership patch",
-                        h -> killedAndRerun(h, FreezePoint.after("owned", "w1 already cordoned by someone else"), true, null)),
+                        h -> killedAndRerun(h, new FreezePoint("owned", RunEvents.event("w1", EventReason.CORDONED)), true, null)),
                 new Case("A3", "coordinator killed", "mid-drain (1 of 2 pods evicted; w1 first: fewest pods)",
                         CoordinatorFaultSuiteTest::killedMidDrain),
                 new Case("A4", "coordinator killed", "right after the reboot request (node returns while no coordinator runs)",
-                        h -> killedAndRerun(h, FreezePoint.after("reboot requested", "w1 reboot requested"), false, null)),
+                        h -> killedAndRerun(h, new FreezePoint("reboot requested", RunEvents.event("w1", EventReason.REBOOT_REQUESTED)), false, null)),
                 new Case("A5", "coordinator killed", "while waiting for Ready (node down until the rerun waits)",
                         h -> {
                             h.driver.behave("w1", Behaviour.HOLD);
-                            return killedAndRerun(h, FreezePoint.after("reboot requested", "w1 reboot requested"), false,
+                            return killedAndRerun(h, new FreezePoint("reboot requested", RunEvents.event("w1", EventReason.REBOOT_REQUESTED)), false,
                                     () -> h.driver.bringBack("w1"));
                         }),
                 new Case("A6", "coordinator killed", "while waiting for the attestation of the new boot",
                         h -> {
                             h.driver.behave("w1", Behaviour.NO_AGENT);
-                            return killedAndRerun(h, FreezePoint.after("back", "w1 back with a new boot id"), false,
+                            return killedAndRerun(h, new FreezePoint("back", RunEvents.event("w1", EventReason.RETURNED)), false,
                                     () -> h.agent.attest(h.cluster, "w1", Verdict.FRESH, TestAgent.DESIRED));
                         }),
                 new Case("N1", "node deleted", "while draining (w1 first: fewest pods)", CoordinatorFaultSuiteTest::deletedWhileDraining),
@@ -185,7 +188,7 @@ class CoordinatorFaultSuiteTest {
 
         Harness.Run second = h.run(rerunSettings().withMaxUnavailable(budget)).rollout();
         if (whileRerun != null) {
-            Poll.until(WAIT, "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
+            second.await(WAIT, "the rerun to resume w1", RunEvents.resumed("w1"));
             whileRerun.run();
         }
         Report r = second.report();
@@ -217,7 +220,9 @@ class CoordinatorFaultSuiteTest {
         h.cluster.acceptEvictions("shop", "web-0", h.evictions);
         h.cluster.refuseEvictionsAlways("shop", "db-0");
         acceptW2Evictions(h);
-        try (FreezePoint point = FreezePoint.after("mid-drain", "w1 draining: 1 pod left")) {
+        // mid-drain: the first thing w1's roll reports once web-0 is gone (db-0's eviction is always refused); the
+        // API is read on the run's event loop only then, right before it freezes anyway
+        try (FreezePoint point = new FreezePoint("mid-drain", RunEvents.progressOf("w1").and(e -> h.cluster.podsOn("w1").size() == 1))) {
             h.run(settings(), h.driver, point).rollout();
             point.reached(WAIT);
             // The case is what its row says: nothing rebooted, w1 owned mid-drain, w2 not touched.
@@ -299,7 +304,7 @@ class CoordinatorFaultSuiteTest {
         Harness.Run run = h.run(settings()).rollout();
         // After the driver call returned: deleted during it, the driver's own writes to the node fail (404), and the
         // coordinator rightly reports a failed reboot request that may have got through — another fault than this row's.
-        Poll.until(WAIT, "w1 rebooting", () -> h.progress.stream().anyMatch(l -> l.endsWith("w1 reboot requested"))
+        Poll.until(WAIT, "w1 rebooting", () -> run.events.stream().anyMatch(RunEvents.event("w1", EventReason.REBOOT_REQUESTED))
                 && "rebooting".equals(phase(h, "w1")));
         h.cluster.test.nodes().withName("w1").delete();
         Report r = run.report();
@@ -364,8 +369,7 @@ class CoordinatorFaultSuiteTest {
             Poll.until(WAIT, "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
             h.cluster.setReady("cp2", false);
             h.driver.bringBack("w1");
-            Poll.until(WAIT, "cp1 to wait for cp2",
-                    () -> h.progress.stream().anyMatch(l -> l.contains("cp1 waits: control-plane node cp2 is not Ready")));
+            run.await(WAIT, "cp1 to wait for cp2", RunEvents.is(RunEvent.Blocked.class));
             assertEquals(0, h.driver.rebootsOf("cp1"), "a control plane rebooted while another was NotReady");
             assertFalse(cordoned(h, "cp1"));
             assertNull(phase(h, "cp1"));
@@ -393,7 +397,7 @@ class CoordinatorFaultSuiteTest {
         h.cluster.mergePatch("x-cordoned", "{\"spec\":{\"unschedulable\":true}}");
         try (Timeline timeline = new Timeline(h.cluster)) {
             Harness.Run run = h.run(settings().withMaxUnavailable("2")).rollout();
-            Poll.until(WAIT, "the budget to block", () -> h.progress.stream().anyMatch(l -> l.contains(" waits: ")));
+            run.await(WAIT, "the budget to block", RunEvents.is(RunEvent.Blocked.class));
             assertEquals(List.of(), h.driver.reboots(), "a reboot while the budget was used up");
             assertEquals(List.of(), owned(h));
             h.cluster.setReady("x-notready", true);

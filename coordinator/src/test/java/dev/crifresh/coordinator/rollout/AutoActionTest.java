@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.coordinator.Action;
 import dev.crifresh.coordinator.fixture.Harness;
+import dev.crifresh.coordinator.fixture.RunEvents;
+import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.fixture.TestAgent;
 import dev.crifresh.coordinator.fixture.Timeline;
 import dev.crifresh.coordinator.report.Decision;
@@ -70,7 +72,7 @@ class AutoActionTest {
         mixedCluster();
         try (Timeline timeline = new Timeline(h.cluster)) {
             Harness.Run run = h.run(Harness.fastSettings().withAction(Action.AUTO)).rollout();
-            Poll.until(Duration.ofSeconds(20), "the wait", () -> h.progress.stream().anyMatch(l -> l.contains("action auto: waiting")));
+            run.await(Duration.ofSeconds(20), "the wait", RunEvents.is(RunEvent.FreshWaitStarted.class));
             assertTrue(h.driver.reboots().isEmpty(), "the reboots wait until the restarting nodes are fresh");
             h.agent.attest(h.cluster, "w-114", Verdict.FRESH, TestAgent.DESIRED);
             Report r = run.report();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.fixture.Harness;
+import dev.crifresh.coordinator.fixture.RunEvents;
 import dev.crifresh.coordinator.fixture.TestDriver.Behaviour;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
@@ -49,8 +50,7 @@ class JoinedNodesTest {
     void aJoinerIsWaitedForUntilItAttestsAndSkippedWhenFresh() throws Exception {
         Harness.Run run = holdingW1(Duration.ofSeconds(20));
         h.node("w-new", false, null, null); // joins without an attestation: its agent is still starting
-        Poll.until(Duration.ofSeconds(20), "the join noticed",
-                () -> h.progress.stream().anyMatch(l -> l.startsWith("w-new joined the cluster during the run")));
+        run.await(Duration.ofSeconds(20), "the join noticed", RunEvents.joined("w-new"));
         Thread.sleep(300); // unattested for a while: it must not be rebooted as unknown
         h.agent.attest(h.cluster, "w-new", Verdict.FRESH, dev.crifresh.coordinator.fixture.TestAgent.DESIRED);
         h.driver.bringBack("w1");
@@ -69,8 +69,7 @@ class JoinedNodesTest {
     void aStaleJoinerIsRolledBeforeTheRunEnds() throws Exception {
         Harness.Run run = holdingW1(Duration.ofSeconds(20));
         h.worker("w-new", Verdict.STALE);
-        Poll.until(Duration.ofSeconds(20), "the join noticed",
-                () -> h.progress.stream().anyMatch(l -> l.startsWith("w-new (joined) is stale")));
+        run.await(Duration.ofSeconds(20), "the join decided", RunEvents.joinedDecided("w-new"));
         h.driver.bringBack("w1");
         Report r = run.report();
         assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
@@ -87,8 +86,7 @@ class JoinedNodesTest {
     void aJoinerThatNeverAttestsIsRebootedAsUnknownAfterTheAttestTimeout() throws Exception {
         Harness.Run run = holdingW1(Duration.ofSeconds(5));
         h.node("w-silent", false, null, null);
-        Poll.until(Duration.ofSeconds(20), "the joiner decided",
-                () -> h.progress.stream().anyMatch(l -> l.startsWith("w-silent (joined) is unknown")));
+        run.await(Duration.ofSeconds(20), "the joiner decided", RunEvents.joinedDecided("w-silent"));
         assertEquals(0, h.driver.rebootsOf("w-silent"), "rolled only after w1's reboot: the budget is 1");
         h.driver.bringBack("w1");
         Report r = run.report();
@@ -101,8 +99,7 @@ class JoinedNodesTest {
     void aJoinerStillUnattestedWhenTheRunStopsIsReportedNotAttempted() throws Exception {
         Harness.Run run = holdingW1(Duration.ofSeconds(20));
         h.node("w-late", false, null, null);
-        Poll.until(Duration.ofSeconds(20), "the join noticed",
-                () -> h.progress.stream().anyMatch(l -> l.startsWith("w-late joined the cluster during the run")));
+        run.await(Duration.ofSeconds(20), "the join noticed", RunEvents.joined("w-late"));
         run.coordinator.stop();
         Report r = run.report();
         assertEquals(Result.FAILED, r.result(), r.toJson());

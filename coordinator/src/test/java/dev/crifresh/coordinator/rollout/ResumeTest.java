@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.fixture.Harness;
+import dev.crifresh.coordinator.fixture.RunEvents;
+import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.fixture.TestDriver.Behaviour;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.report.Outcome;
@@ -89,7 +91,7 @@ class ResumeTest {
         first.kill();
 
         Harness.Run second = h.run(rerun()).rollout();
-        Poll.until(Duration.ofSeconds(15), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
+        second.await(Duration.ofSeconds(15), "the rerun to resume w1", RunEvents.resumed("w1"));
         h.agent.attest(h.cluster, "w1", Verdict.FRESH, dev.crifresh.coordinator.fixture.TestAgent.DESIRED);
         Report r = second.report();
         assertEquals(0, r.exitCode(), r.toJson());
@@ -130,8 +132,7 @@ class ResumeTest {
         h.worker("w1", Verdict.STALE);
         h.cluster.setReady("cp2", false);
         Harness.Run run = h.run(Harness.fastSettings().withMaxUnavailable("2")).rollout();
-        Poll.until(Duration.ofSeconds(15), "cp1 to wait for cp2",
-                () -> h.progress.stream().anyMatch(l -> l.contains("cp1 waits: control-plane node cp2 is not Ready")));
+        run.await(Duration.ofSeconds(15), "cp1 to wait for cp2", RunEvents.is(RunEvent.Blocked.class));
         assertEquals(0, h.driver.rebootsOf("cp1"), "cp1 was rebooted while cp2 was not Ready");
         assertFalse(cordoned(h, "cp1"), "cp1 stayed cordoned while it waited");
         h.cluster.setReady("cp2", true);
@@ -251,8 +252,7 @@ class ResumeTest {
                 () -> h.driver.rebootsOf(node) == 1 && inPhase(node, "rebooting"));
         first.kill();
         Harness.Run second = h.run(rerun()).rollout();
-        Poll.until(Duration.ofSeconds(15), "the rerun to resume " + node,
-                () -> h.progress.stream().anyMatch(l -> l.contains(node + " resuming")));
+        second.await(Duration.ofSeconds(15), "the rerun to resume " + node, RunEvents.resumed(node));
         return second;
     }
 }

@@ -26,6 +26,8 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.util.Set;
 import dev.crifresh.coordinator.fixture.Harness;
+import dev.crifresh.coordinator.fixture.RunEvents;
+import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.fixture.Timeline;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.report.NodeReport;
@@ -152,7 +154,7 @@ class RolloutTest {
         h.controlPlane("cp2", Verdict.FRESH);
         h.cluster.setReady("cp2", false);
         Harness.Run run = h.run(Harness.fastSettings()).rollout();
-        Poll.until(Duration.ofSeconds(15), "the coordinator to wait", () -> h.progress.stream().anyMatch(l -> l.contains("cp2 is not Ready")));
+        run.await(Duration.ofSeconds(15), "the coordinator to wait (cp2 is not Ready)", RunEvents.is(RunEvent.Blocked.class));
         assertFalse(cordoned(h, "cp1"), "cp1 started while cp2 was not Ready");
         h.cluster.setReady("cp2", true);
         Report r = run.report();
@@ -172,8 +174,7 @@ class RolloutTest {
         h.controlPlane("cp3", Verdict.FRESH);
         h.cluster.setReady("cp2", false);
         Harness.Run run = h.run(Harness.fastSettings().withNodeSelector("pool=blue")).rollout();
-        Poll.until(Duration.ofSeconds(15), "cp1 to wait for the unselected cp2",
-                () -> h.progress.stream().anyMatch(l -> l.contains("cp1 waits: control-plane node cp2 is not Ready")));
+        run.await(Duration.ofSeconds(15), "cp1 to wait for the unselected cp2", RunEvents.is(RunEvent.Blocked.class));
         assertFalse(cordoned(h, "cp1"), "cp1 started while the unselected cp2 was not Ready");
         assertEquals(0, h.driver.rebootsOf("cp1"));
         h.cluster.setReady("cp2", true);
@@ -379,7 +380,7 @@ class RolloutTest {
 
         // The reboot did happen after all: a rerun waits for it and does not call the driver again.
         Harness.Run rerun = h.run(Harness.fastSettings().withLockTimeout(Duration.ofSeconds(15))).rollout();
-        Poll.until(Duration.ofSeconds(15), "the rerun to resume w1", () -> h.progress.stream().anyMatch(l -> l.contains("w1 resuming")));
+        rerun.await(Duration.ofSeconds(15), "the rerun to resume w1", RunEvents.resumed("w1"));
         h.driver.bringBack("w1");
         Report second = rerun.report();
         assertEquals(0, second.exitCode(), second.toJson());
@@ -392,7 +393,7 @@ class RolloutTest {
     void aConfigPendingNodeIsWaitedForThenRebooted() throws Exception {
         h.node("w1", false, Verdict.FRESH, TestAgent.OLD);
         Harness.Run run = h.run(Harness.fastSettings()).rollout();
-        Poll.until(Duration.ofSeconds(15), "the config wait", () -> h.progress.stream().anyMatch(l -> l.contains("config-pending node(s)")));
+        run.await(Duration.ofSeconds(15), "the config wait", RunEvents.is(RunEvent.ConfigWaitStarted.class));
         assertTrue(h.driver.reboots().isEmpty());
         // The platform renders the new config; containerd still runs the old one.
         h.agent.attest(h.cluster, "w1", Verdict.STALE, TestAgent.DESIRED);
@@ -408,7 +409,7 @@ class RolloutTest {
     void aConfigPendingNodeThatTurnsFreshIsNotRebooted() throws Exception {
         h.node("w1", false, Verdict.STALE, TestAgent.OLD);
         Harness.Run run = h.run(Harness.fastSettings()).rollout();
-        Poll.until(Duration.ofSeconds(15), "the config wait", () -> h.progress.stream().anyMatch(l -> l.contains("config-pending node(s)")));
+        run.await(Duration.ofSeconds(15), "the config wait", RunEvents.is(RunEvent.ConfigWaitStarted.class));
         h.agent.attest(h.cluster, "w1", Verdict.FRESH, TestAgent.DESIRED);
         Report r = run.report();
         assertEquals(0, r.exitCode(), r.toJson());
@@ -445,7 +446,7 @@ class RolloutTest {
             Harness.Run run = h.run(s, node -> {
                 throw new AssertionError("action none must never reboot");
             }).rollout();
-            Poll.until(Duration.ofSeconds(15), "the wait", () -> h.progress.stream().anyMatch(l -> l.contains("action none")));
+            run.await(Duration.ofSeconds(15), "the wait", RunEvents.is(RunEvent.FreshWaitStarted.class));
             h.agent.attest(h.cluster, "w1", Verdict.FRESH, TestAgent.DESIRED);
             Report r = run.report();
             assertEquals(0, r.exitCode(), r.toJson());
@@ -531,7 +532,7 @@ class RolloutTest {
                 throw e;
             }
         });
-        Poll.until(Duration.ofSeconds(15), "the coordinator to notice", () -> h.progress.stream().anyMatch(l -> l.contains("lost the rollout lock")));
+        run.await(Duration.ofSeconds(15), "the coordinator to notice", RunEvents.lockLost());
         Report r = run.report(); // at once: w1 is still down
         h.driver.bringBack("w1");
         assertEquals(4, r.exitCode(), r.toJson());

@@ -11,6 +11,7 @@ import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.coordinator.CoordinatorSettings;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.fixture.Harness;
+import dev.crifresh.coordinator.fixture.RunEvents;
 import dev.crifresh.coordinator.fixture.TestAgent;
 import dev.crifresh.coordinator.fixture.TestDriver.Behaviour;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
@@ -175,8 +176,7 @@ class SilenceRolloutTest {
 
         CoordinatorSettings rerun = Harness.fastSettings().withLockTimeout(Duration.ofSeconds(15)).withRunId("run-rerun");
         Harness.Run second = withSilences(h.run(rerun), am.url, rerun).rollout();
-        Poll.until(Duration.ofSeconds(30), "the rerun to resume sil-c",
-                () -> h.progress.stream().anyMatch(l -> l.contains("sil-c resuming")));
+        second.await(Duration.ofSeconds(30), "the rerun to resume sil-c", RunEvents.resumed("sil-c"));
         h.agent.attest(h.cluster, "sil-c", Verdict.FRESH, TestAgent.DESIRED);
         Report r = second.report(Duration.ofSeconds(60));
 

@@ -63,7 +63,7 @@ public final class NodeObjects {
                 .withBootID(bootId)
                 .withMachineID(Long.toHexString(spec.name().hashCode() & 0xffffffffL) + "0c8f4e3d9b2a1f7e6d5c4b3a2918")
                 .withSystemUUID("4c4c4544-0000-" + String.format("%04d", index) + "-8000-b7c04f4d3232")
-                .withOsImage(spec.talosVersion().osImage())
+                .withOsImage(spec.reportedOsImage())
                 .withKernelVersion("6.12.48-talos")
                 .withContainerRuntimeVersion("containerd://2.1.4")
                 .withKubeletVersion("v1.34.1")

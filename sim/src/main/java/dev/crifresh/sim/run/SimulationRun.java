@@ -4,6 +4,7 @@ import dev.crifresh.coordinator.Coordinator;
 import dev.crifresh.coordinator.ProgressListener;
 import dev.crifresh.coordinator.kube.UnhandledErrors;
 import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.world.SimEvent;
 import dev.crifresh.sim.world.SimulatedWorld;
@@ -74,7 +75,12 @@ public final class SimulationRun implements AutoCloseable {
 
     /** The coordinator's rollout; the scenario's config updates start with it. */
     public Report rollout(ProgressListener progress) throws InterruptedException, TimeoutException {
-        Coordinator coordinator = coordinator(progress);
+        return rollout(progress, e -> { });
+    }
+
+    /** Like {@link #rollout(ProgressListener)}, telling {@code events} every typed event of the run (what tests wait on). */
+    public Report rollout(ProgressListener progress, Consumer<RunEvent> events) throws InterruptedException, TimeoutException {
+        Coordinator coordinator = coordinator(progress).withRunEvents(events);
         cluster.beginRun();
         return await(coordinator.rollout());
     }

@@ -18,7 +18,11 @@ import java.time.Duration;
  *                     Node is created and its agent started) this long after the coordinator starts, and its
  *                     times ({@code bootedAgo} …) count from that moment
  * @param clock        the node's wall clock at boot until time sync steps it ({@link ClockSpec#CORRECT}: always right)
- * @param talosVersion the Talos version the node runs (in its Node's osImage; 1.14+ restarts containerd itself)
+ * @param talosVersion the Talos version the node runs: 1.14+ restarts containerd itself on a config change; its Node
+ *                     reports it as {@code Talos (<version>)} unless {@code osImage} says otherwise
+ * @param osImage      what the node's kubelet reports in {@code status.nodeInfo.osImage}, any string (a custom build,
+ *                     another OS, or empty); null: {@code Talos (<talosVersion>)}. It changes only what crifresh reads
+ *                     from the Node, never how the simulated node behaves ({@code talosVersion} decides that)
  */
 public record NodeSpec(
         String name,
@@ -40,7 +44,8 @@ public record NodeSpec(
         boolean containerdCredentialSticks,
         Duration joinsAfter,
         ClockSpec clock,
-        TalosVersion talosVersion) {
+        TalosVersion talosVersion,
+        String osImage) {
 
     /** A node with an always-correct clock on the default Talos version. */
     public NodeSpec(String name, Role role, Duration bootedAgo, Duration containerdStartedAfterBoot,
@@ -50,6 +55,11 @@ public record NodeSpec(
             Duration joinsAfter) {
         this(name, role, bootedAgo, containerdStartedAfterBoot, configWrittenAfterBoot, credential, configUpdate, marker,
                 agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks,
-                joinsAfter, ClockSpec.CORRECT, TalosVersion.DEFAULT);
+                joinsAfter, ClockSpec.CORRECT, TalosVersion.DEFAULT, null);
+    }
+
+    /** What the node's kubelet reports in {@code status.nodeInfo.osImage}. */
+    public String reportedOsImage() {
+        return osImage != null ? osImage : talosVersion.osImage();
     }
 }

@@ -29,6 +29,8 @@ public final class ScenarioReader {
     public static final Credential DEFAULT_DESIRED = new Credential("deploy-bot", "token-v2");
     static final int MAX_NODES = 500;
     static final int MAX_PODS = 200;
+    /** Longer than any real osImage; keeps a scenario's report readable. */
+    static final int MAX_OS_IMAGE = 256;
     static final int MAX_REBOOT_MILLIS = 600_000;
     /** A clock offset reaches back to the epoch (about 1.8e9 s today), never beyond this. */
     static final double MAX_CLOCK_OFFSET_SECONDS = 4e9;
@@ -43,7 +45,7 @@ public final class ScenarioReader {
     private static final List<String> NODE_FIELDS = List.of("name", "role", "bootedSecondsAgo",
             "containerdStartedSecondsAfterBoot", "configWrittenSecondsAfterBoot", "credential", "configUpdate",
             "marker", "agent", "ready", "cordoned", "reboot", "pods", "etcd", "batchJob",
-            "containerdCredential", "containerdCredentialSticks", "joinsAfterSeconds", "clock", "talosVersion");
+            "containerdCredential", "containerdCredentialSticks", "joinsAfterSeconds", "clock", "talosVersion", "osImage");
     private static final List<String> CLOCK_FIELDS = List.of("offsetAtBootSeconds", "steppedSecondsAfterBoot", "everyBoot");
     private static final List<String> CREDENTIAL_FIELDS = List.of("username", "password");
     private static final List<String> CONFIG_UPDATE_FIELDS = List.of("afterSeconds", "credential");
@@ -308,7 +310,8 @@ public final class ScenarioReader {
                 sticks,
                 n.has("joinsAfterSeconds") ? n.seconds("joinsAfterSeconds", null, false) : null,
                 clock(n, bootedAgo),
-                talosVersion(n));
+                talosVersion(n),
+                osImage(n));
     }
 
     private static ClockSpec clock(YamlObject n, Duration bootedAgo) throws ScenarioException {
@@ -340,6 +343,24 @@ public final class ScenarioReader {
         } catch (IllegalArgumentException e) {
             throw new ScenarioException(n.pathOf("talosVersion") + ": " + e.getMessage());
         }
+    }
+
+    /** Any string, empty included (a kubelet that reports none): only its length is bounded. */
+    private static String osImage(YamlObject n) throws ScenarioException {
+        JsonNode raw = n.raw("osImage");
+        if (raw == null) {
+            if (n.has("osImage")) {
+                throw new ScenarioException(n.pathOf("osImage") + ": no value given, expected a string (quote an empty one: '')");
+            }
+            return null;
+        }
+        if (!raw.isString()) {
+            throw new ScenarioException(n.pathOf("osImage") + ": expected a string, got " + YamlObject.describe(raw));
+        }
+        if (raw.stringValue().length() > MAX_OS_IMAGE) {
+            throw new ScenarioException(n.pathOf("osImage") + ": longer than " + MAX_OS_IMAGE + " characters");
+        }
+        return raw.stringValue();
     }
 
     private static EtcdMember etcd(YamlObject n) throws ScenarioException {

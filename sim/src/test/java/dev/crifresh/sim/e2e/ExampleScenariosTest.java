@@ -158,6 +158,31 @@ class ExampleScenariosTest {
         assertEverythingTidy(run);
     }
 
+    @Test
+    void customOsImageUnderActionAutoIsRebootedAndTheReportSaysWhy() throws Exception {
+        Runs.Finished run = Runs.rollout(example("custom-os-image.yaml"));
+
+        assertEquals(0, run.report().exitCode(), run.progress().toString());
+        NodeReport talos = run.node("worker-talos");
+        assertEquals("wait-restart", talos.action(), talos.detail());
+        assertEquals("became-fresh", talos.outcome().wire(), talos.detail());
+        assertTrue(talos.detail().startsWith("Talos v1.14.1 restarts containerd itself on a config change; "), talos.detail());
+        assertEquals(1, run.nodes().get("worker-talos").boots(), "worker-talos was rebooted");
+        for (String[] node : List.of(new String[] {"worker-custom", "Talos (custom-build)"}, new String[] {"worker-other", "Ubuntu 24.04.3 LTS"})) {
+            NodeReport n = run.node(node[0]);
+            assertEquals("reboot", n.decision().wire(), node[0]);
+            assertEquals("reboot", n.action(), node[0] + ": " + n.detail());
+            assertEquals("rebooted", n.outcome().wire(), node[0] + ": " + n.detail());
+            assertTrue(n.detail().startsWith("not a Talos version crifresh can read: '" + node[1] + "'; "), n.detail());
+            assertEquals(2, run.nodes().get(node[0]).boots(), node[0]);
+        }
+        assertEquals(List.of("worker-custom", "worker-other"), run.rebootRequested().stream().sorted().toList());
+        for (RebootRequest reboot : run.reboots()) {
+            assertTrue(reboot.configHeldDesired(), reboot.node() + " was rebooted before its config held token-v3");
+        }
+        assertEverythingTidy(run);
+    }
+
     static void assertNode(NodeReport n, String verdict, String reason, String decision, String outcome,
             boolean markerSaysCurrent) {
         assertEquals(verdict, n.verdict().wire(), n.name() + " verdict: " + n.detail());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.gate.GateNote;
 import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.mockapi.testing.Poll;
 import dev.crifresh.sim.kube.NodeObjects;
 import dev.crifresh.sim.world.RebootRequest;
@@ -134,7 +135,7 @@ class RolloutGatesTest {
                 nodes:
                   - {name: w-1, %s}
                   - {name: w-2, %s}
-                """.formatted(STALE, STALE), "waits: blocked by alert NodeMaintenance",
+                """.formatted(STALE, STALE), "w-1",
                 cluster -> cluster.prometheus().clear("NodeMaintenance"));
         assertEquals(0, run.report().exitCode(), run.progress().toString());
         assertEquals(List.of("w-1", "w-2"), run.reboots().stream().map(r -> r.node()).toList());
@@ -166,28 +167,33 @@ class RolloutGatesTest {
                 coordinator: {blockOnPodSelector: app=batch, blockTimeoutSeconds: 60}
                 nodes:
                   - {name: w-1, %s, batchJob: {}}
-                """.formatted(STALE), "waits: blocked by pod jobs/nightly-report-w-1",
+                """.formatted(STALE), "w-1",
                 cluster -> cluster.client().pods().inNamespace(NodeObjects.JOB_NAMESPACE)
                         .withName(NodeObjects.batchJobPodName("w-1")).delete());
         assertEquals(0, run.report().exitCode(), run.progress().toString());
         assertTrue(run.reboots().get(0).at().isAfter(run.cueAt()), "rebooted while the job ran");
     }
 
-    /** A rollout run until a progress line shows, then {@code cue} acts on the cluster, then the rollout ends. */
+    /**
+     * A rollout run until {@code node}'s roll first reports (its gate: blocked), then {@code cue} acts on the cluster,
+     * then the rollout ends. Waits on the run's typed events, not on the text of its progress lines.
+     */
     record Cued(Report report, List<RebootRequest> reboots, List<String> progress, Instant cueAt) {
     }
 
-    private static Cued rolloutWithCue(String yaml, String line, Consumer<SimulatedWorld> cue) throws Exception {
+    private static Cued rolloutWithCue(String yaml, String node, Consumer<SimulatedWorld> cue) throws Exception {
         List<String> progress = new CopyOnWriteArrayList<>();
+        List<RunEvent> events = new CopyOnWriteArrayList<>();
         try (SimulationRun run = SimulationRun.prepare(ScenarioReader.parse(yaml), e -> { })) {
             CompletableFuture<Report> report = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return run.rollout(progress::add);
+                    return run.rollout(progress::add, events::add);
                 } catch (Exception e) {
                     throw new CompletionException(e);
                 }
             });
-            Poll.until(Duration.ofSeconds(120), "'" + line + "'", () -> progress.stream().anyMatch(l -> l.contains(line)));
+            Poll.until(Duration.ofSeconds(120), node + " blocked by its gate", () -> events.stream()
+                    .anyMatch(e -> e instanceof RunEvent.NodeProgress p && p.prefix().endsWith("] " + node)));
             Instant cueAt = Instant.now();
             cue.accept(run.cluster());
             Report done = report.get(180, TimeUnit.SECONDS);

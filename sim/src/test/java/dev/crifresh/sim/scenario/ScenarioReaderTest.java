@@ -162,7 +162,7 @@ class ScenarioReaderTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiterString = " => ", textBlock = """
             'foo: 1\nnodes: [{name: a}]' => 'foo: unknown field, expected one of: registry, desiredCredential, revokedCredentials, coordinator, simulation, alerts, nodes'
-            'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks, joinsAfterSeconds, clock, talosVersion'
+            'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks, joinsAfterSeconds, clock, talosVersion, osImage'
             'coordinator: {maxUnavailble: 1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailble: unknown field, expected one of: maxUnavailable, action, configTimeoutSeconds, rebootTimeoutSeconds, attestTimeoutSeconds, staleTaint, pullProof, pullProofImage, pullProofTimeoutSeconds, etcdCheck, blockOnAlert, blockOnPodSelector, blockTimeoutSeconds'
             'simulation: {rebootSeconds: 1}\nnodes: [{name: a}]' => 'simulation.rebootSeconds: unknown field, expected one of: rebootMillis, containerdRestartsOnConfigChange, podTerminationMillis'
             'nodes: [{name: a, role: master}]' => 'nodes[0] (a).role: unknown value ''master'', expected worker | control-plane'
@@ -236,6 +236,8 @@ class ScenarioReaderTest {
         assertEquals(ClockSpec.CORRECT, plain.clock());
         assertEquals("Talos (v1.13.4)", plain.talosVersion().osImage());
         assertFalse(plain.talosVersion().restartsContainerdOnConfigChange());
+        assertNull(plain.osImage());
+        assertEquals("Talos (v1.13.4)", plain.reportedOsImage());
 
         NodeSpec epoch = ScenarioReader.parse("""
                 nodes:
@@ -251,6 +253,29 @@ class ScenarioReaderTest {
         // before the step a stamp carries the offset, from the step on it is true
         assertEquals(Duration.ofSeconds(3 - 1764000000L), epoch.clock().stamp(Duration.ofSeconds(3)));
         assertEquals(Duration.ofMillis(20500), epoch.clock().stamp(Duration.ofMillis(20500)));
+    }
+
+    @Test
+    void osImageIsAnyStringAndLeavesTheBehaviourToTalosVersion() throws Exception {
+        Scenario s = ScenarioReader.parse("""
+                nodes:
+                  - {name: custom, osImage: Talos (custom-build)}
+                  - {name: flatcar, osImage: Flatcar Container Linux by Kinvolk 4152.2.0 (Oklo), talosVersion: v1.14.1}
+                  - {name: silent, osImage: ''}
+                """);
+        assertEquals("Talos (custom-build)", s.node("custom").reportedOsImage());
+        assertEquals(TalosVersion.DEFAULT, s.node("custom").talosVersion());
+        assertEquals("Flatcar Container Linux by Kinvolk 4152.2.0 (Oklo)", s.node("flatcar").reportedOsImage());
+        assertTrue(s.node("flatcar").talosVersion().restartsContainerdOnConfigChange(), "talosVersion still decides the behaviour");
+        assertEquals("", s.node("silent").reportedOsImage());
+
+        assertEquals("nodes[0] (a).osImage: expected a string, got 1.14",
+                assertThrows(ScenarioException.class, () -> ScenarioReader.parse("nodes: [{name: a, osImage: 1.14}]")).getMessage());
+        assertEquals("nodes[0] (a).osImage: no value given, expected a string (quote an empty one: '')",
+                assertThrows(ScenarioException.class, () -> ScenarioReader.parse("nodes: [{name: a, osImage: }]")).getMessage());
+        assertEquals("nodes[0] (a).osImage: longer than 256 characters",
+                assertThrows(ScenarioException.class, () -> ScenarioReader.parse("nodes: [{name: a, osImage: " + "x".repeat(257) + "}]"))
+                        .getMessage());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -16,6 +16,14 @@ import java.util.List;
  * counts. The run and its node rolls only report these; none of them formats a line or sends an Event itself.
  */
 public sealed interface RunEvent {
+    /** The run holds the rollout Lease (the Lease keeper says so in its own line). */
+    record LockAcquired() implements RunEvent {
+    }
+
+    /** The run's hold of the Lease ended: no more side effects (the Lease keeper says why in its own line). */
+    record LockLost(String why) implements RunEvent {
+    }
+
     /** The informers could not start yet; the run tries again. */
     record WatchRetry(String why) implements RunEvent {
     }
@@ -85,6 +93,13 @@ public sealed interface RunEvent {
 
     /** A node's roll reports progress ({@code host.progress}). */
     record NodeProgress(String prefix, ProgressListener.Level level, String text) implements RunEvent {
+    }
+
+    /**
+     * The node counts as rebooting: its reboot was requested, or ({@code resumed}) an earlier run's reboot is taken
+     * over. No line of its own (the roll says it).
+     */
+    record RebootOrdered(String node, boolean resumed) implements RunEvent {
     }
 
     /** A Kubernetes Event on a node ({@code host.event}, the taints, the seed). */

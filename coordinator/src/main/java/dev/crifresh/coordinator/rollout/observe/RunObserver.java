@@ -20,14 +20,25 @@ import java.util.function.Consumer;
 public final class RunObserver implements Consumer<RunEvent> {
     private final ProgressListener progress;
     private final RolloutEvents events;
+    private Consumer<RunEvent> also = e -> { };
 
     public RunObserver(ProgressListener progress, RolloutEvents events) {
         this.progress = progress;
         this.events = events;
     }
 
+    /** Every event also goes to {@code also}, after its line and Event (a test's typed view of the run); set before the run. */
+    public void also(Consumer<RunEvent> also) {
+        this.also = also;
+    }
+
     @Override
     public void accept(RunEvent e) {
+        say(e);
+        also.accept(e);
+    }
+
+    private void say(RunEvent e) {
         if (e instanceof RunEvent.NodeProgress p) {
             if (p.level() == null) {
                 progress.line(p.prefix() + " " + p.text());

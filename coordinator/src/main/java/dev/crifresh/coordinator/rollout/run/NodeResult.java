@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.rollout.run;
 
 import dev.crifresh.coordinator.Action;
+import dev.crifresh.coordinator.NodeAction;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.report.Decision;
 import dev.crifresh.coordinator.report.NodeReport;
@@ -40,6 +41,9 @@ record NodeResult(Decision decision, Outcome outcome, String detail) {
             why = roll.detail();
         } else if (outcome == null && stopped) {
             why = "not attempted: the rollout stopped; " + c.detail();
+        }
+        if (action == Action.AUTO && d != Decision.SKIP) {
+            why = NodeAction.forNode(Action.AUTO, c.node()).why() + "; " + why; // as plan says it
         }
         return new NodeReport(c.name(), c.node().role(), c.verdict(), c.reason(), d, o,
                 c.markerSaysCurrent(), c.markerContradicts(), why, Decisions.actionWire(c, action, d));

@@ -129,6 +129,12 @@ public final class Rollout {
         return this;
     }
 
+    /** Every {@link RunEvent} of the run also goes to {@code tap}, on the run's context (a test's typed view); set before {@link #run()}. */
+    public Rollout withRunEvents(java.util.function.Consumer<RunEvent> tap) {
+        observer.also(tap);
+        return this;
+    }
+
     /** Runs the rollout; call on the rollout's context. */
     public Future<Report> run() {
         lease.acquire();
@@ -233,6 +239,7 @@ public final class Rollout {
         @Override
         public void lockAcquired() {
             lockHeld = true;
+            observer.accept(new RunEvent.LockAcquired());
             feed(new RunInput.LockAcquired());
         }
 
@@ -249,6 +256,7 @@ public final class Rollout {
         /** No side effect at all from here on: nodes in progress are abandoned as they are, the run ends now. */
         @Override
         public void lockLost(String why) {
+            observer.accept(new RunEvent.LockLost(why));
             feed(new RunInput.LockLost(why));
         }
     }

@@ -191,6 +191,7 @@ final class RunHost implements RollHost {
     @Override
     public void rebootRequested(NodeRoll roll) {
         run.rebootRequested(roll.name());
+        observer.accept(new RunEvent.RebootOrdered(roll.name(), roll.resumed()));
     }
 
     @Override
