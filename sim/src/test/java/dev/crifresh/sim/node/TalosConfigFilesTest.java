@@ -44,7 +44,9 @@ class TalosConfigFilesTest {
         assertEquals(new RegistryParse.Parsed(List.of()), CriRegistryConfig.parse(TalosConfigFiles.containerdToml()));
         assertEquals(new RegistryParse.Parsed(List.of()), CriRegistryConfig.parse(TalosConfigFiles.basePart()));
         JsonNode merged = new TomlMapper().readTree(TalosConfigFiles.criToml("ghcr.io", CRED));
-        assertTrue(merged.at("/plugins/io.containerd.cri.v1.runtime/enable_cdi").booleanValue());
+        assertTrue(merged.at("/plugins/io.containerd.cri.v1.images/use_local_image_pull").booleanValue());
+        assertEquals("/etc/cri/conf.d/hosts",
+                merged.at("/plugins/io.containerd.cri.v1.images/registry/config_path").stringValue());
     }
 
     @Test
