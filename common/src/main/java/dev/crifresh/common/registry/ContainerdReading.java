@@ -20,13 +20,16 @@ import java.util.TreeMap;
  *       2 and above: {@code io.containerd.grpc.v1.cri}, and a plugin key without a dot is refused.</li>
  *   <li><b>containerd 2.x</b> migrates each file from its own version first (a missing version counts
  *       as 1: {@code cri} is renamed {@code io.containerd.grpc.v1.cri}; from 2 to 3 the CRI images plugin
- *       takes that plugin's {@code registry} whole, but only when it also has {@code containerd.runtimes}),
- *       refuses an import whose version is above the root config's, then merges the files key by key:
+ *       takes that plugin's {@code registry} whole — containerd 2.1.9 always, 2.0's source only when the table
+ *       also has {@code containerd.runtimes}, so without it the reading is in doubt), reads an import whose
+ *       version is above the root config's (2.1.9; later sources refuse it and containerd then does not run),
+ *       then merges the files key by key:
  *       a later file's {@code auth} fields override an earlier file's, fields it does not spell stay.
  *       The credentials are those of {@code io.containerd.cri.v1.images}.</li>
  * </ul>
  * A shape whose reading is in doubt (a field-by-field merge of two different credentials, a version 3
- * file whose older CRI section containerd 2.2 may migrate while 2.0 does not) is a failure.
+ * file whose older CRI section containerd 2.2 may migrate while 2.0 does not, a version ≤ 2 registry without
+ * {@code containerd.runtimes} that 2.1 moves and 2.0 does not) is a failure.
  */
 public final class ContainerdReading {
     /** Which containerd reads the files. */
@@ -104,17 +107,8 @@ public final class ContainerdReading {
     }
 
     private static Result two(List<Document> documents) {
-        int root = 0;
-        for (Document d : documents) {
-            int version = d.parsed().version();
-            if (root == 0) {
-                root = version;
-            }
-            if (version > root) {
-                return new Failed(d.path() + ": containerd 2.x refuses an import of version " + version
-                        + " under a version " + root + " root config");
-            }
-        }
+        // An import of a higher version than the root's: containerd 2.1.9 reads it (checked on the real binary);
+        // later sources refuse it, and a containerd that refuses its config does not run — nothing to read.
         Map<String, HostAuth> merged = new LinkedHashMap<>();
         for (Document d : documents) {
             Parsed p = d.parsed();
@@ -129,7 +123,15 @@ public final class ContainerdReading {
                     }
                     cri = p.section(ContainerdConfigFile.CRI_SHORT);
                 }
-                if (p.criRuntimes() && cri.registryDefined()) {
+                if (cri.registryDefined()) {
+                    // containerd 2.1.9 moves the registry whatever else the table holds (the real binary, docs/design.md);
+                    // the images plugin's source at 2.0 moved it only with containerd.runtimes beside it.
+                    if (!p.criRuntimes() && !cri.auths().equals(images.auths())) {
+                        return new Failed(d.path() + ": a version " + p.version() + " file with a registry in "
+                                + (p.section(ContainerdConfigFile.CRI_SHORT).defined() ? "cri" : "io.containerd.grpc.v1.cri")
+                                + " but no containerd.runtimes: containerd 2.1 moves it into the images plugin,"
+                                + " 2.0 leaves it behind");
+                    }
                     effective = cri.auths();
                 }
             } else if (p.version() == 3 && p.criRuntimes()
