@@ -152,13 +152,9 @@ public final class ContainerdReading {
         boolean legacyRegistry = false;
         for (Document d : documents) {
             Parsed p = d.parsed();
-            PluginSection cri = p.section(ContainerdConfigFile.CRI_V1_PLUGIN);
-            if (p.version() <= 1 && p.section(ContainerdConfigFile.CRI_SHORT).defined()) {
-                if (cri.defined()) {
-                    return new Failed(d.path() + ": both cri and io.containerd.grpc.v1.cri in a version "
-                            + p.version() + " file; containerd 2.x keeps one of them at random");
-                }
-                cri = p.section(ContainerdConfigFile.CRI_SHORT);
+            PluginSection cri = legacySection(p);
+            if (cri == null) {
+                return bothNames(d);
             }
             legacyRegistry |= cri.registryDefined();
             Failed doubt = mergeFields(d, images, p.section(ContainerdConfigFile.IMAGES_PLUGIN).auths());
@@ -170,6 +166,23 @@ public final class ContainerdReading {
             }
         }
         return read((version == 1 || version == 2) && legacyRegistry ? legacy : images);
+    }
+
+    /**
+     * The 1.x CRI plugin's table of one file as containerd 2.x takes it: a version 0 or 1 file's {@code cri}
+     * counts as {@code io.containerd.grpc.v1.cri}; null when such a file has both names.
+     */
+    private static PluginSection legacySection(Parsed p) {
+        PluginSection cri = p.section(ContainerdConfigFile.CRI_V1_PLUGIN);
+        if (p.version() <= 1 && p.section(ContainerdConfigFile.CRI_SHORT).defined()) {
+            return cri.defined() ? null : p.section(ContainerdConfigFile.CRI_SHORT);
+        }
+        return cri;
+    }
+
+    private static Failed bothNames(Document d) {
+        return new Failed(d.path() + ": both cri and io.containerd.grpc.v1.cri in a version " + d.parsed().version()
+                + " file; containerd 2.x keeps one of them at random");
     }
 
     /** Merges one file's auth entries into {@code merged}, key by key; a credential assembled from two files is in doubt. */
@@ -209,13 +222,9 @@ public final class ContainerdReading {
             PluginSection images = p.section(ContainerdConfigFile.IMAGES_PLUGIN);
             Map<String, HostAuth> effective = images.auths();
             if (p.version() <= 2) {
-                PluginSection cri = p.section(ContainerdConfigFile.CRI_V1_PLUGIN);
-                if (p.version() <= 1 && p.section(ContainerdConfigFile.CRI_SHORT).defined()) {
-                    if (cri.defined()) {
-                        return new Failed(d.path() + ": both cri and io.containerd.grpc.v1.cri in a version "
-                                + p.version() + " file; containerd 2.x keeps one of them at random");
-                    }
-                    cri = p.section(ContainerdConfigFile.CRI_SHORT);
+                PluginSection cri = legacySection(p);
+                if (cri == null) {
+                    return bothNames(d);
                 }
                 if (cri.registryDefined()) {
                     // The images plugin's later source moves the registry whatever else the table holds; its
