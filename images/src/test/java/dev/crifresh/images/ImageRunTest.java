@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.mockapi.CrudApiServer;
 import dev.crifresh.mockapi.testing.Poll;
 import dev.crifresh.reality.CriClient;
+import dev.crifresh.reality.ContainerdGeneration;
 import dev.crifresh.reality.CriNode;
 import dev.crifresh.reality.Prerequisites;
 import dev.crifresh.reality.RealContainerd;
@@ -27,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -49,7 +53,9 @@ import tools.jackson.databind.node.ObjectNode;
  * exactly as the rendered chart's DaemonSet says ({@link ChartAgent}, {@link ChartRun}): uid 0 with every
  * capability dropped, no_new_privs, RuntimeDefault seccomp, a read-only root file system with the /tmp
  * emptyDir, the host's PID namespace, /etc/cri read-only at /host/etc/cri, the key Secrets read-only
- * (0400), the chart's memory and CPU limits.
+ * (0400), the chart's memory and CPU limits. On every containerd generation ({@link ContainerdGeneration}: Debian's
+ * 1.6, trixie's 1.7, sid's 2.1, each with the layout Talos gives it and its own {@code ctr}), one registry and
+ * one push for all of them; a generation that cannot be had is skipped with one line (a failure on CI).
  *
  * The coordinator image, pulled the same way, runs {@code plan} (as its own uid 65532) against
  * {@code crifresh-sim serve}.
@@ -58,7 +64,6 @@ import tools.jackson.databind.node.ObjectNode;
  * (containerd's /proc entries, the 0600 registries part) without any privilege beyond uid 0, so the
  * chart does not have to grant capabilities an attacker in the pod could use.
  */
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ImageRunTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -84,8 +89,10 @@ class ImageRunTest {
     private static ChartRun runWithCriSocket;
     private static Path keys;
 
+    private static ContainerdGeneration generation;
+
     @BeforeAll
-    static void pullTheImageWithTheRealContainerd() throws Exception {
+    static void pushTheImages() throws Exception {
         work = Files.createTempDirectory("crifresh-images-run-");
         BuiltImages images = BuiltImages.get();
         Optional<String> missing = Prerequisites.missing();
@@ -95,9 +102,37 @@ class ImageRunTest {
         long t0 = System.nanoTime();
         registry = RealRegistry.start(work.resolve("registry"), V1);
         ref = registry.host() + "/crifresh/agent:test";
-        // Talos renders the CRI config before it starts containerd; the push in between puts seconds
-        // between the two, far more than the agent's margin, so the node is fresh
-        node = new CriNode(work.resolve("node"));
+        images.buildah.run("push", "--tls-verify=false", "--creds", V1.username() + ":" + V1.password(),
+                BuiltImages.AGENT, "docker://" + ref);
+        coordinatorRef = registry.host() + "/crifresh/coordinator:test";
+        images.buildah.run("push", "--tls-verify=false", "--creds", V1.username() + ":" + V1.password(),
+                BuiltImages.COORDINATOR, "docker://" + coordinatorRef);
+        System.out.printf("images: registry + push %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+
+        keys = work.resolve("keys");
+        Command.run(Duration.ofMinutes(2), Command.of(java(), "-jar",
+                BuiltImages.REPO.resolve("coordinator/target/crifresh-coordinator.jar"), "keys", "init", "--out-dir", keys)).check();
+
+        api = CrudApiServer.crud();
+        client = api.createClient();
+    }
+
+    /**
+     * Starts {@code name}'s containerd on a node of its own with the layout Talos gives it, pulls both images
+     * through its CRI (with the credential of Talos's CRI config) and renders the chart's runs against it.
+     */
+    static void startOn(String name) throws Exception {
+        generation = ContainerdGeneration.named(name);
+        if (generation.missing().isPresent()) {
+            String why = "images run skipped on " + generation + ": " + generation.missing().get();
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                org.junit.jupiter.api.Assertions.fail(why);
+            }
+            System.out.println(why);
+            org.junit.jupiter.api.Assumptions.abort(why);
+        }
+        long t0 = System.nanoTime();
+        node = new CriNode(work.resolve("node-" + name), generation.layout());
         // as on a node, /etc/hosts and /etc/resolv.conf, which runc binds into containers sharing the host
         // network (containerd runs chrooted into the node's tree); written before containerd starts, as the
         // agent counts a change anywhere on the way to /etc/cri
@@ -108,29 +143,25 @@ class ImageRunTest {
             }
         }
         node.render(registry.host(), V1);
-        images.buildah.run("push", "--tls-verify=false", "--creds", V1.username() + ":" + V1.password(),
-                BuiltImages.AGENT, "docker://" + ref);
-        coordinatorRef = registry.host() + "/crifresh/coordinator:test";
-        images.buildah.run("push", "--tls-verify=false", "--creds", V1.username() + ":" + V1.password(),
-                BuiltImages.COORDINATOR, "docker://" + coordinatorRef);
-        containerd = RealContainerd.start(node);
+        // Talos renders the CRI config before it starts containerd: well beyond the agent's margin before it
+        Instant rendered = Instant.now();
+        Poll.until(Duration.ofSeconds(5), "500 ms after the render", () -> Instant.now().isAfter(rendered.plusMillis(500)));
+        containerd = RealContainerd.start(node, generation);
         for (String image : List.of(ref, coordinatorRef)) {
             CriClient.Pull pull = containerd.cri().pull(image);
             assertTrue(pull.ok(), image + ": " + pull.detail() + "\n" + containerd.logTail());
         }
-        ctr = new NodeCtr(containerd);
+        ctr = new NodeCtr(containerd, generation.system() ? "ctr" : RealContainerd.GENERATION_BIN + "/ctr");
         // containerd runs chrooted into the node's tree: everything it is given lives there
         nodeWork = Files.createDirectories(node.hostRoot().resolve("var/lib/crifresh-images"));
         rootfs = ctr.nodePath(nodeWork.resolve("rootfs"));
         ctr.mountImage(ref, rootfs);
-        System.out.printf("images: push + containerd start + CRI pull + mount %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+        System.out.printf("images on %s: containerd start + CRI pull + mount %d ms%n", generation,
+                (System.nanoTime() - t0) / 1_000_000);
 
-        keys = work.resolve("keys");
-        Command.run(Duration.ofMinutes(2), Command.of(java(), "-jar",
-                BuiltImages.REPO.resolve("coordinator/target/crifresh-coordinator.jar"), "keys", "init", "--out-dir", keys)).check();
-
-        api = CrudApiServer.crud();
-        client = api.createClient();
+        // a Node of its own per generation: no condition left from the previous one
+        client.nodes().withName(NODE).delete();
+        Poll.until(Duration.ofSeconds(30), "Node " + NODE + " deleted", () -> client.nodes().withName(NODE).get() == null);
         createNode(NODE, Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim());
 
         int port = freePort();
@@ -147,14 +178,26 @@ class ImageRunTest {
         assertEquals("fresh", first.path("verdict").asString(), first.toPrettyString());
     }
 
-    @AfterAll
-    static void stop() {
+    /** Stops the generation's containerd and removes what it left in the node's tree. */
+    static void stopGeneration() {
         if (ctr != null && rootfs != null) {
             ctr.unmountImage(rootfs);
         }
         if (containerd != null) {
             containerd.close();
         }
+        if (nodeWork != null) {
+            Command.run(Duration.ofMinutes(2), Command.of("rm", "-rf", "--one-file-system", nodeWork));
+        }
+        ctr = null;
+        rootfs = null;
+        containerd = null;
+        nodeWork = null;
+    }
+
+    @AfterAll
+    static void stop() {
+        stopGeneration();
         if (registry != null) {
             registry.close();
         }
@@ -164,87 +207,177 @@ class ImageRunTest {
         if (api != null) {
             api.destroy();
         }
-        if (nodeWork != null) {
-            Command.run(Duration.ofMinutes(2), Command.of("rm", "-rf", "--one-file-system", nodeWork));
-        }
         if (work != null) {
             // containerd's mounts live in its private namespace: nothing is mounted here in this one
             Command.run(Duration.ofMinutes(2), Command.of("rm", "-rf", "--one-file-system", work));
         }
     }
 
-    /**
-     * {@code observe} in the container, with the chart's host options, and on the host give the same
-     * evidence: fresh as rendered, then stale once the registries part is rewritten (last: the node stays stale).
-     */
-    @Test
-    @Order(2)
-    void observeInTheContainerSeesWhatTheHostSees() throws Exception {
-        JsonNode inside = observeInside("observe-fresh");
-        JsonNode outside = observeOutside();
-        assertEquals("fresh", inside.path("verdict").asString(), inside.toPrettyString());
-        assertEquals(comparable(outside), comparable(inside));
-        assertEquals(containerd.pid(), inside.path("containerd").path("pid").asLong(), "the real containerd, seen through hostPID");
+    @Nested
+    @DisplayName("containerd 1.6 (Debian 12's), Talos <= 1.8 layout")
+    class Containerd16 extends Runs {
+        @BeforeAll
+        static void start() throws Exception {
+            startOn("1.6");
+        }
 
-        // Talos rewrites the registries part in place (mode 0600) after containerd started: stale
-        node.write(TalosConfigFiles.REGISTRIES_PART, node.registriesPart(registry.host(), V2), true);
-        node.write(TalosConfigFiles.CRI_TOML, node.criToml(registry.host(), V2), false);
-        JsonNode staleInside = observeInside("observe-stale");
-        JsonNode staleOutside = observeOutside();
-        assertEquals("stale", staleInside.path("verdict").asString(), staleInside.toPrettyString());
-        assertEquals(comparable(staleOutside), comparable(staleInside));
+        @AfterAll
+        static void stopIt() {
+            stopGeneration();
+        }
+
+            /**
+             * The coordinator image's {@code plan} against the simulated cluster classifies every node as the
+             * coordinator jar does outside the image, and finds the talosctl the image ships on its PATH.
+             */
+            @Test
+            @Order(3)
+            void theCoordinatorImagePlansAgainstTheSimulatedCluster() throws Exception {
+                Path simDir = Files.createDirectories(work.resolve("sim"));
+                Process serve = new ProcessBuilder(java(), "-jar", BuiltImages.REPO.resolve("sim/target/crifresh-sim.jar").toString(), "serve")
+                        .directory(simDir.toFile()).redirectOutput(simDir.resolve("serve.out").toFile())
+                        .redirectError(simDir.resolve("serve.err").toFile()).start();
+                try {
+                    Poll.until(Duration.ofMinutes(3), "crifresh-sim serve to be ready",
+                            () -> !serve.isAlive() || read(simDir.resolve("serve.out")).contains("Serving until Ctrl-C."));
+                    assertTrue(serve.isAlive(), read(simDir.resolve("serve.out")) + read(simDir.resolve("serve.err")));
+                    Path files = simDir.resolve("crifresh-sim");
+                    // the chart mounts the trust Secret 0440 for the pod's fsGroup; the image runs as 65532
+                    Path mounted = Files.createDirectories(nodeWork.resolve("coordinator-files"));
+                    for (String f : List.of("kubeconfig", "credential.json", "trust/jwks.json", "trust/fingerprint.key")) {
+                        Path to = mounted.resolve(f);
+                        Files.createDirectories(to.getParent());
+                        Files.copy(files.resolve(f), to);
+                        Files.setPosixFilePermissions(to, PosixFilePermissions.fromString("r--r-----"));
+                        Files.setAttribute(to, "unix:gid", 65532);
+                    }
+                    List<String> planArgs = List.of("plan", "--kubeconfig", "/work/kubeconfig", "--trust-bundle", "/work/trust",
+                            "--credential-file", "/work/credential.json");
+                    JsonNode config = ctr.imageConfig(coordinatorRef);
+                    assertEquals("65532:65532", config.path("User").asString());
+                    List<Object> ctrArgs = new ArrayList<>(List.of("run", "--rm", "--snapshotter", "native", "--read-only", "--net-host",
+                            "--mount", "type=bind,src=" + ctr.nodePath(mounted) + ",dst=/work,options=rbind:ro",
+                            "--mount", "type=tmpfs,src=tmpfs,dst=/tmp,options=mode=1777", coordinatorRef, "coordinator-plan"));
+                    // ctr replaces ENTRYPOINT and CMD by the arguments given: the image's ENTRYPOINT, then plan's
+                    ctrArgs.addAll(ImageBuildTest.strings(config.path("Entrypoint")));
+                    ctrArgs.addAll(planArgs);
+                    Command.Result inside = ctr.run(Duration.ofMinutes(5), ctrArgs.toArray());
+                    List<String> outsideArgs = new ArrayList<>(List.of(java(), "-jar",
+                            BuiltImages.REPO.resolve("coordinator/target/crifresh-coordinator.jar").toString()));
+                    planArgs.forEach(a -> outsideArgs.add(a.replace("/work/", mounted + "/")));
+                    Command.Result outside = Command.run(Duration.ofMinutes(5), outsideArgs);
+                    String out = inside.stdout() + inside.stderr();
+                    assertEquals(outside.exit(), inside.exit(), out);
+                    assertEquals(classification(outside.stdout()), classification(inside.stdout()), out);
+                    assertTrue(inside.stdout().contains("rollout order: worker-a, worker-b, worker-c, cp-1"), out);
+                    // outside, no talosctl is installed; inside, the image's /usr/local/bin/talosctl (the stand-in) runs
+                    assertTrue(outside.stdout().contains("cannot start talosctl"), outside.stdout());
+                    assertTrue(!inside.stdout().contains("cannot start talosctl"), out);
+                } finally {
+                    serve.destroy();
+                    serve.waitFor();
+                }
+            }
     }
 
-    /**
-     * The coordinator image's {@code plan} against the simulated cluster classifies every node as the
-     * coordinator jar does outside the image, and finds the talosctl the image ships on its PATH.
-     */
-    @Test
-    @Order(3)
-    void theCoordinatorImagePlansAgainstTheSimulatedCluster() throws Exception {
-        Path simDir = Files.createDirectories(work.resolve("sim"));
-        Process serve = new ProcessBuilder(java(), "-jar", BuiltImages.REPO.resolve("sim/target/crifresh-sim.jar").toString(), "serve")
-                .directory(simDir.toFile()).redirectOutput(simDir.resolve("serve.out").toFile())
-                .redirectError(simDir.resolve("serve.err").toFile()).start();
-        try {
-            Poll.until(Duration.ofMinutes(3), "crifresh-sim serve to be ready",
-                    () -> !serve.isAlive() || read(simDir.resolve("serve.out")).contains("Serving until Ctrl-C."));
-            assertTrue(serve.isAlive(), read(simDir.resolve("serve.out")) + read(simDir.resolve("serve.err")));
-            Path files = simDir.resolve("crifresh-sim");
-            // the chart mounts the trust Secret 0440 for the pod's fsGroup; the image runs as 65532
-            Path mounted = Files.createDirectories(nodeWork.resolve("coordinator-files"));
-            for (String f : List.of("kubeconfig", "credential.json", "trust/jwks.json", "trust/fingerprint.key")) {
-                Path to = mounted.resolve(f);
-                Files.createDirectories(to.getParent());
-                Files.copy(files.resolve(f), to);
-                Files.setPosixFilePermissions(to, PosixFilePermissions.fromString("r--r-----"));
-                Files.setAttribute(to, "unix:gid", 65532);
+    @Nested
+    @DisplayName("containerd 1.7 (trixie's), Talos <= 1.8 layout")
+    class Containerd17 extends Runs {
+        @BeforeAll
+        static void start() throws Exception {
+            startOn("1.7");
+        }
+
+        @AfterAll
+        static void stopIt() {
+            stopGeneration();
+        }
+    }
+
+    @Nested
+    @DisplayName("containerd 2.1 (sid's), Talos 1.9-1.13 layout")
+    class Containerd21 extends Runs {
+        @BeforeAll
+        static void start() throws Exception {
+            startOn("2.1");
+        }
+
+        @AfterAll
+        static void stopIt() {
+            stopGeneration();
+        }
+    }
+
+    /** The runs every generation gets (the coordinator's plan, which does not depend on it, runs on 1.6 only). */
+    @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+    abstract class Runs {
+        /**
+         * {@code run} exactly as the DaemonSet runs it: it serves the probes' paths and /metrics on the chart's
+         * port, publishes the condition to the API server, and the process has the security context the
+         * chart asks for, as the kernel reports it in /proc.
+         */
+        @Test
+        @Order(1)
+        void runServesItsProbesAndPublishesUnderTheChartsSecurityContext() throws Exception {
+            String id = "agent-run";
+            Path log = nodeWork.resolve("agent-run.log");
+            List<String> args = run.agent().expandedArgs(run.environment());
+            long t0 = System.nanoTime();
+            ctr.check(run.ctrArgs(rootfs, id, args, true, ctr.nodePath(log), ctr.hostPidNamespace()).toArray());
+            try {
+                HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+                String base = "http://127.0.0.1:" + run.agent().metricsPort();
+                // the chart's startup probe allows 36 x 5 s for the JVM to start under the CPU limit
+                Poll.until(Duration.ofMinutes(3), "/healthz on " + base + " (log " + log + ")",
+                        () -> status(http, base + run.agent().probePaths().get(0)) == 200);
+                long started = (System.nanoTime() - t0) / 1_000_000;
+                Poll.until(Duration.ofMinutes(2), "/readyz", () -> status(http, base + "/readyz") == 200);
+                for (String path : run.agent().probePaths()) {
+                    assertEquals(200, status(http, base + path), path);
+                }
+                String metrics = get(http, base + "/metrics");
+                assertTrue(Pattern.compile("(?m)^crifresh_node_fresh(\\{[^}]*})? 1(\\.0)?$").matcher(metrics).find(), metrics);
+                Poll.until(Duration.ofMinutes(1), "the condition on Node " + NODE,
+                        () -> condition(NODE).map(c -> c.getStatus().equals("True")).orElse(false));
+                NodeCondition c = condition(NODE).orElseThrow();
+                assertEquals("ContainerdStartedAfterConfig", c.getReason(), c.toString());
+                System.out.printf("images: agent container healthy %d ms after ctr run (100m CPU limit)%n", started);
+
+                long pid = taskPid(id);
+                checkProcess(pid, run.argv(args));
+            } finally {
+                ctr.run(Duration.ofMinutes(1), "task", "kill", "--signal", "SIGTERM", id);
+                Poll.until(Duration.ofMinutes(1), "the agent to stop on SIGTERM",
+                        () -> ctr.run(Duration.ofMinutes(1), "task", "ls").stdout().lines()
+                                .noneMatch(l -> l.startsWith(id + " ") && l.contains("RUNNING")));
+                ctr.run(Duration.ofMinutes(1), "task", "rm", id);
+                ctr.run(Duration.ofMinutes(1), "container", "rm", id);
             }
-            List<String> planArgs = List.of("plan", "--kubeconfig", "/work/kubeconfig", "--trust-bundle", "/work/trust",
-                    "--credential-file", "/work/credential.json");
-            JsonNode config = ctr.imageConfig(coordinatorRef);
-            assertEquals("65532:65532", config.path("User").asString());
-            List<Object> ctrArgs = new ArrayList<>(List.of("run", "--rm", "--snapshotter", "native", "--read-only", "--net-host",
-                    "--mount", "type=bind,src=" + ctr.nodePath(mounted) + ",dst=/work,options=rbind:ro",
-                    "--mount", "type=tmpfs,src=tmpfs,dst=/tmp,options=mode=1777", coordinatorRef, "coordinator-plan"));
-            // ctr replaces ENTRYPOINT and CMD by the arguments given: the image's ENTRYPOINT, then plan's
-            ctrArgs.addAll(ImageBuildTest.strings(config.path("Entrypoint")));
-            ctrArgs.addAll(planArgs);
-            Command.Result inside = ctr.run(Duration.ofMinutes(5), ctrArgs.toArray());
-            List<String> outsideArgs = new ArrayList<>(List.of(java(), "-jar",
-                    BuiltImages.REPO.resolve("coordinator/target/crifresh-coordinator.jar").toString()));
-            planArgs.forEach(a -> outsideArgs.add(a.replace("/work/", mounted + "/")));
-            Command.Result outside = Command.run(Duration.ofMinutes(5), outsideArgs);
-            String out = inside.stdout() + inside.stderr();
-            assertEquals(outside.exit(), inside.exit(), out);
-            assertEquals(classification(outside.stdout()), classification(inside.stdout()), out);
-            assertTrue(inside.stdout().contains("rollout order: worker-a, worker-b, worker-c, cp-1"), out);
-            // outside, no talosctl is installed; inside, the image's /usr/local/bin/talosctl (the stand-in) runs
-            assertTrue(outside.stdout().contains("cannot start talosctl"), outside.stdout());
-            assertTrue(!inside.stdout().contains("cannot start talosctl"), out);
-        } finally {
-            serve.destroy();
-            serve.waitFor();
+            assertTrue(Files.readString(log).contains("SIGTERM: stopping"), Files.readString(log));
+        }
+
+        /**
+         * {@code observe} in the container, with the chart's host options, and on the host give the same
+         * evidence: fresh as rendered, then stale once the registries part is rewritten (last: the node stays stale).
+         */
+        @Test
+        @Order(2)
+        void observeInTheContainerSeesWhatTheHostSees() throws Exception {
+            JsonNode inside = observeInside("observe-fresh");
+            JsonNode outside = observeOutside();
+            assertEquals("fresh", inside.path("verdict").asString(), inside.toPrettyString());
+            assertEquals(comparable(outside), comparable(inside));
+            assertEquals(containerd.pid(), inside.path("containerd").path("pid").asLong(), "the real containerd, seen through hostPID");
+
+            // Talos rewrites the registries part in place (mode 0600) after containerd started: stale
+            for (String f : node.layout().authFiles()) {
+                node.write(f, f.equals(TalosConfigFiles.CRI_TOML) ? node.criToml(registry.host(), V2)
+                        : node.registriesPart(registry.host(), V2), f.equals(TalosConfigFiles.REGISTRIES_PART));
+            }
+            JsonNode staleInside = observeInside("observe-stale");
+            JsonNode staleOutside = observeOutside();
+            assertEquals("stale", staleInside.path("verdict").asString(), staleInside.toPrettyString());
+            assertEquals(comparable(staleOutside), comparable(staleInside));
         }
     }
 
@@ -314,51 +447,6 @@ class ImageRunTest {
             copy.path("config").path(list).values().forEach(f -> ((ObjectNode) f).remove(List.of("changedAt", "changedBy")));
         }
         return copy;
-    }
-
-    /**
-     * {@code run} exactly as the DaemonSet runs it: it serves the probes' paths and /metrics on the chart's
-     * port, publishes the condition to the API server, and the process has the security context the
-     * chart asks for, as the kernel reports it in /proc.
-     */
-    @Test
-    @Order(1)
-    void runServesItsProbesAndPublishesUnderTheChartsSecurityContext() throws Exception {
-        String id = "agent-run";
-        Path log = nodeWork.resolve("agent-run.log");
-        List<String> args = run.agent().expandedArgs(run.environment());
-        long t0 = System.nanoTime();
-        ctr.check(run.ctrArgs(rootfs, id, args, true, ctr.nodePath(log), ctr.hostPidNamespace()).toArray());
-        try {
-            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-            String base = "http://127.0.0.1:" + run.agent().metricsPort();
-            // the chart's startup probe allows 36 x 5 s for the JVM to start under the CPU limit
-            Poll.until(Duration.ofMinutes(3), "/healthz on " + base + " (log " + log + ")",
-                    () -> status(http, base + run.agent().probePaths().get(0)) == 200);
-            long started = (System.nanoTime() - t0) / 1_000_000;
-            Poll.until(Duration.ofMinutes(2), "/readyz", () -> status(http, base + "/readyz") == 200);
-            for (String path : run.agent().probePaths()) {
-                assertEquals(200, status(http, base + path), path);
-            }
-            String metrics = get(http, base + "/metrics");
-            assertTrue(Pattern.compile("(?m)^crifresh_node_fresh(\\{[^}]*})? 1(\\.0)?$").matcher(metrics).find(), metrics);
-            Poll.until(Duration.ofMinutes(1), "the condition on Node " + NODE,
-                    () -> condition(NODE).map(c -> c.getStatus().equals("True")).orElse(false));
-            NodeCondition c = condition(NODE).orElseThrow();
-            assertEquals("ContainerdStartedAfterConfig", c.getReason(), c.toString());
-            System.out.printf("images: agent container healthy %d ms after ctr run (100m CPU limit)%n", started);
-
-            long pid = taskPid(id);
-            checkProcess(pid, run.argv(args));
-        } finally {
-            ctr.run(Duration.ofMinutes(1), "task", "kill", "--signal", "SIGTERM", id);
-            Poll.until(Duration.ofMinutes(1), "the agent to stop on SIGTERM",
-                    () -> ctr.run(Duration.ofMinutes(1), "task", "ls").stdout().lines()
-                            .noneMatch(l -> l.startsWith(id + " ") && l.contains("RUNNING")));
-            ctr.run(Duration.ofMinutes(1), "task", "rm", id);
-            ctr.run(Duration.ofMinutes(1), "container", "rm", id);
-        }
-        assertTrue(Files.readString(log).contains("SIGTERM: stopping"), Files.readString(log));
     }
 
     /** What the kernel says about the agent's process: the chart's security context, applied. */

@@ -8,7 +8,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Debian's {@code ctr} in the real containerd's mount namespace and root ({@code nsenter --mount --root}:
+ * The {@code ctr} of the real containerd's generation (Debian's own for 1.6) in its mount namespace and root ({@code nsenter --mount --root}:
  * the harness chroots containerd into the node's tree), where {@code /run/containerd},
  * {@code /var/lib/containerd} and {@code /etc/cri} are the node's, on the {@code k8s.io} namespace, in which
  * the CRI plugin pulled the image (as the kubelet has it pull). Paths given to it are the node's:
@@ -20,9 +20,12 @@ final class NodeCtr {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final RealContainerd containerd;
+    private final String ctr;
 
-    NodeCtr(RealContainerd containerd) {
+    /** @param ctr the {@code ctr} of containerd's own generation, as a path in its root ({@code ctr} on its PATH) */
+    NodeCtr(RealContainerd containerd, String ctr) {
         this.containerd = containerd;
+        this.ctr = ctr;
     }
 
     /**
@@ -34,7 +37,7 @@ final class NodeCtr {
     }
 
     List<String> command(Object... args) {
-        return Command.of("nsenter", "--target", containerd.pid(), "--mount", "--root", "--wd=/", "--", "ctr",
+        return Command.of("nsenter", "--target", containerd.pid(), "--mount", "--root", "--wd=/", "--", ctr,
                 "--namespace", "k8s.io", List.of(args));
     }
 

@@ -36,8 +36,13 @@ public final class CriClient implements AutoCloseable {
             return !ok && detail.contains("401 Unauthorized");
         }
 
+        /** containerd had no credential for the registry to send (containerd 2.x says so before asking). */
+        public boolean noCredential() {
+            return !ok && detail.contains("no basic auth credentials");
+        }
+
         public String summary() {
-            return ok ? "OK" : unauthorized() ? "401" : "error";
+            return ok ? "OK" : unauthorized() ? "401" : noCredential() ? "no credential" : "error";
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.crifresh.reality;
 
 import dev.crifresh.sim.node.TalosConfigFiles;
+import dev.crifresh.sim.node.TalosConfigFiles.Layout;
 import dev.crifresh.sim.scenario.Credential;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,8 +16,9 @@ import java.util.List;
 /**
  * One node's root file system in a temporary directory, {@code host/}: containerd runs chrooted into it
  * ({@link RealContainerd}) and the agent reads it as its host root, so both see one tree, as on a node.
- * {@code host/etc/cri/…} holds Talos's CRI files rendered by the sim's {@link TalosConfigFiles} in config
- * version 2 (containerd 1.x); {@code host/var/lib/containerd} and {@code host/run/containerd} are containerd's
+ * {@code host/etc/cri/…} holds Talos's CRI files rendered by the sim's {@link TalosConfigFiles} in the
+ * {@link Layout} Talos gives the containerd that runs (version 2 for 1.x, version 3 for 2.x);
+ * {@code host/var/lib/containerd} and {@code host/run/containerd} are containerd's
  * root and state. Files are written as Talos writes them: in place (truncate and write, never a rename),
  * {@code 01-registries.part} mode 0600, and a file whose content is already identical is not written at all.
  */
@@ -24,9 +26,16 @@ public final class CriNode {
     /** The CRI settings Talos leaves at their defaults, set so containerd needs no overlay mounts or CNI. */
     private final TalosConfigFiles.CriSettings settings;
     private final Path root;
+    private final Layout layout;
 
+    /** A node in Talos ≤ 1.8's layout (config version 2, containerd 1.x). */
     public CriNode(Path root) {
+        this(root, Layout.TALOS_1_8);
+    }
+
+    public CriNode(Path root, Layout layout) {
         this.root = root;
+        this.layout = layout;
         // Talos's CNI directories (absent here: the CRI plugin reports no network, pulls work); the native
         // snapshotter, so unpacking needs no overlay mounts.
         this.settings = new TalosConfigFiles.CriSettings("native", TalosConfigFiles.CriSettings.TALOS.cniBinDir(),
@@ -72,31 +81,34 @@ public final class CriNode {
      */
     public List<String> render(String registry, Credential credential) {
         List<String> written = new java.util.ArrayList<>();
-        if (write(TalosConfigFiles.CONTAINERD_TOML, TalosConfigFiles.containerdTomlV2(), false)) {
-            written.add(TalosConfigFiles.CONTAINERD_TOML);
+        for (TalosConfigFiles.File file : layout.files(registry, credential, settings)) {
+            if (write(file.path(), file.text(), file.secret())) {
+                written.add(file.path());
+            }
         }
-        if (write(TalosConfigFiles.BASE_PART, TalosConfigFiles.basePartV2(settings), false)) {
-            written.add(TalosConfigFiles.BASE_PART);
-        }
-        if (write(TalosConfigFiles.REGISTRIES_PART, TalosConfigFiles.registriesPartV2(registry, credential), true)) {
-            written.add(TalosConfigFiles.REGISTRIES_PART);
-        }
-        if (write(TalosConfigFiles.CRI_TOML, TalosConfigFiles.criTomlV2(registry, credential, settings), false)) {
-            written.add(TalosConfigFiles.CRI_TOML);
-        }
-        // containerd 1.x reads base_runtime_spec when the CRI plugin starts; Talos writes the real one.
-        write("/etc/cri/conf.d/base-spec.json", "{\"ociVersion\":\"1.0.2-dev\"}\n", false);
+        // containerd reads base_runtime_spec when the CRI plugin starts; Talos writes the real one.
+        write(TalosConfigFiles.BASE_RUNTIME_SPEC, "{\"ociVersion\":\"1.0.2-dev\"}\n", false);
         return written;
+    }
+
+    /** The layout Talos renders for this node's containerd. */
+    public Layout layout() {
+        return layout;
+    }
+
+    /** The root config's text ({@code containerd.toml}) of this node's layout. */
+    public String containerdToml() {
+        return layout.containerdToml();
     }
 
     /** The merged file's text for {@code credential}: what a rotation writes into {@code cri.toml}. */
     public String criToml(String registry, Credential credential) {
-        return TalosConfigFiles.criTomlV2(registry, credential, settings);
+        return layout.criToml(registry, credential, settings);
     }
 
-    /** The registries part's text for {@code credential}. */
+    /** The registries part's text for {@code credential} (Talos ≥ 1.14 does not write it to disk). */
     public String registriesPart(String registry, Credential credential) {
-        return TalosConfigFiles.registriesPartV2(registry, credential);
+        return layout.registriesPart(registry, credential);
     }
 
     /** Writes {@code text} to {@code nodePath} in place; false (and no write) when the file already holds it. */

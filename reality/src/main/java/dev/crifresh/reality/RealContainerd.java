@@ -7,18 +7,24 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Debian's real containerd 1.6 started as root in a private mount namespace of its own
+ * A real containerd of one {@link ContainerdGeneration} (Debian's own 1.6, or 1.7 and 2.1 from
+ * {@code reality/bin/fetch-containerd}'s cache) started as root in a private mount namespace of its own
  * ({@code unshare --mount --propagation private}) and chrooted into the node's root ({@link CriNode#hostRoot()}),
  * so the paths it reads are a Talos node's without touching the machine's: {@code /etc/cri},
  * {@code /var/lib/containerd} and {@code /run/containerd} are plain directories of the node's tree, the
  * agent's host root. Only {@code /usr} (read-only), {@code /proc}, {@code /dev} and {@code /sys} are mounted
  * into the chroot, none on the way to the config. {@code unshare}, the shell and {@code chroot} each
  * {@code exec} the next, so the process started here is containerd itself, with Talos's command line
- * {@code containerd --address /run/containerd/containerd.sock --config /etc/cri/containerd.toml}.
+ * {@code containerd --address /run/containerd/containerd.sock --config /etc/cri/containerd.toml}. A generation
+ * other than the system's has its binary directory bind-mounted read-only at {@link #GENERATION_BIN} in the
+ * node's root and first on containerd's {@code PATH}, so it runs its own shims (with the system's runc).
  */
 public final class RealContainerd implements AutoCloseable {
     public static final List<String> TALOS_ARGS = List.of(
             "--address", "/run/containerd/containerd.sock", "--config", "/etc/cri/containerd.toml");
+
+    /** Where a fetched generation's binaries appear inside the node's root (not on the way to the config). */
+    public static final String GENERATION_BIN = "/opt/containerd/bin";
 
     private final Process process;
     private final CriNode node;
@@ -32,46 +38,37 @@ public final class RealContainerd implements AutoCloseable {
         this.cri = cri;
     }
 
-    /** Starts containerd on {@code node}'s files and returns once its CRI service answers. */
+    /** Starts Debian's containerd 1.6 on {@code node}'s files and returns once its CRI service answers. */
     public static RealContainerd start(CriNode node) {
-        return start(node, "containerd-" + System.nanoTime() + ".log");
+        return start(node, ContainerdGeneration.named("1.6"));
     }
 
-    static RealContainerd start(CriNode node, String logName) {
-        return start(node, logName, null);
+    /** Starts {@code generation}'s containerd on {@code node}'s files and returns once its CRI service answers. */
+    public static RealContainerd start(CriNode node, ContainerdGeneration generation) {
+        return start(node, generation, "containerd-" + System.nanoTime() + ".log");
     }
 
-    /**
-     * Starts the containerd whose binaries (containerd and its shim) are in {@code binDir}, e.g. one unpacked by
-     * {@code reality/bin/fetch-containerd}: the directory is bind-mounted read-only at {@link #BIN_IN_NODE} inside
-     * the node's root and put first on containerd's PATH (containerd looks its shims up there); null: the
-     * system's containerd.
-     */
-    public static RealContainerd start(CriNode node, Path binDir) {
-        return start(node, "containerd-" + System.nanoTime() + ".log", binDir);
-    }
-
-    /** Where {@link #start(CriNode, Path)} mounts a fetched containerd's binaries, as a node path. */
-    public static final String BIN_IN_NODE = "/opt/crifresh-containerd";
-
-    private static RealContainerd start(CriNode node, String logName, Path binDir) {
+    static RealContainerd start(CriNode node, ContainerdGeneration generation, String logName) {
+        generation.missing().ifPresent(m -> {
+            throw new IllegalStateException("cannot start " + generation + ": " + m);
+        });
         Path r = node.root();
         Path host = node.hostRoot();
         linkLikeHost(host);
-        String mountBin = "true";
+        List<String> mountBin = List.of();
         String exec = "exec chroot " + host + " containerd " + String.join(" ", TALOS_ARGS);
-        if (binDir != null) {
-            Path inNode = node.path(BIN_IN_NODE);
+        if (!generation.system()) {
+            Path bin = host.resolve(GENERATION_BIN.substring(1));
             try {
-                Files.createDirectories(inNode);
+                Files.createDirectories(bin);
             } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException("cannot create " + inNode, e);
+                throw new java.io.UncheckedIOException("cannot create " + bin, e);
             }
-            mountBin = "mount --bind -o ro " + binDir + " " + inNode;
-            exec = "exec chroot " + host + " env PATH=" + BIN_IN_NODE + ":/usr/sbin:/usr/bin " + BIN_IN_NODE
-                    + "/containerd " + String.join(" ", TALOS_ARGS);
+            mountBin = List.of("mount --bind -o ro '" + generation.binDir() + "' " + bin);
+            exec = "exec chroot " + host + " /usr/bin/env PATH=" + GENERATION_BIN + ":/usr/sbin:/usr/bin:/sbin:/bin "
+                    + "containerd " + String.join(" ", TALOS_ARGS); // found on PATH: argv[0] is "containerd", as on Talos
         }
-        String script = String.join("\n",
+        List<String> lines = new java.util.ArrayList<>(List.of(
                 "set -e",
                 // the node's root a mount point of its own: runc, run by containerd's shim in this chroot, makes
                 // "/" a recursive slave mount before it prepares a container's root, which fails (EINVAL) where
@@ -80,9 +77,10 @@ public final class RealContainerd implements AutoCloseable {
                 "mount --bind -o ro /usr " + host.resolve("usr"),
                 "mount -t proc proc " + host.resolve("proc"),
                 "mount --rbind /dev " + host.resolve("dev"),
-                "mount --rbind /sys " + host.resolve("sys"),
-                mountBin,
-                exec);
+                "mount --rbind /sys " + host.resolve("sys")));
+        lines.addAll(mountBin);
+        lines.add(exec);
+        String script = String.join("\n", lines);
         Path log = r.resolve(logName);
         MachineLock.acquire();
         try {

@@ -20,14 +20,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * containerd's socket as the clock witness, on the real containerd: it unlinks and re-binds its socket at
  * every start, after reading its config, so the socket's stamps agree with its start as the agent derives
  * it from the real {@code /proc}. Threat model: clock steps are inside it; here the clock is not stepped
- * (the machine's clock is never changed), so the witness must agree, twice: at a start and at a restart.
+ * (the machine's clock is never changed), so the witness must agree, twice: at a start and at a restart, on
+ * every containerd generation (1.6, 1.7, 2.1).
  */
 class ClockWitnessRealityTest {
     private static final Path PROC = Path.of("/proc");
@@ -35,19 +37,25 @@ class ClockWitnessRealityTest {
     @TempDir
     Path tmp;
 
-    @Test
-    void theSocketOfARealContainerdAgreesWithItsProcStartAtEveryStart() throws Exception {
+    static java.util.stream.Stream<ContainerdGeneration> generations() {
+        return ContainerdGeneration.all().stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("generations")
+    void theSocketOfARealContainerdAgreesWithItsProcStartAtEveryStart(ContainerdGeneration generation) throws Exception {
         RealityGate.require();
-        CriNode node = new CriNode(tmp.resolve("node"));
+        RealityGate.require(generation);
+        CriNode node = new CriNode(tmp.resolve("node"), generation.layout());
         node.render("registry.invalid", new Credential("deploy-bot", "token-v1"));
         // containerd's /run/containerd is <node>/host/run/containerd: its --address resolves under the host root
         ContainerdSocketReader sockets = new ContainerdSocketReader(new HostPaths(node.hostRoot()), ChangeTimes.KERNEL);
 
         Instant firstBind;
-        try (RealContainerd containerd = RealContainerd.start(node)) {
+        try (RealContainerd containerd = RealContainerd.start(node, generation)) {
             firstBind = assertAgrees(containerd, sockets);
         }
-        try (RealContainerd again = RealContainerd.start(node)) {
+        try (RealContainerd again = RealContainerd.start(node, generation)) {
             Instant secondBind = assertAgrees(again, sockets);
             assertTrue(secondBind.isAfter(firstBind), "a restart binds a new socket: " + firstBind + " → " + secondBind);
         }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.crifresh.common.evidence.IntrospectionRules;
 import java.io.IOException;
@@ -20,7 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,21 +49,15 @@ class IntrospectionRealityTest {
         Files.write(key, "reality-suite-fingerprint-key-32-bytes!".getBytes(StandardCharsets.US_ASCII));
     }
 
-    private static FetchedContainerd containerd21() {
+    private static ContainerdGeneration containerd21() {
         return fetched("2.1");
     }
 
-    private static FetchedContainerd fetched(String generation) {
+    private static ContainerdGeneration fetched(String name) {
         RealityGate.require();
-        FetchedContainerd.Result found = FetchedContainerd.find(generation);
-        if (found.containerd().isEmpty()) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("containerd " + generation + " cannot be had on CI: " + found.why());
-            }
-            System.out.println("containerd " + generation + " skipped: " + found.why());
-            Assumptions.abort("containerd " + generation + ": " + found.why());
-        }
-        return found.containerd().get();
+        ContainerdGeneration generation = ContainerdGeneration.named(name);
+        RealityGate.require(generation);
+        return generation;
     }
 
     /** Talos 1.9–1.13's files for containerd 2.x: the root config and the merged CRI config (version 3). */
@@ -111,9 +103,9 @@ class IntrospectionRealityTest {
 
     @Test
     void theAnswerOfARealContainerd21IsWhatTheSourceSaysAndDecidesByEachRule() throws Exception {
-        FetchedContainerd c21 = containerd21();
+        ContainerdGeneration c21 = containerd21();
         CriNode node = talos2x(tmp.resolve("node"), "token-v1");
-        try (RealContainerd containerd = RealContainerd.start(node, c21.binDir())) {
+        try (RealContainerd containerd = RealContainerd.start(node, c21)) {
             // Fresh: the answer agrees, the other rules prove it (ordering).
             JsonNode fresh = introspected(node);
             assertEquals("fresh", fresh.get("verdict").stringValue(), summary(fresh));
@@ -129,7 +121,7 @@ class IntrospectionRealityTest {
             assertFalse(last.isBefore(started.minusMillis(10)), "last occurrence " + last + " before start " + started);
             assertFalse(last.isAfter(bound), "last occurrence " + last + " after the socket's bind " + bound);
             assertEquals(List.of(REGISTRY), List.of(answer.get("configCredentialHosts").get(0).stringValue()));
-            System.out.println("containerd " + c21.version() + " pid " + containerd.pid() + " (uuid "
+            System.out.println(c21 + " pid " + containerd.pid() + " (uuid "
                     + answer.get("uuid").stringValue() + ", pidns " + answer.get("pidns").longValue() + "): /proc start "
                     + started + ", " + IntrospectionRules.REGISTRY_CONFIGS + " last occurrence " + last + " ("
                     + Duration.between(started, last).toMillis() + " ms after), socket mtime " + bound + " ("
@@ -161,9 +153,9 @@ class IntrospectionRealityTest {
 
     @Test
     void aContainerdThatLoadedNoCredentialOrIsNotTheOneOnTheSocketIsNeverFresh() throws Exception {
-        FetchedContainerd c21 = containerd21();
+        ContainerdGeneration c21 = containerd21();
         CriNode node = talos2x(tmp.resolve("node"), null);
-        try (RealContainerd containerd = RealContainerd.start(node, c21.binDir())) {
+        try (RealContainerd containerd = RealContainerd.start(node, c21)) {
             JsonNode none = introspected(node);
             assertEquals("fresh", none.get("verdict").stringValue(), "no credential, no deprecation: " + summary(none));
             assertTrue(deprecation(none.get("containerd").get("introspection")) == null, none.toString());
@@ -196,9 +188,9 @@ class IntrospectionRealityTest {
 
     @Test
     void runtimeStatusRequestedOnContainerd21FallsBackAndSaysSo() throws Exception {
-        FetchedContainerd c21 = containerd21();
+        ContainerdGeneration c21 = containerd21();
         CriNode node = talos2x(tmp.resolve("node"), "token-v1");
-        try (RealContainerd containerd = RealContainerd.start(node, c21.binDir())) {
+        try (RealContainerd containerd = RealContainerd.start(node, c21)) {
             JsonNode view = observe(node, "--cri-socket", node.socket().toString());
             assertEquals("fresh", view.get("verdict").stringValue(), summary(view));
             JsonNode fallback = view.get("proofFallback");
@@ -208,17 +200,17 @@ class IntrospectionRealityTest {
             assertEquals(view.get("proof").stringValue(), fallback.get("used").stringValue());
             assertTrue(view.get("message").stringValue().contains("the requested runtime-status proof does not apply"),
                     summary(view));
-            System.out.println("--cri-socket on containerd " + c21.version() + ": " + summary(view));
+            System.out.println("--cri-socket on " + c21 + ": " + summary(view));
         }
     }
 
     @Test
     void containerd17OnATalos18LayoutAnswersItsPidAndRecordsTheDeprecationToo() throws Exception {
-        FetchedContainerd c17 = fetched("1.7");
+        ContainerdGeneration c17 = fetched("1.7");
         CriNode node = new CriNode(tmp.resolve("node"));
         node.render("registry.invalid", new dev.crifresh.sim.scenario.Credential("deploy-bot", "token-v1"));
         TruthTableTest.settle(Instant.now());
-        try (RealContainerd containerd = RealContainerd.start(node, c17.binDir())) {
+        try (RealContainerd containerd = RealContainerd.start(node, c17)) {
             JsonNode view = introspected(node);
             assertEquals("fresh", view.get("verdict").stringValue(), summary(view));
             JsonNode answer = view.get("containerd").get("introspection");
@@ -229,7 +221,7 @@ class IntrospectionRealityTest {
                     new dev.crifresh.sim.scenario.Credential("deploy-bot", "token-v2")), false);
             JsonNode rotated = introspected(node);
             assertEquals("ConfigChangedAfterRuntimeLoad", rotated.get("reason").stringValue(), summary(rotated));
-            System.out.println("containerd " + c17.version() + " pid " + containerd.pid() + ": "
+            System.out.println(c17 + " pid " + containerd.pid() + ": "
                     + IntrospectionRules.REGISTRY_CONFIGS + " at " + deprecation(answer).get("lastOccurrence").stringValue()
                     + "; after a rotation: " + summary(rotated));
         }
@@ -290,7 +282,7 @@ class IntrospectionRealityTest {
      * containerd 2.1 with a command line of its own (its own config, root and state under the node's tmp) on the
      * node's CRI socket path, in a private mount namespace; returns once it answers there.
      */
-    private Process startSecond(CriNode node, FetchedContainerd c21) throws Exception {
+    private Process startSecond(CriNode node, ContainerdGeneration c21) throws Exception {
         Path dir = tmp.resolve("second");
         Files.createDirectories(dir);
         Path config = dir.resolve("config.toml");

@@ -29,4 +29,25 @@ final class RealityGate {
         }
         Assumptions.abort("reality suite skipped: " + missing.get());
     }
+
+    private static final java.util.Set<String> SAID_GENERATIONS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * A containerd generation the test runs on: where it cannot be had (1.7 and 2.1 come from
+     * {@code reality/bin/fetch-containerd}) the test is skipped with one line naming what is missing, once per
+     * generation; on CI that is a failure.
+     */
+    static void require(ContainerdGeneration generation) {
+        Optional<String> missing = generation.missing();
+        if (missing.isEmpty()) {
+            return;
+        }
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            fail("reality suite cannot run on CI: " + missing.get());
+        }
+        if (SAID_GENERATIONS.add(generation.name())) {
+            System.out.println("reality suite skipped on " + generation + ": " + missing.get());
+        }
+        Assumptions.abort("skipped on " + generation + ": " + missing.get());
+    }
 }

@@ -27,7 +27,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -52,6 +53,7 @@ class RunModeTest {
     private final List<RealContainerd> started = new ArrayList<>();
     private AgentRuntime agent;
     private boolean locked;
+    private ContainerdGeneration generation;
 
     @BeforeEach
     void setUp() {
@@ -89,22 +91,36 @@ class RunModeTest {
         }
     }
 
-    @Test
-    void conditionFollowsTheRealContainerd() throws Exception {
-        runRotations(false, "ContainerdStartedAfterConfig", "ConfigChangedAfterContainerdStart");
+    static java.util.stream.Stream<ContainerdGeneration> generations() {
+        return ContainerdGeneration.all().stream();
     }
 
-    @Test
-    void conditionFollowsTheRealContainerdWithTheRuntimeStatusProof() throws Exception {
-        runRotations(true, "RuntimeStatusMatchesConfig", "RuntimeCredentialDiffers");
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("generations")
+    void conditionFollowsTheRealContainerd(ContainerdGeneration generation) throws Exception {
+        runRotations(generation, false, "ContainerdStartedAfterConfig", "ConfigChangedAfterContainerdStart");
     }
 
-    private void runRotations(boolean criSocket, String freshReason, String staleReason) throws Exception {
+    /** On containerd 2.x the status carries no registry config: the stamp rules decide, with their reasons. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("generations")
+    void conditionFollowsTheRealContainerdWithTheRuntimeStatusProof(ContainerdGeneration generation) throws Exception {
+        if (generation.two()) {
+            runRotations(generation, true, "ContainerdStartedAfterConfig", "ConfigChangedAfterContainerdStart");
+        } else {
+            runRotations(generation, true, "RuntimeStatusMatchesConfig", "RuntimeCredentialDiffers");
+        }
+    }
+
+    private void runRotations(ContainerdGeneration generation, boolean criSocket, String freshReason,
+            String staleReason) throws Exception {
+        RealityGate.require(generation);
+        this.generation = generation;
         int token = 0;
         Credential current = new Credential("deploy-bot", "run-" + token);
         registry = RealRegistry.start(tmp.resolve("registry"), current);
         String image = registry.push(OciLayout.write(tmp.resolve("oci"), "v1", "run mode"), "crifresh/probe", "v1");
-        CriNode node = new CriNode(tmp.resolve("node"));
+        CriNode node = new CriNode(tmp.resolve("node"), generation.layout());
         node.render(registry.host(), current);
         TruthTableTest.settle(Instant.now());
         RealContainerd containerd = start(node);
@@ -144,13 +160,13 @@ class RunModeTest {
             CriClient.Pull pull = containerd.cri().pull(image);
             assertTrue(pull.ok(), "fresh again after the restart, and the real pull must succeed: " + pull.detail());
         }
-        System.out.println("run mode" + (criSocket ? " --cri-socket" : "") + ": rewrite in place → condition False"
+        System.out.println("run mode on " + generation + (criSocket ? " --cri-socket" : "") + ": rewrite in place → condition False"
                 + " in the API after " + latenciesMs + " ms (max " + latenciesMs.stream().max(Long::compare).orElseThrow()
                 + " ms; the agent's p99 target is 250 ms)");
     }
 
     private RealContainerd start(CriNode node) {
-        RealContainerd containerd = RealContainerd.start(node);
+        RealContainerd containerd = RealContainerd.start(node, generation);
         started.add(containerd);
         return containerd;
     }

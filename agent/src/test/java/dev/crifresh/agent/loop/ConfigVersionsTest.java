@@ -75,20 +75,22 @@ class ConfigVersionsTest {
 
     @Test
     void whenTheGenerationsDisagreeGenericModeCannotTell() throws Exception {
-        // containerd 1.x reads the version-less import; containerd 2.x drops a registry-only 1.x section.
+        // containerd 1.x reads the version-less import; containerd 2.1 migrates the registry-only 1.x section,
+        // 2.0's source drops it (docs/design.md).
         Assessment a = observe(ROOT_V2, auth("io.containerd.grpc.v1.cri", "token-v1"), false);
         assertEquals(Reason.CONFIG_UNREADABLE, a.evaluation().reason(), a.evaluation().message());
         assertTrue(a.evaluation().message().contains("containerd 1.x and 2.x"), a.evaluation().message());
         assertTrue(!a.evaluation().message().contains("token-v1"), a.evaluation().message());
-        // --containerd-generation settles it: 1.x reads the credential, 2.x holds none.
+        // --containerd-generation one settles it: 1.x reads the credential. two does not: 2.x releases differ.
         Assessment one = observe(ROOT_V2, auth("io.containerd.grpc.v1.cri", "token-v1"), false,
                 ContainerdReading.Generation.ONE);
         assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, one.evaluation().reason(), one.evaluation().message());
         assertEquals(fingerprint("token-v1"), one.registries().get("ghcr.io"));
         Assessment two = observe(ROOT_V2, auth("io.containerd.grpc.v1.cri", "token-v1"), false,
                 ContainerdReading.Generation.TWO);
-        assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, two.evaluation().reason(), two.evaluation().message());
-        assertEquals(null, two.registries().get("ghcr.io"));
+        assertEquals(Reason.CONFIG_UNREADABLE, two.evaluation().reason(), two.evaluation().message());
+        assertTrue(two.evaluation().message().contains("containerd 2.1 moves it"), two.evaluation().message());
+        assertTrue(!two.evaluation().message().contains("token-v1"), two.evaluation().message());
     }
 
     @Test

@@ -18,15 +18,18 @@ import java.util.TreeMap;
  *       {@code version} is the last non-zero one in load order; a plugin's table in a later file
  *       replaces the earlier one whole. Merged version 0 or 1: the CRI plugin's table is {@code cri};
  *       2 and above: {@code io.containerd.grpc.v1.cri}, and a plugin key without a dot is refused.</li>
- *   <li><b>containerd 2.x</b> migrates each file from its own version first (a missing version counts
- *       as 1: {@code cri} is renamed {@code io.containerd.grpc.v1.cri}; from 2 to 3 the CRI images plugin
- *       takes that plugin's {@code registry} whole, but only when it also has {@code containerd.runtimes}),
- *       refuses an import whose version is above the root config's, then merges the files key by key:
- *       a later file's {@code auth} fields override an earlier file's, fields it does not spell stay.
- *       The credentials are those of {@code io.containerd.cri.v1.images}.</li>
+ *   <li><b>containerd 2.x</b> releases differ. containerd 2.1.9 (the real binary) merges the files key by
+ *       key first, then migrates the merged config from its merged version (the last non-zero one): at 1 or
+ *       2 the CRI plugin's {@code registry} replaces the images plugin's whole. The later source migrates each
+ *       file from its own version (from 2 to 3 the images plugin takes the CRI plugin's {@code registry};
+ *       2.0's source only when the table also has {@code containerd.runtimes}), refuses an import above the
+ *       root's version, then merges. Where the two disagree the reading is in doubt. In both, a later file's
+ *       {@code auth} fields override an earlier file's and fields it does not spell stay; the credentials are
+ *       those of {@code io.containerd.cri.v1.images}.</li>
  * </ul>
  * A shape whose reading is in doubt (a field-by-field merge of two different credentials, a version 3
- * file whose older CRI section containerd 2.2 may migrate while 2.0 does not) is a failure.
+ * file whose older CRI section containerd 2.2 may migrate while 2.0 does not, a version ≤ 2 registry without
+ * {@code containerd.runtimes} that 2.1 moves and 2.0 does not) is a failure.
  */
 public final class ContainerdReading {
     /** Which containerd reads the files. */
@@ -103,7 +106,106 @@ public final class ContainerdReading {
         return read(current);
     }
 
+    /** A marker: the per-file reading's containerd refuses the files (it does not run, so it holds nothing). */
+    private static final Failed REFUSED = new Failed("refused");
+
+    /**
+     * The two ways containerd 2.x releases load the files: 2.1.9 (the real binary) merges them first and
+     * migrates the merged config from its version; the later source migrates each file from its own version,
+     * then merges. Where they agree, or where the later release would refuse the files (and not run), the
+     * reading is 2.1.9's; otherwise it is in doubt.
+     */
     private static Result two(List<Document> documents) {
+        Result mergedFirst = twoMergedFirst(documents);
+        Result perFile = twoPerFile(documents);
+        if (perFile == REFUSED || perFile.equals(mergedFirst) || mergedFirst instanceof Failed) {
+            return mergedFirst;
+        }
+        return perFile instanceof Failed f ? f : new Failed("containerd 2.1 (which merges the files, then migrates"
+                + " them from the merged version " + mergedVersion(documents) + ") and later 2.x releases (which"
+                + " migrate each file from its own version) read different registry credentials from these files");
+    }
+
+    /** The merged {@code version}: the last non-zero one in load order (containerd 1.x, and 2.1.9). */
+    private static int mergedVersion(List<Document> documents) {
+        int merged = 0;
+        for (Document d : documents) {
+            if (d.parsed().version() != 0) {
+                merged = d.parsed().version();
+            }
+        }
+        return merged;
+    }
+
+    /**
+     * containerd 2.1.9, as the real binary shows it: the files are merged key by key (the last non-zero
+     * {@code version} wins); a merged version 1 or 2 is then migrated, and the CRI plugin's {@code registry}
+     * (a version 0 or 1 file's {@code cri} counted as {@code io.containerd.grpc.v1.cri}) replaces the images
+     * plugin's whole, with or without {@code containerd.runtimes}. A merged version 0 or 3 and above is not
+     * migrated: the images plugin's registry is the one. So a version 3 file loaded after a version 2 file
+     * that holds the registry loses it.
+     */
+    private static Result twoMergedFirst(List<Document> documents) {
+        int version = mergedVersion(documents);
+        Map<String, HostAuth> images = new LinkedHashMap<>();
+        Map<String, HostAuth> legacy = new LinkedHashMap<>();
+        boolean legacyRegistry = false;
+        for (Document d : documents) {
+            Parsed p = d.parsed();
+            PluginSection cri = legacySection(p);
+            if (cri == null) {
+                return bothNames(d);
+            }
+            legacyRegistry |= cri.registryDefined();
+            Failed doubt = mergeFields(d, images, p.section(ContainerdConfigFile.IMAGES_PLUGIN).auths());
+            if (doubt == null) {
+                doubt = mergeFields(d, legacy, cri.auths());
+            }
+            if (doubt != null) {
+                return doubt;
+            }
+        }
+        return read((version == 1 || version == 2) && legacyRegistry ? legacy : images);
+    }
+
+    /**
+     * The 1.x CRI plugin's table of one file as containerd 2.x takes it: a version 0 or 1 file's {@code cri}
+     * counts as {@code io.containerd.grpc.v1.cri}; null when such a file has both names.
+     */
+    private static PluginSection legacySection(Parsed p) {
+        PluginSection cri = p.section(ContainerdConfigFile.CRI_V1_PLUGIN);
+        if (p.version() <= 1 && p.section(ContainerdConfigFile.CRI_SHORT).defined()) {
+            return cri.defined() ? null : p.section(ContainerdConfigFile.CRI_SHORT);
+        }
+        return cri;
+    }
+
+    private static Failed bothNames(Document d) {
+        return new Failed(d.path() + ": both cri and io.containerd.grpc.v1.cri in a version " + d.parsed().version()
+                + " file; containerd 2.x keeps one of them at random");
+    }
+
+    /** Merges one file's auth entries into {@code merged}, key by key; a credential assembled from two files is in doubt. */
+    private static Failed mergeFields(Document d, Map<String, HostAuth> merged, Map<String, HostAuth> entries) {
+        for (Map.Entry<String, HostAuth> e : entries.entrySet()) {
+            HostAuth earlier = merged.get(e.getKey());
+            HostAuth later = e.getValue();
+            if (earlier != null && !earlier.auth().equals(later.auth())
+                    && !later.fields().containsAll(earlier.fields())) {
+                return new Failed(d.path() + ": registry " + e.getKey() + " has auth fields from two files;"
+                        + " containerd 2.x merges them field by field");
+            }
+            merged.put(e.getKey(), later);
+        }
+        return null;
+    }
+
+    /**
+     * containerd 2.x's later source ({@code cmd/containerd/server/config/config.go}, {@code LoadConfigWithPlugins}):
+     * each file is migrated from its own version, an import above the root's version is refused, then the files
+     * are merged key by key.
+     */
+    private static Result twoPerFile(List<Document> documents) {
         int root = 0;
         for (Document d : documents) {
             int version = d.parsed().version();
@@ -111,8 +213,7 @@ public final class ContainerdReading {
                 root = version;
             }
             if (version > root) {
-                return new Failed(d.path() + ": containerd 2.x refuses an import of version " + version
-                        + " under a version " + root + " root config");
+                return REFUSED;
             }
         }
         Map<String, HostAuth> merged = new LinkedHashMap<>();
@@ -121,15 +222,19 @@ public final class ContainerdReading {
             PluginSection images = p.section(ContainerdConfigFile.IMAGES_PLUGIN);
             Map<String, HostAuth> effective = images.auths();
             if (p.version() <= 2) {
-                PluginSection cri = p.section(ContainerdConfigFile.CRI_V1_PLUGIN);
-                if (p.version() <= 1 && p.section(ContainerdConfigFile.CRI_SHORT).defined()) {
-                    if (cri.defined()) {
-                        return new Failed(d.path() + ": both cri and io.containerd.grpc.v1.cri in a version "
-                                + p.version() + " file; containerd 2.x keeps one of them at random");
-                    }
-                    cri = p.section(ContainerdConfigFile.CRI_SHORT);
+                PluginSection cri = legacySection(p);
+                if (cri == null) {
+                    return bothNames(d);
                 }
-                if (p.criRuntimes() && cri.registryDefined()) {
+                if (cri.registryDefined()) {
+                    // The images plugin's later source moves the registry whatever else the table holds; its
+                    // source at 2.0 moved it only with containerd.runtimes beside it.
+                    if (!p.criRuntimes() && !cri.auths().equals(images.auths())) {
+                        return new Failed(d.path() + ": a version " + p.version() + " file with a registry in "
+                                + (p.section(ContainerdConfigFile.CRI_SHORT).defined() ? "cri" : "io.containerd.grpc.v1.cri")
+                                + " but no containerd.runtimes: containerd 2.1 moves it into the images plugin,"
+                                + " 2.0 leaves it behind");
+                    }
                     effective = cri.auths();
                 }
             } else if (p.version() == 3 && p.criRuntimes()
@@ -137,15 +242,9 @@ public final class ContainerdReading {
                 return new Failed(d.path() + ": a version 3 file with a registry in io.containerd.grpc.v1.cri:"
                         + " containerd 2.2 may migrate it into the images plugin, 2.0 does not");
             }
-            for (Map.Entry<String, HostAuth> e : effective.entrySet()) {
-                HostAuth earlier = merged.get(e.getKey());
-                HostAuth later = e.getValue();
-                if (earlier != null && !earlier.auth().equals(later.auth())
-                        && !later.fields().containsAll(earlier.fields())) {
-                    return new Failed(d.path() + ": registry " + e.getKey() + " has auth fields from two files;"
-                            + " containerd 2.x merges them field by field");
-                }
-                merged.put(e.getKey(), later);
+            Failed doubt = mergeFields(d, merged, effective);
+            if (doubt != null) {
+                return doubt;
             }
         }
         return read(merged);

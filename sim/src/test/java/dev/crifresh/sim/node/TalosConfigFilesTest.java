@@ -44,7 +44,9 @@ class TalosConfigFilesTest {
         assertEquals(new RegistryParse.Parsed(List.of()), CriRegistryConfig.parse(TalosConfigFiles.containerdToml()));
         assertEquals(new RegistryParse.Parsed(List.of()), CriRegistryConfig.parse(TalosConfigFiles.basePart()));
         JsonNode merged = new TomlMapper().readTree(TalosConfigFiles.criToml("ghcr.io", CRED));
-        assertTrue(merged.at("/plugins/io.containerd.cri.v1.runtime/enable_cdi").booleanValue());
+        assertTrue(merged.at("/plugins/io.containerd.cri.v1.images/use_local_image_pull").booleanValue());
+        assertEquals("/etc/cri/conf.d/hosts",
+                merged.at("/plugins/io.containerd.cri.v1.images/registry/config_path").stringValue());
     }
 
     @Test
@@ -73,5 +75,39 @@ class TalosConfigFilesTest {
         List<String> lines = TalosConfigFiles.criTomlV2("ghcr.io", CRED, settings).lines().toList();
         assertEquals("## /etc/cri/conf.d/01-registries.part (sha256:" + ConfigDigest.sha256Hex(
                 TalosConfigFiles.registriesPartV2("ghcr.io", CRED).getBytes(StandardCharsets.UTF_8)) + ")", lines.get(1));
+    }
+
+    /**
+     * Every release's layout, read as the agent reads it in Talos mode (generation unknown): the credential, from
+     * the files containerd loads ({@code containerd.toml} and the merged {@code cri.toml}). Talos 1.15's
+     * version 4 layout is checked here only: no containerd that reads version 4 (2.2 and later) runs here — from
+     * source only.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.EnumSource(TalosConfigFiles.Layout.class)
+    void everyLayoutIsReadAsTheCredentialFromTheFilesContainerdLoads(TalosConfigFiles.Layout layout) {
+        TalosConfigFiles.CriSettings settings = new TalosConfigFiles.CriSettings("native", "/opt/cni/bin", "/etc/cni/net.d");
+        List<TalosConfigFiles.File> files = layout.files("ghcr.io", CRED, settings);
+        List<String> paths = files.stream().map(TalosConfigFiles.File::path).toList();
+        assertEquals(layout.registriesPartOnDisk(), paths.contains(TalosConfigFiles.REGISTRIES_PART), paths.toString());
+        List<dev.crifresh.common.registry.ContainerdReading.Document> loaded = new java.util.ArrayList<>();
+        for (TalosConfigFiles.File f : files) {
+            dev.crifresh.common.registry.ContainerdConfigFile.Parsed parsed = assertInstanceOf(
+                    dev.crifresh.common.registry.ContainerdConfigFile.Parsed.class,
+                    dev.crifresh.common.registry.ContainerdConfigFile.parse(f.text()), f.path());
+            if (f.path().equals(TalosConfigFiles.CONTAINERD_TOML) || f.path().equals(TalosConfigFiles.CRI_TOML)) {
+                assertEquals(layout.version(), parsed.version(), f.path());
+                loaded.add(new dev.crifresh.common.registry.ContainerdReading.Document(f.path(), parsed));
+            }
+        }
+        assertEquals(new dev.crifresh.common.registry.ContainerdReading.Read(java.util.Map.of("ghcr.io",
+                new RegistryAuth("ghcr.io", "deploy-bot", "token-v2", ""))),
+                dev.crifresh.common.registry.ContainerdReading.read(loaded, true), layout.release());
+        // the merged file holds the auth: Talos >= 1.14 writes it 0600, as the part was
+        assertEquals(!layout.registriesPartOnDisk(), files.get(files.size() - 1).secret());
+        if (!layout.registriesPartOnDisk()) {
+            assertTrue(files.get(files.size() - 1).text().startsWith("## file /etc/cri/conf.d/00-base.part\n"
+                    + "## in-memory registries\n"));
+        }
     }
 }
