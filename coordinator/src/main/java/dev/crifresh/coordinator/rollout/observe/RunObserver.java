@@ -94,9 +94,15 @@ public final class RunObserver implements Consumer<RunEvent> {
             silence(s.outcome());
         } else if (e instanceof RunEvent.Warning w) {
             progress.log(ProgressListener.Level.WARN, w.text());
-        } else if (e instanceof RunEvent.Stopping s && s.reason() != StopReason.LOCK_NOT_ACQUIRED) {
-            progress.log(s.reason() == StopReason.INTERRUPTED ? ProgressListener.Level.WARN : ProgressListener.Level.ERROR,
-                    "stopping: " + s.why() + (s.rolling() ? "; no new reboots" : ""));
+        } else if (e instanceof RunEvent.Stopping s) {
+            if (s.reason() != StopReason.LOCK_NOT_ACQUIRED) { // the lock's own line says why
+                progress.log(s.reason() == StopReason.INTERRUPTED ? ProgressListener.Level.WARN : ProgressListener.Level.ERROR,
+                        "stopping: " + s.why() + (s.rolling() ? "; no new reboots" : ""));
+            }
+        } else if (e instanceof RunEvent.LockAcquired || e instanceof RunEvent.LockLost || e instanceof RunEvent.RebootOrdered) {
+            // typed points for the run's listeners only: the Lease and the node's roll write their own lines
+        } else {
+            throw new IllegalStateException("RunObserver does not handle " + e.getClass().getName());
         }
     }
 
