@@ -48,6 +48,14 @@ public final class NodePatches {
      * also tests that the node still reports that boot id and is still cordoned.
      */
     public static String phase(Node node, String ownership, String bootIdBefore) {
+        return phase(node, ownership, bootIdBefore, null);
+    }
+
+    /**
+     * Like {@link #phase(Node, String, String)}; with a boot id it also records {@code recordedAt} (when given) in
+     * {@code crifresh.dev/recorded-at}, so that a later run can judge whether the node stayed up since.
+     */
+    public static String phase(Node node, String ownership, String bootIdBefore, java.time.Instant recordedAt) {
         Ops ops = new Ops(node);
         ops.testPresentAnnotation(CrifreshAnnotations.ROLLOUT);
         ops.testUid();
@@ -58,7 +66,27 @@ public final class NodePatches {
         ops.putAnnotation(CrifreshAnnotations.ROLLOUT, ownership);
         if (bootIdBefore != null) {
             ops.putAnnotation(CrifreshAnnotations.BOOT_ID, bootIdBefore);
+            if (recordedAt != null) {
+                ops.putAnnotation(CrifreshAnnotations.RECORDED_AT, recordedAt.toString());
+            }
         }
+        return ops.json();
+    }
+
+    /**
+     * An earlier run's record of a reboot that was never carried out, taken over by this run: {@code ownership}
+     * (this run's, phase draining) and {@code why} replace it, the recorded boot id and time are dropped, the cordon
+     * stays. Guarded by the earlier ownership value, the UID and the boot id the judgement rests on.
+     */
+    public static String takeOver(Node node, String ownership, String bootId, String why) {
+        Ops ops = new Ops(node);
+        ops.testPresentAnnotation(CrifreshAnnotations.ROLLOUT);
+        ops.testUid();
+        ops.test("/status/nodeInfo/bootID", bootId);
+        ops.putAnnotation(CrifreshAnnotations.ROLLOUT, ownership);
+        ops.putAnnotation(CrifreshAnnotations.NOT_CARRIED_OUT, why);
+        ops.removeAnnotation(CrifreshAnnotations.BOOT_ID);
+        ops.removeAnnotation(CrifreshAnnotations.RECORDED_AT);
         return ops.json();
     }
 
@@ -70,7 +98,7 @@ public final class NodePatches {
         Ops ops = new Ops(node);
         ops.testPresentAnnotation(CrifreshAnnotations.ROLLOUT);
         ops.testUid();
-        for (String key : new String[] {CrifreshAnnotations.ROLLOUT, CrifreshAnnotations.CORDONED, CrifreshAnnotations.BOOT_ID}) {
+        for (String key : CrifreshAnnotations.ALL) {
             ops.removeAnnotation(key);
         }
         if (uncordon && Boolean.TRUE.equals(node.getSpec() == null ? null : node.getSpec().getUnschedulable())) {
