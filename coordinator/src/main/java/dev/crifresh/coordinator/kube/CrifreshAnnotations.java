@@ -16,7 +16,7 @@ public final class CrifreshAnnotations {
      * can tell a node Ready the whole time since from one that went down in between.
      */
     public static final String RECORDED_AT = "crifresh.dev/recorded-at";
-    /** Why a run took over an earlier run's record: the reboot it recorded was never carried out (in words). */
+    /** Why a node is rebooted again: an earlier run's recorded reboot was never carried out (in words, with the claim). */
     public static final String NOT_CARRIED_OUT = "crifresh.dev/reboot-not-carried-out";
 
     /** Every annotation the coordinator writes: a release drops each the node carries. */

@@ -31,6 +31,11 @@ public final class NodePatches {
      * its resource version and UID; cordons (and records {@code crifresh.dev/cordoned=true}) when {@code cordon}.
      */
     public static String claim(Node node, String ownership, boolean cordon) {
+        return claim(node, ownership, cordon, null);
+    }
+
+    /** Like {@link #claim(Node, String, boolean)}; {@code notCarriedOut}: why an earlier run's record is rolled again, or null. */
+    public static String claim(Node node, String ownership, boolean cordon, String notCarriedOut) {
         Ops ops = new Ops(node);
         ops.test("/metadata/resourceVersion", node.getMetadata().getResourceVersion());
         ops.testUid();
@@ -38,6 +43,9 @@ public final class NodePatches {
         if (cordon) {
             ops.putAnnotation(CrifreshAnnotations.CORDONED, "true");
             ops.add("/spec/unschedulable", true);
+        }
+        if (notCarriedOut != null) {
+            ops.putAnnotation(CrifreshAnnotations.NOT_CARRIED_OUT, notCarriedOut);
         }
         return ops.json();
     }
@@ -74,30 +82,21 @@ public final class NodePatches {
     }
 
     /**
-     * An earlier run's record of a reboot that was never carried out, taken over by this run: {@code ownership}
-     * (this run's, phase draining) and {@code why} replace it, the recorded boot id and time are dropped, the cordon
-     * stays. Guarded by the earlier ownership value, the UID and the boot id the judgement rests on.
-     */
-    public static String takeOver(Node node, String ownership, String bootId, String why) {
-        Ops ops = new Ops(node);
-        ops.testPresentAnnotation(CrifreshAnnotations.ROLLOUT);
-        ops.testUid();
-        ops.test("/status/nodeInfo/bootID", bootId);
-        ops.putAnnotation(CrifreshAnnotations.ROLLOUT, ownership);
-        ops.putAnnotation(CrifreshAnnotations.NOT_CARRIED_OUT, why);
-        ops.removeAnnotation(CrifreshAnnotations.BOOT_ID);
-        ops.removeAnnotation(CrifreshAnnotations.RECORDED_AT);
-        return ops.json();
-    }
-
-    /**
      * Drops every crifresh annotation the node carries; uncordons only when {@code uncordon} (crifresh
      * cordoned it) and the node is still cordoned. Guarded by the ownership and cordon values read.
      */
     public static String release(Node node, boolean uncordon) {
+        return release(node, uncordon, null);
+    }
+
+    /** Like {@link #release(Node, boolean)}; with {@code bootId}, also tests that the node still reports that boot id. */
+    public static String release(Node node, boolean uncordon, String bootId) {
         Ops ops = new Ops(node);
         ops.testPresentAnnotation(CrifreshAnnotations.ROLLOUT);
         ops.testUid();
+        if (bootId != null) {
+            ops.test("/status/nodeInfo/bootID", bootId);
+        }
         for (String key : CrifreshAnnotations.ALL) {
             ops.removeAnnotation(key);
         }
