@@ -406,7 +406,7 @@ class CoordinatorFaultSuiteTest {
             String said = line(r, "w1").detail();
             assertTrue(said.contains("reboot was NOT sent"), "the run's report does not say w1's reboot was not sent: " + said);
             String left = "exit 4 (lease-lost), " + outcomes(r) + ", the driver never called; w1 left cordoned in phase rebooting,"
-                    + " the report naming it (\"" + said + "\")";
+                    + " its report line saying \"its reboot was NOT sent\"";
             return left + "; " + rerunFinishes(h, true);
         }
     }
@@ -431,7 +431,8 @@ class CoordinatorFaultSuiteTest {
             assertTrue(cordoned(h, "w1"), "a node that may still come back was uncordoned");
             assertEquals("rebooting", phase(h, "w1"));
             assertFalse(cordoned(h, "w2"));
-            return left + "; rerun: exit 1, " + outcomes(again) + ", not rebooted again, still cordoned and owned (w1: \"" + why + "\")";
+            return left + "; rerun: exit 1, " + outcomes(again) + ", not rebooted again, still cordoned and owned; its report names"
+                    + " the fact: w1 is not Ready and still reports the boot id recorded before the reboot";
         }
     }
 
@@ -578,7 +579,9 @@ class CoordinatorFaultSuiteTest {
             assertEquals(1, driver.calls("w1"), "w1 rebooted again");
             assertTrue(cordoned(h, "w1"));
             assertEquals("rebooting", phase(h, "w1"));
-            return left + "; rerun: exit 1, " + outcomes(again) + ", not rebooted again, still cordoned and owned (w1: \"" + why + "\")";
+            return left + "; rerun: exit 1, " + outcomes(again) + ", not rebooted again, still cordoned and owned; its report names"
+                    + " the fact: w1 has been Ready only since a time after the record (it went NotReady in between and came back"
+                    + " with the same boot id)";
         }
     }
 

@@ -301,7 +301,7 @@ public final class NodeRoll {
             RollPatches.Recording[] last = {null};
             GuardedPatch.apply(GuardedPatch.Target.of(host), name, r.node(), node -> {
                 last[0] = RollPatches.rebooting(runId(), r.recorded(), startedAs, r.cluster(), r.inFlight(), r.budget(), node,
-                        host.clock().instant());
+                        host.clock().instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
                 return last[0].step();
             }).onComplete(ar -> {
                 if (ar.succeeded() && last[0].verdict() instanceof LastMomentCheck.Go go) {
