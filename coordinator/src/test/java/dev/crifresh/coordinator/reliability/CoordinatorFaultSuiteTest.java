@@ -108,9 +108,9 @@ class CoordinatorFaultSuiteTest {
                 new Case("A7", "coordinator killed", "right after phase rebooting was recorded, before the reboot request (nothing sent)", NO,
                         h -> killedAndRerun(h, FreezePoint.after("recorded", "w1 phase rebooting recorded"), false, null)),
                 new Case("D1", "the reboot driver fails; nothing reached the node", "w1's reboot request", NO,
-                        CoordinatorFaultSuiteTest::driverFailed),
+                        h -> driverFailed(h, false)),
                 new Case("D2", "the reboot driver fails after the request got through (talosctl killed at its timeout)",
-                        "w1's reboot request", NO, CoordinatorFaultSuiteTest::driverFailedAfterDelivering),
+                        "w1's reboot request", NO, h -> driverFailed(h, true)),
                 new Case("D3", "coordinator killed; the node acts on the reboot request 14 s late (its kubelet heartbeating until"
                         + " then), the rerun's clock allowance 10 s", "right after the reboot request", NO,
                         CoordinatorFaultSuiteTest::killedAndTheRebootActsLate),
@@ -290,36 +290,26 @@ class CoordinatorFaultSuiteTest {
 
     // ---- a reboot request that failed, or acted late -------------------------------------------------------
 
-    private static String driverFailed(Harness h) throws Exception {
+    /**
+     * w1's reboot request fails; {@code delivered}: after it got through (the node reboots anyway). Either way the run
+     * leaves w1 in phase rebooting, and the rerun must reboot it exactly once in all: itself when nothing got through.
+     */
+    private static String driverFailed(Harness h, boolean delivered) throws Exception {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
-        h.driver.behave("w1", Behaviour.DRIVER_FAILS);
+        h.driver.behave("w1", delivered ? Behaviour.DELIVERS_THEN_FAILS : Behaviour.DRIVER_FAILS);
         try (Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
             Report r = h.rollout(settings());
             assertEquals(1, r.exitCode(), r.toJson());
             assertEquals(Outcome.FAILED, line(r, "w1").outcome(), r.toJson());
             assertTrue(line(r, "w1").detail().startsWith("reboot request failed"), line(r, "w1").detail());
-            assertEquals(List.of(), h.driver.reboots());
+            assertEquals(delivered ? List.of("w1") : List.of(), h.driver.reboots());
             assertEquals("rebooting", phase(h, "w1"));
-            String left = "exit 1, " + outcomes(r) + "; w1 left cordoned in phase rebooting (the request may have got through)";
+            String left = "exit 1, " + outcomes(r) + "; w1 " + (delivered ? "rebooted meanwhile, " : "") + "left cordoned in phase "
+                    + phase(h, "w1") + (delivered ? "" : " (the request may have got through)");
             h.driver.behave("w1", Behaviour.RETURNS_FRESH);
-            return left + "; " + rerunFinishes(h, true);
-        }
-    }
-
-    private static String driverFailedAfterDelivering(Harness h) throws Exception {
-        h.worker("w1", Verdict.STALE);
-        h.worker("w2", Verdict.STALE);
-        h.driver.behave("w1", Behaviour.DELIVERS_THEN_FAILS);
-        try (Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
-            Report r = h.rollout(settings());
-            assertEquals(1, r.exitCode(), r.toJson());
-            assertEquals(Outcome.FAILED, line(r, "w1").outcome(), r.toJson());
-            assertTrue(line(r, "w1").detail().startsWith("reboot request failed"), line(r, "w1").detail());
-            assertEquals(List.of("w1"), h.driver.reboots(), "the request got through once");
-            String left = "exit 1, " + outcomes(r) + "; w1 rebooted meanwhile, left cordoned in phase " + phase(h, "w1");
-            h.driver.behave("w1", Behaviour.RETURNS_FRESH);
-            return left + "; " + rerunFinishes(h, false) + " (w1 not rebooted again: its new boot id proves the first)";
+            return left + "; " + rerunFinishes(h, !delivered)
+                    + (delivered ? " (w1 not rebooted again: its new boot id proves the first)" : "");
         }
     }
 
@@ -353,14 +343,7 @@ class CoordinatorFaultSuiteTest {
     // ---- the Lease lost ------------------------------------------------------------------------------------
 
     private static String leaseLostWhileDraining(Harness h) throws Exception {
-        h.worker("w1", Verdict.STALE);
-        h.worker("w2", Verdict.STALE);
-        h.cluster.addPod("shop", "db-0", "w1");
-        for (String pod : W2_PODS) {
-            h.cluster.addPod("shop", pod, "w2");
-        }
-        h.cluster.refuseEvictionsAlways("shop", "db-0");
-        acceptW2Evictions(h);
+        w1HeldByADisruptionBudget(h);
         try (Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
             Harness.Run run = h.run("a", settings(), new CopyOnWriteArrayList<>()).rollout();
             Poll.until(WAIT, "w1 draining", () -> h.cluster.refusals() > 0);
@@ -466,6 +449,21 @@ class CoordinatorFaultSuiteTest {
         }
     }
 
+    /**
+     * Two stale workers, w1 rolled first (fewer pods: the seed) and its drain held for good by a PodDisruptionBudget on
+     * db-0; w2's pods may be evicted.
+     */
+    private static void w1HeldByADisruptionBudget(Harness h) {
+        h.worker("w1", Verdict.STALE);
+        h.worker("w2", Verdict.STALE);
+        h.cluster.addPod("shop", "db-0", "w1");
+        for (String pod : W2_PODS) {
+            h.cluster.addPod("shop", pod, "w2");
+        }
+        h.cluster.refuseEvictionsAlways("shop", "db-0");
+        acceptW2Evictions(h);
+    }
+
     private static void acceptW2Evictions(Harness h) {
         for (String pod : W2_PODS) {
             h.cluster.acceptEvictions("shop", pod, h.evictions);
@@ -502,14 +500,7 @@ class CoordinatorFaultSuiteTest {
      * and w2 is still queued when w1 goes away.
      */
     private static String deletedWhileDraining(Harness h) throws Exception {
-        h.worker("w1", Verdict.STALE);
-        h.worker("w2", Verdict.STALE);
-        h.cluster.addPod("shop", "db-0", "w1");
-        for (String pod : W2_PODS) {
-            h.cluster.addPod("shop", pod, "w2");
-        }
-        h.cluster.refuseEvictionsAlways("shop", "db-0");
-        acceptW2Evictions(h);
+        w1HeldByADisruptionBudget(h);
         Harness.Run run = h.run(settings()).rollout();
         Poll.until(WAIT, "w1 draining", () -> h.cluster.refusals() > 0);
         assertNull(phase(h, "w2"), "w2 was started before w1");

@@ -31,7 +31,8 @@ import java.util.List;
  *   <li><b>Driver call</b> ({@code Requesting}): silence its alerts, read the Lease once more, request the reboot; a
  *       failed request may have got through ({@link NodeEnd.MayHaveRebooted});</li>
  *   <li><b>Return</b> ({@code Returning}, {@code Marking}): a new boot id and Ready within {@code --reboot-timeout},
- *       then phase {@code verifying};</li>
+ *       then phase {@code verifying}; a resumed record whose reboot was never carried out ({@link UnsentReboot}) is
+ *       released on its unchanged boot id and queued again by the run ({@link NodeEnd.NotCarriedOut});</li>
  *   <li><b>Attest</b> ({@code Attesting}): a fresh attestation from the new boot within {@code --attest-timeout};
  *       stale reboots once more (from step 3), never a third time; a resumed node stale is handed back;</li>
  *   <li><b>Prove</b> ({@code Proving}): the gates after its return; a failure is reported and the node still released;</li>
