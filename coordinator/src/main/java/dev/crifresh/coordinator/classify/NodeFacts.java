@@ -4,6 +4,9 @@ import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.coordinator.driver.InternalIps;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +19,7 @@ import java.util.Map;
  * @param attestation the {@code ContainerdConfigFresh} condition, or null when absent (see
  *                    {@link AttestationCondition#duplicated()} when the Node has several)
  * @param osImage     the Node's {@code status.nodeInfo.osImage} (e.g. {@code Talos (v1.14.1)}), or null
+ * @param kubelet     the {@code Ready} condition's times, each null when absent or unreadable
  */
 public record NodeFacts(
         String name,
@@ -28,11 +32,42 @@ public record NodeFacts(
         List<String> internalIps,
         Map<String, String> annotations,
         AttestationCondition attestation,
-        String osImage) {
+        String osImage,
+        ReadyTimes kubelet) {
+
+    /**
+     * The {@code Ready} condition's times as the kubelet (or, for {@code Unknown}, the node lifecycle controller)
+     * wrote them: {@code since} its last transition, {@code heartbeat} the kubelet's last status report.
+     */
+    public record ReadyTimes(Instant since, Instant heartbeat) {
+        public static final ReadyTimes NONE = new ReadyTimes(null, null);
+
+        static ReadyTimes of(NodeCondition ready) {
+            return new ReadyTimes(time(ready.getLastTransitionTime()), time(ready.getLastHeartbeatTime()));
+        }
+
+        /** An RFC 3339 time as the API server writes it, or null when absent or unreadable. */
+        public static Instant time(String value) {
+            if (value == null || value.isBlank()) {
+                return null;
+            }
+            try {
+                return OffsetDateTime.parse(value).toInstant();
+            } catch (DateTimeParseException e) {
+                return null;
+            }
+        }
+    }
 
     public NodeFacts {
         internalIps = List.copyOf(internalIps);
         annotations = Map.copyOf(annotations);
+        kubelet = kubelet == null ? ReadyTimes.NONE : kubelet;
+    }
+
+    public NodeFacts(String name, String uid, String resourceVersion, Role role, String bootId, boolean ready, boolean unschedulable,
+                     List<String> internalIps, Map<String, String> annotations, AttestationCondition attestation, String osImage) {
+        this(name, uid, resourceVersion, role, bootId, ready, unschedulable, internalIps, annotations, attestation, osImage, ReadyTimes.NONE);
     }
 
     public static NodeFacts of(Node node) {
@@ -51,6 +86,7 @@ public record NodeFacts(
         String bootId = null;
         String osImage = null;
         boolean ready = false;
+        ReadyTimes kubelet = ReadyTimes.NONE;
         AttestationCondition attestation = null;
         var status = node.getStatus();
         if (status != null) {
@@ -62,6 +98,7 @@ public record NodeFacts(
                 for (NodeCondition c : status.getConditions()) {
                     if ("Ready".equals(c.getType())) {
                         ready = "True".equals(c.getStatus());
+                        kubelet = ReadyTimes.of(c);
                     } else if (ConditionContract.CONDITION_TYPE.equals(c.getType())) {
                         // Never pick one of several entries: a duplicate makes the node unknown.
                         attestation = attestation == null
@@ -72,7 +109,8 @@ public record NodeFacts(
             }
         }
         return new NodeFacts(meta.getName(), meta.getUid(), meta.getResourceVersion(), role,
-                bootId == null || bootId.isBlank() ? null : bootId, ready, unschedulable, InternalIps.all(node), annotations, attestation, osImage);
+                bootId == null || bootId.isBlank() ? null : bootId, ready, unschedulable, InternalIps.all(node), annotations, attestation, osImage,
+                kubelet);
     }
 
     /** Not Ready or cordoned: such a node already counts against the unavailability budget. */

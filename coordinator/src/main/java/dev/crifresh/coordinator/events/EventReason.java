@@ -23,6 +23,8 @@ public enum EventReason {
     /** The node joined while the run was under way. */
     JOINED("CrifreshJoined", false),
     FAILED("CrifreshFailed", true),
+    /** An earlier run's recorded reboot of the node was never carried out: released, rebooted again within the budget. */
+    NOT_CARRIED_OUT("CrifreshRebootNotCarriedOut", true),
     /** An Alertmanager silence for the node could not be created or expired (a warning, never a stop). */
     SILENCE_FAILED("CrifreshSilenceFailed", true);
 

@@ -11,4 +11,14 @@ public final class CrifreshAnnotations {
     public static final String CORDONED = "crifresh.dev/cordoned";
     /** The boot id before the reboot was requested, so a resumed run can tell whether it happened. */
     public static final String BOOT_ID = "crifresh.dev/boot-id";
+    /**
+     * When phase rebooting and the boot id were recorded (RFC 3339, the recording run's clock), so that a later run
+     * can tell a node Ready the whole time since from one that went down in between.
+     */
+    public static final String RECORDED_AT = "crifresh.dev/recorded-at";
+    /** Why a node is rebooted again: an earlier run's recorded reboot was never carried out (in words, with the claim). */
+    public static final String NOT_CARRIED_OUT = "crifresh.dev/reboot-not-carried-out";
+
+    /** Every annotation the coordinator writes: a release drops each the node carries. */
+    public static final java.util.List<String> ALL = java.util.List.of(ROLLOUT, CORDONED, BOOT_ID, RECORDED_AT, NOT_CARRIED_OUT);
 }

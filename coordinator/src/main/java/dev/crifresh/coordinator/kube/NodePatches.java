@@ -31,6 +31,11 @@ public final class NodePatches {
      * its resource version and UID; cordons (and records {@code crifresh.dev/cordoned=true}) when {@code cordon}.
      */
     public static String claim(Node node, String ownership, boolean cordon) {
+        return claim(node, ownership, cordon, null);
+    }
+
+    /** Like {@link #claim(Node, String, boolean)}; {@code notCarriedOut}: why an earlier run's record is rolled again, or null. */
+    public static String claim(Node node, String ownership, boolean cordon, String notCarriedOut) {
         Ops ops = new Ops(node);
         ops.test("/metadata/resourceVersion", node.getMetadata().getResourceVersion());
         ops.testUid();
@@ -38,6 +43,9 @@ public final class NodePatches {
         if (cordon) {
             ops.putAnnotation(CrifreshAnnotations.CORDONED, "true");
             ops.add("/spec/unschedulable", true);
+        }
+        if (notCarriedOut != null) {
+            ops.putAnnotation(CrifreshAnnotations.NOT_CARRIED_OUT, notCarriedOut);
         }
         return ops.json();
     }
@@ -48,6 +56,14 @@ public final class NodePatches {
      * also tests that the node still reports that boot id and is still cordoned.
      */
     public static String phase(Node node, String ownership, String bootIdBefore) {
+        return phase(node, ownership, bootIdBefore, null);
+    }
+
+    /**
+     * Like {@link #phase(Node, String, String)}; with a boot id it also records {@code recordedAt} (when given) in
+     * {@code crifresh.dev/recorded-at}, so that a later run can judge whether the node stayed up since.
+     */
+    public static String phase(Node node, String ownership, String bootIdBefore, java.time.Instant recordedAt) {
         Ops ops = new Ops(node);
         ops.testPresentAnnotation(CrifreshAnnotations.ROLLOUT);
         ops.testUid();
@@ -58,6 +74,9 @@ public final class NodePatches {
         ops.putAnnotation(CrifreshAnnotations.ROLLOUT, ownership);
         if (bootIdBefore != null) {
             ops.putAnnotation(CrifreshAnnotations.BOOT_ID, bootIdBefore);
+            if (recordedAt != null) {
+                ops.putAnnotation(CrifreshAnnotations.RECORDED_AT, recordedAt.toString());
+            }
         }
         return ops.json();
     }
@@ -67,10 +86,18 @@ public final class NodePatches {
      * cordoned it) and the node is still cordoned. Guarded by the ownership and cordon values read.
      */
     public static String release(Node node, boolean uncordon) {
+        return release(node, uncordon, null);
+    }
+
+    /** Like {@link #release(Node, boolean)}; with {@code bootId}, also tests that the node still reports that boot id. */
+    public static String release(Node node, boolean uncordon, String bootId) {
         Ops ops = new Ops(node);
         ops.testPresentAnnotation(CrifreshAnnotations.ROLLOUT);
         ops.testUid();
-        for (String key : new String[] {CrifreshAnnotations.ROLLOUT, CrifreshAnnotations.CORDONED, CrifreshAnnotations.BOOT_ID}) {
+        if (bootId != null) {
+            ops.test("/status/nodeInfo/bootID", bootId);
+        }
+        for (String key : CrifreshAnnotations.ALL) {
             ops.removeAnnotation(key);
         }
         if (uncordon && Boolean.TRUE.equals(node.getSpec() == null ? null : node.getSpec().getUnschedulable())) {

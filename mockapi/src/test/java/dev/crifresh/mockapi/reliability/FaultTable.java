@@ -23,6 +23,8 @@ public final class FaultTable {
     /** Set to {@code true} to rewrite the docs tables from a run's results. */
     public static final String WRITE_DOCS = "reliability.writeDocs";
     private static final String HEADER = "| # | fault | injected at | result |\n|---|---|---|---|\n";
+    /** A table whose rows say whether a human must act afterwards (the coordinator's: issue 33). */
+    private static final String HEADER_HUMAN = "| # | fault | injected at | result | needs a human? |\n|---|---|---|---|---|\n";
 
     private final String suite;
     private final int expectedRows;
@@ -58,7 +60,11 @@ public final class FaultTable {
 
     /** The table in Markdown, rows sorted by id (natural order: A2 before A10). */
     public synchronized String markdown() {
-        StringBuilder out = new StringBuilder(HEADER);
+        boolean human = rows.stream().anyMatch(r -> r.human() != null);
+        rows.stream().filter(r -> human && r.human() == null).findFirst().ifPresent(r -> {
+            throw new IllegalStateException("row " + r.id() + " does not say whether a human must act, unlike the others");
+        });
+        StringBuilder out = new StringBuilder(human ? HEADER_HUMAN : HEADER);
         rows.stream().sorted(Comparator.comparing(FaultRow::id, FaultTable::naturalOrder))
                 .forEach(r -> out.append(r.markdown()).append('\n'));
         return out.toString();

@@ -32,6 +32,19 @@ class FaultTableTest {
     }
 
     @Test
+    void aTableWhoseRowsSayWhetherAHumanMustActHasThatColumn() {
+        FaultTable t = new FaultTable("s", 2);
+        t.add(new FaultRow("A1", "killed", "late", "rebooted once", true, "no"));
+        t.add(new FaultRow("N1", "down", "after", "failed", true, "yes: the machine | its power"));
+        assertEquals("| # | fault | injected at | result | needs a human? |\n|---|---|---|---|---|\n"
+                + "| A1 | killed | late | rebooted once | no |\n| N1 | down | after | failed | yes: the machine \\| its power |\n",
+                t.markdown());
+        t.add(new FaultRow("N2", "x", "y", "z", true));
+        IllegalStateException mixed = assertThrows(IllegalStateException.class, t::markdown);
+        assertTrue(mixed.getMessage().contains("N2"), mixed.getMessage());
+    }
+
+    @Test
     void aStaleDocsTableFailsTheCompleteRunAndIsRewrittenOnRequest() throws Exception {
         Path docs = Files.writeString(dir.resolve("reliability.md"), DOCS);
         AssertionError stale = assertThrows(AssertionError.class, () -> complete().finish(dir, docs));

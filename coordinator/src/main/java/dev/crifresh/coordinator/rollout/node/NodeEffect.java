@@ -48,8 +48,18 @@ sealed interface NodeEffect {
     record Prove() implements NodeEffect {
     }
 
-    /** A guarded patch: uncordon (only what crifresh cordoned), drop the crifresh annotations. */
-    record Release(boolean cordonedByUs) implements NodeEffect {
+    /**
+     * A guarded patch: uncordon (only what crifresh cordoned), drop the crifresh annotations; with {@code bootId}, only
+     * while the node still reports it (a record judged never carried out).
+     */
+    record Release(boolean cordonedByUs, String bootId) implements NodeEffect {
+        Release(boolean cordonedByUs) {
+            this(cordonedByUs, null);
+        }
+    }
+
+    /** The run may not write now: answer {@link NodeInput.Outage} once it may again (a lost Lease ends the run instead). */
+    record AwaitMayWrite() implements NodeEffect {
     }
 
     /** A guarded patch: phase back to draining (a resumed node still stale). */

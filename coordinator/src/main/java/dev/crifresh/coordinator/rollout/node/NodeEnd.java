@@ -57,7 +57,19 @@ public sealed interface NodeEnd {
     record MayHaveRebooted(String why) implements NodeEnd {
         public Outcome outcome() { return Outcome.FAILED; }
         public StopReason stops() { return StopReason.NODE_FAILED; }
-        public String rerun() { return "resumes waiting for it, never reboots it a second time"; }
+        public String rerun() {
+            return "resumes waiting for it; reboots it itself only on evidence that the recorded reboot was never carried out";
+        }
+    }
+
+    /**
+     * An earlier run's record of a reboot that was never carried out ({@link UnsentReboot}): released, and queued again to
+     * be rebooted like any node of this run (the report shows that roll's end, {@code why} first).
+     */
+    record NotCarriedOut(String why) implements NodeEnd {
+        public Outcome outcome() { return Outcome.NOT_ATTEMPTED; }
+        public StopReason stops() { return null; }
+        public String rerun() { return "decides it anew"; }
     }
 
     /** An earlier run's ownership cannot tell whether its reboot happened: left as it is for a human. */

@@ -62,6 +62,10 @@ sealed interface NodeInput {
     record Confirmed(int lapses) implements NodeInput {
     }
 
+    /** The reboot request was refused on the worker by the Lease fence before anything was sent. */
+    record DriverRefused() implements NodeInput {
+    }
+
     /** The reboot driver returned ({@code error} null) or failed. */
     record DriverAnswered(String error) implements NodeInput {
     }

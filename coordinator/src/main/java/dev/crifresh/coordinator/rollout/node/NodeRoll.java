@@ -50,6 +50,7 @@ public final class NodeRoll {
     private final int total;
     private final NodeDrain drain;
     private final ArrayDeque<Pending> inbox = new ArrayDeque<>();
+    private final String note;
 
     private NodeState state;
     private long epoch;
@@ -65,13 +66,23 @@ public final class NodeRoll {
      *                   happened (rebooting, verifying), or null
      */
     public NodeRoll(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom) {
+        this(host, facts, index, total, resumeFrom, null);
+    }
+
+    /**
+     * @param note why the node is rolled again in this run (an earlier run's record judged never carried out), or null:
+     *             recorded with its ownership and put before its report's detail
+     */
+    public NodeRoll(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom, String note) {
+        this.note = note;
         this.host = host;
         this.name = facts.name();
         this.role = facts.role();
         this.index = index;
         this.total = total;
         this.state = NodeStep.start(NodeState.Roll.of(name, host.settings().runId(), resumeFrom,
-                host.settings().rebootTimeout(), host.settings().attestTimeout()));
+                host.settings().rebootTimeout(), host.settings().attestTimeout(),
+                new UnsentReboot.Allowance(host.settings().leaseDuration(), host.settings().clockSkew())));
         this.drain = new NodeDrain(host, name, () -> state instanceof Draining && epoch == drainEpoch, this::say,
                 () -> deliver(drainEpoch, new Drained()), why -> deliver(drainEpoch, new DrainFailed(why)));
     }
@@ -109,7 +120,7 @@ public final class NodeRoll {
 
     public String detail() {
         NodeEnd end = end();
-        return end == null ? null : end.why();
+        return end == null ? null : note == null ? end.why() : note + "; " + end.why();
     }
 
     /** The state, for tests. */
@@ -186,7 +197,7 @@ public final class NodeRoll {
             gates().beforeTakeDown(g.facts(), host.clusterView(), () -> epoch != e || host.stopping(), this::say)
                     .onComplete(ar -> deliver(e, gateAnswer(ar)));
         } else if (effect instanceof Claim) {
-            GuardedPatch.claim(host, name, host.cached(name), RollPatches.claim(runId())).onComplete(ar -> deliver(e, answer(ar, false)));
+            GuardedPatch.claim(host, name, host.cached(name), RollPatches.claim(runId(), note)).onComplete(ar -> deliver(e, answer(ar, false)));
         } else if (effect instanceof StartDrain) {
             drainEpoch = e;
             drain.start();
@@ -208,9 +219,7 @@ public final class NodeRoll {
         } else if (effect instanceof CallDriver c) {
             whenMayWrite(e, () -> host.reboot(c.node()).onComplete(ar -> {
                 if (ar.failed() && ar.cause() instanceof GuardedPatch.Fenced) {
-                    // refused on the worker before anything was sent: like a fenced confirm, check again once the run
-                    // may write (an allowed outage); a hold that ended for good ends the run, which abandons the roll
-                    host.fence().whenMayWrite().onSuccess(v -> deliver(e, new Outage()));
+                    deliver(e, new DriverRefused()); // refused on the worker before anything was sent
                 } else {
                     deliver(e, new DriverAnswered(ar.succeeded() ? null : ErrorText.message(ar.cause())));
                 }
@@ -219,10 +228,12 @@ public final class NodeRoll {
             guarded(RollPatches.phase(runId(), resumedRunId(), Phase.VERIFYING)).onComplete(ar -> deliver(e, answer(ar, false)));
         } else if (effect instanceof ResetPhase) {
             guarded(RollPatches.phase(runId(), resumedRunId(), Phase.DRAINING)).onComplete(ar -> deliver(e, answer(ar, false)));
+        } else if (effect instanceof AwaitMayWrite) {
+            host.fence().whenMayWrite().onSuccess(v -> deliver(e, new Outage())); // a lost Lease ends the run instead
         } else if (effect instanceof Release rel) {
             boolean[] uncordons = {false};
             guarded(node -> {
-                GuardedPatch.Step s = RollPatches.release(runId(), resumedRunId(), rel.cordonedByUs(), node);
+                GuardedPatch.Step s = RollPatches.release(runId(), resumedRunId(), rel.cordonedByUs(), rel.bootId(), node);
                 if (s instanceof GuardedPatch.Patch) {
                     uncordons[0] = RollPatches.uncordons(rel.cordonedByUs(), node);
                 }
@@ -289,7 +300,8 @@ public final class NodeRoll {
             NodeFacts startedAs = state.roll().startedAs();
             RollPatches.Recording[] last = {null};
             GuardedPatch.apply(GuardedPatch.Target.of(host), name, r.node(), node -> {
-                last[0] = RollPatches.rebooting(runId(), r.recorded(), startedAs, r.cluster(), r.inFlight(), r.budget(), node);
+                last[0] = RollPatches.rebooting(runId(), r.recorded(), startedAs, r.cluster(), r.inFlight(), r.budget(), node,
+                        host.clock().instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
                 return last[0].step();
             }).onComplete(ar -> {
                 if (ar.succeeded() && last[0].verdict() instanceof LastMomentCheck.Go go) {

@@ -37,37 +37,43 @@ sealed interface NodeState {
      * @param reboots      reboot requests so far (a resumed node counts the earlier run's)
      * @param bootBefore   the boot id recorded before the last reboot request
      * @param seenBefore   attestation messages seen up to this run's driver call: none proves the new boot fresh
+     * @param allowance    what judging a resumed record never carried out allows for ({@link UnsentReboot})
      */
     record Roll(String name, String runId, Ownership resumeFrom, Duration rebootTimeout, Duration attestTimeout,
                 NodeFacts startedAs, NodeFacts latest, boolean cordonedByUs, int reboots, String bootBefore,
-                Set<String> seenBefore) {
+                Set<String> seenBefore, UnsentReboot.Allowance allowance) {
         public Roll {
             seenBefore = Set.copyOf(seenBefore);
         }
 
         static Roll of(String name, String runId, Ownership resumeFrom, Duration rebootTimeout, Duration attestTimeout) {
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, null, null, false, 0, null, Set.of());
+            return of(name, runId, resumeFrom, rebootTimeout, attestTimeout, UnsentReboot.Allowance.DEFAULT);
+        }
+
+        static Roll of(String name, String runId, Ownership resumeFrom, Duration rebootTimeout, Duration attestTimeout,
+                       UnsentReboot.Allowance allowance) {
+            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, null, null, false, 0, null, Set.of(), allowance);
         }
 
         Roll started(NodeFacts facts) {
             boolean cordoned = "true".equals(facts.annotation(CrifreshAnnotations.CORDONED));
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, facts, facts, cordoned, reboots, bootBefore, seenBefore);
+            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, facts, facts, cordoned, reboots, bootBefore, seenBefore, allowance);
         }
 
         Roll seen(NodeFacts facts) {
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, facts, cordonedByUs, reboots, bootBefore, seenBefore);
+            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, facts, cordonedByUs, reboots, bootBefore, seenBefore, allowance);
         }
 
         Roll cordoned(boolean byUs) {
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, byUs, reboots, bootBefore, seenBefore);
+            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, byUs, reboots, bootBefore, seenBefore, allowance);
         }
 
         Roll rebooted() {
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots + 1, bootBefore, seenBefore);
+            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots + 1, bootBefore, seenBefore, allowance);
         }
 
         Roll bootBefore(String bootId) {
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots, bootId, seenBefore);
+            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots, bootId, seenBefore, allowance);
         }
 
         /** Remembers the attestations the node showed (the run's copy, the copy the driver is given) before the driver call. */
@@ -78,7 +84,7 @@ sealed interface NodeState {
                     seen.add(f.attestation().message());
                 }
             }
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots, bootBefore, seen);
+            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots, bootBefore, seen, allowance);
         }
 
         boolean resumed() {
@@ -142,9 +148,16 @@ sealed interface NodeState {
         public boolean busy() { return true; }
     }
 
-    /** 7. Waiting for a new boot id and Ready. */
-    record Returning(Roll roll) implements NodeState {
-        public NodeState with(Roll r) { return new Returning(r); }
+    /**
+     * 7. Waiting for a new boot id and Ready; {@code unproven}: for a resumed record, why it could not be judged never
+     * carried out so far ({@link UnsentReboot}), or null.
+     */
+    record Returning(Roll roll, String unproven) implements NodeState {
+        Returning(Roll roll) {
+            this(roll, null);
+        }
+
+        public NodeState with(Roll r) { return new Returning(r, unproven); }
         public String word() { return "returning"; }
     }
 

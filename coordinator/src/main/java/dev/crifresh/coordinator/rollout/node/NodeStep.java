@@ -31,7 +31,8 @@ import java.util.List;
  *   <li><b>Driver call</b> ({@code Requesting}): silence its alerts, read the Lease once more, request the reboot; a
  *       failed request may have got through ({@link NodeEnd.MayHaveRebooted});</li>
  *   <li><b>Return</b> ({@code Returning}, {@code Marking}): a new boot id and Ready within {@code --reboot-timeout},
- *       then phase {@code verifying};</li>
+ *       then phase {@code verifying}; a resumed record whose reboot was never carried out ({@link UnsentReboot}) is
+ *       released on its unchanged boot id and queued again by the run ({@link NodeEnd.NotCarriedOut});</li>
  *   <li><b>Attest</b> ({@code Attesting}): a fresh attestation from the new boot within {@code --attest-timeout};
  *       stale reboots once more (from step 3), never a third time; a resumed node stale is handed back;</li>
  *   <li><b>Prove</b> ({@code Proving}): the gates after its return; a failure is reported and the node still released;</li>
@@ -90,9 +91,13 @@ final class NodeStep {
         if (s instanceof Checking || s instanceof Recording || s instanceof Requesting) {
             return RebootStep.next(s, in);
         }
-        if (s instanceof Returning && in instanceof TimerFired) {
-            return finish(r, new NodeEnd.MayHaveRebooted("did not return Ready with a new boot id within "
-                    + seconds(r.rebootTimeout()) + LEFT + " so a rerun waits for it"));
+        if (s instanceof Returning ret && in instanceof TimerFired) {
+            return finish(r, new NodeEnd.MayHaveRebooted("did not return Ready with a new boot id within " + seconds(r.rebootTimeout())
+                    + (ret.unproven() == null ? "" : ", and its recorded reboot cannot be judged never carried out: " + ret.unproven())
+                    + LEFT + " so a rerun waits for it"));
+        }
+        if (s instanceof Returning ret && in instanceof Classified seen) {
+            return judged(ret, seen);
         }
         if (s instanceof Marking) {
             if (in instanceof Refused no) {
@@ -204,12 +209,45 @@ final class NodeStep {
             return finish(r, new NodeEnd.Deleted("the node was deleted while rebooting"));
         }
         if (facts.bootId() == null || facts.bootId().equals(r.bootBefore()) || !facts.ready()) {
-            return stay(s);
+            // an earlier run's record: judged on the classified node whether its reboot was ever carried out
+            return judgeable(r, facts) ? new Step(s, List.of(new Classify())) : stay(s);
         }
         return new Step(new Marking(r), List.of(new CancelTimer(),
                 new Say("back with a new boot id, waiting for a fresh attestation", false),
                 new Event(EventReason.RETURNED, "Ready with a new boot id " + facts.bootId() + ", waiting for a fresh attestation"),
                 new MarkVerifying()));
+    }
+
+    /**
+     * Whether the node is a resumed record of phase rebooting that this run has not rebooted itself, still on the boot
+     * recorded before the reboot: then {@link UnsentReboot} may find the reboot never carried out.
+     */
+    private static boolean judgeable(Roll r, NodeFacts facts) {
+        return r.resumed() && !r.resumeFrom().phaseUnreadable() && r.resumeFrom().phase() == Phase.REBOOTING && r.reboots() == 1
+                && facts != null && facts.bootId() != null && facts.bootId().equals(r.bootBefore());
+    }
+
+    /**
+     * A resumed record judged: never carried out — released (guarded by the unchanged boot id) and queued again by the
+     * run, to be rebooted within the budget like its other nodes; else the fact that failed is kept for the timeout.
+     */
+    private static Step judged(Returning ret, Classified seen) {
+        Roll r = ret.roll();
+        if (!judgeable(r, seen.facts())) {
+            return stay(ret);
+        }
+        UnsentReboot.Judgement j = UnsentReboot.judge(r.resumeFrom().runId(), r.startedAs(), seen.facts(), seen.classification(),
+                r.allowance());
+        if (j instanceof UnsentReboot.NotCarriedOut never) {
+            return then(List.of(new Say(never.why() + "; released, to be rebooted within the budget", false),
+                            new Event(EventReason.NOT_CARRIED_OUT, never.why() + "; released, to be rebooted within the budget")),
+                    new Step(new Releasing(r, new NodeEnd.NotCarriedOut(never.why())),
+                            List.of(new CancelTimer(), new Release(r.cordonedByUs(), r.bootBefore()))));
+        }
+        if (j instanceof UnsentReboot.Unproven no) {
+            return stay(new Returning(r, no.missing()));
+        }
+        throw new IllegalStateException("unknown judgement " + j);
     }
 
     private static Step attest(Roll r) {
@@ -292,6 +330,13 @@ final class NodeStep {
         if (error == null) {
             return stay(rel);
         }
+        if (then instanceof NodeEnd.NotCarriedOut) {
+            // refused: the node changed (its boot id: it is rebooting after all) — wait for it as before
+            return in instanceof Refused
+                    ? then(List.of(new Say("not released: " + error + "; waiting for it", false)), awaitReturn(r))
+                    : finish(r, new NodeEnd.MayHaveRebooted(then.why() + ", but it could not be released: " + error + LEFT
+                            + " so a rerun judges it again"));
+        }
         boolean rebooted = then.outcome() == Outcome.REBOOTED;
         return finish(r, new NodeEnd.ReleaseFailed(then.why() + (rebooted
                 ? "; but NOT uncordoned: could not release it (" + error + "): uncordon it and remove " + CrifreshAnnotations.ROLLOUT
@@ -335,10 +380,21 @@ final class NodeStep {
             end = new NodeEnd.Abandoned(rel.then().why() + "; but NOT uncordoned: " + why + "; a rerun releases it", Outcome.REBOOTED);
         } else if (s instanceof Queued) {
             end = new NodeEnd.Abandoned(why, Outcome.NOT_ATTEMPTED);
+        } else if (notSent(s) != null) {
+            end = new NodeEnd.Abandoned(why + " while rebooting; its reboot was NOT sent (" + notSent(s) + "): a rerun that finds it"
+                    + " Ready on the same boot since the record reboots it", Outcome.FAILED);
         } else {
             end = new NodeEnd.Abandoned(why + " while " + s.word() + "; a rerun resumes from " + CrifreshAnnotations.ROLLOUT, Outcome.FAILED);
         }
         return new Step(new Done(r, end), List.of(new CancelTimer()));
+    }
+
+    /** Why this run's reboot request of the node was certainly not sent in state {@code s}, or null when it may have been. */
+    private static String notSent(NodeState s) {
+        if (s instanceof Checking c && c.recorded() || s instanceof Requesting q && !q.calling()) {
+            return "phase rebooting recorded, the driver not called";
+        }
+        return s instanceof Recording ? "the driver not called; phase rebooting may have been recorded" : null;
     }
 
     /** The step a roll that is not waiting for an answer is in, in words. */

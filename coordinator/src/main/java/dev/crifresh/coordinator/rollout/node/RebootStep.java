@@ -114,7 +114,8 @@ final class RebootStep {
             }
             roll = roll.seenAttestations(roll.latest(), NodeFacts.of(done.node()));
             // the node's alerts are silenced before the Lease is read for its reboot (never fails; see RunSilences)
-            return new Step(new Requesting(roll, done.node(), rec.lapse(), false), List.of(new SilenceAndConfirm()));
+            return new Step(new Requesting(roll, done.node(), rec.lapse(), false),
+                    List.of(new Say("phase rebooting recorded (boot id " + done.bootId() + ")", false), new SilenceAndConfirm()));
         }
         return stay(rec);
     }
@@ -132,6 +133,12 @@ final class RebootStep {
             return in instanceof Failed f
                     ? rollBack(r, "not rebooted: could not read the rollout Lease right before its reboot: " + f.error()) : stay(req);
         }
+        if (in instanceof DriverRefused) {
+            // nothing was sent: like a fenced confirm, check everything again once the run may write (an allowed outage);
+            // a hold that ended for good ends the run, which abandons the roll saying the reboot was not sent
+            return new Step(new Checking(r, null, true, true), List.of(new Say("reboot not sent: the Lease fence refused it;"
+                    + " checked again once the run may write", false), new AwaitMayWrite()));
+        }
         if (!(in instanceof DriverAnswered answer)) {
             return stay(req);
         }
@@ -144,8 +151,8 @@ final class RebootStep {
             // the request may still have reached the node (talosctl killed at its timeout after delivering it, say)
             return then(effects, finish(roll, new NodeEnd.MayHaveRebooted("reboot request failed: " + answer.error()
                     + "; the reboot may have happened anyway, so the node was left cordoned with " + CrifreshAnnotations.ROLLOUT
-                    + " in phase rebooting: a rerun resumes from the annotations and waits for a new boot id (if the node did"
-                    + " not reboot, reboot it by hand or remove " + CrifreshAnnotations.ROLLOUT + ")")));
+                    + " in phase rebooting: a rerun resumes from the annotations, waits for a new boot id, and reboots it itself"
+                    + " once the node shows it never rebooted (the same boot id, Ready since before the record)")));
         }
         int n = roll.reboots();
         effects.add(new Say(n == 1 ? "reboot requested" : "reboot requested again (" + n + ")", false));

@@ -71,6 +71,11 @@ public interface RollHost extends GuardedPatch.Host {
     Fence fence();
 
     /** Time and timers. */
+    /** The wall clock: when phase rebooting is recorded ({@code crifresh.dev/recorded-at}). */
+    default java.time.Clock clock() {
+        return java.time.Clock.systemUTC();
+    }
+
     default Ticker ticker() {
         return Ticker.of(vertx());
     }

@@ -19,6 +19,11 @@ final class RollPatches {
 
     /** Ownership {@code <runId>/draining}, and the cordon when the node is schedulable: only on a node nobody owns. */
     static Function<Node, GuardedPatch.Step> claim(String runId) {
+        return claim(runId, null);
+    }
+
+    /** Like {@link #claim(String)}; {@code note}: why the node is rolled again (recorded with the ownership), or null. */
+    static Function<Node, GuardedPatch.Step> claim(String runId, String note) {
         String ours = new Ownership(runId, Phase.DRAINING).toString();
         return node -> {
             if (node == null) {
@@ -32,7 +37,7 @@ final class RollPatches {
             if (owner != null) {
                 return new GuardedPatch.Refuse("it is now owned by '" + owner + "'");
             }
-            return new GuardedPatch.Patch(NodePatches.claim(node, ours, !f.unschedulable()));
+            return new GuardedPatch.Patch(NodePatches.claim(node, ours, !f.unschedulable(), note));
         };
     }
 
@@ -45,8 +50,17 @@ final class RollPatches {
 
     /** The release: uncordon when {@link #uncordons}, drop the crifresh annotations. */
     static GuardedPatch.Step release(String runId, String resumed, boolean cordonedByUs, Node node) {
+        return release(runId, resumed, cordonedByUs, null, node);
+    }
+
+    /** Like {@link #release(String, String, boolean, Node)}; with {@code bootId}, only while the node still reports it. */
+    static GuardedPatch.Step release(String runId, String resumed, boolean cordonedByUs, String bootId, Node node) {
         if (node == null) {
             return new GuardedPatch.Refuse("the node was deleted");
+        }
+        String now = NodeFacts.of(node).bootId();
+        if (bootId != null && !bootId.equals(now)) {
+            return new GuardedPatch.Refuse("its boot id changed from " + bootId + " to " + now + ": it is rebooting after all");
         }
         if (NodeFacts.of(node).annotation(CrifreshAnnotations.ROLLOUT) == null) {
             return new GuardedPatch.Skip(); // an earlier attempt landed although its answer was lost
@@ -54,7 +68,7 @@ final class RollPatches {
         if (ownedHere(runId, resumed, node) == null) {
             return new GuardedPatch.Refuse(notOursAnyMore(node));
         }
-        return new GuardedPatch.Patch(NodePatches.release(node, uncordons(cordonedByUs, node)));
+        return new GuardedPatch.Patch(NodePatches.release(node, uncordons(cordonedByUs, node), bootId));
     }
 
     /** Whether the release uncordons: crifresh cordoned it (this run, or {@code crifresh.dev/cordoned=true}). */
@@ -69,11 +83,17 @@ final class RollPatches {
     /** Phase rebooting and the boot id, only when the last-moment check on {@code node} says go. */
     static Recording rebooting(String runId, boolean recorded, NodeFacts startedAs, Collection<NodeFacts> cluster,
                                Set<String> inFlight, int budget, Node node) {
+        return rebooting(runId, recorded, startedAs, cluster, inFlight, budget, node, null);
+    }
+
+    /** Like the above; {@code at}: when it is recorded ({@code crifresh.dev/recorded-at}), or null. */
+    static Recording rebooting(String runId, boolean recorded, NodeFacts startedAs, Collection<NodeFacts> cluster,
+                               Set<String> inFlight, int budget, Node node, java.time.Instant at) {
         LastMomentCheck.Verdict v = LastMomentCheck.check(runId, recorded, startedAs, node == null ? null : NodeFacts.of(node),
                 cluster, inFlight, budget);
         if (v instanceof LastMomentCheck.Go go) {
             String ownership = new Ownership(runId, Phase.REBOOTING).toString();
-            return new Recording(v, new GuardedPatch.Patch(NodePatches.phase(node, ownership, go.bootId())));
+            return new Recording(v, new GuardedPatch.Patch(NodePatches.phase(node, ownership, go.bootId(), at)));
         }
         return new Recording(v, new GuardedPatch.Refuse("the last-moment check no longer says go"));
     }

@@ -143,6 +143,12 @@ final class RunRolls {
         if (end.stops() != null) {
             run.feed(new RunInput.Halt(end.stops(), roll.name() + ": " + end.why()));
         }
+        NodeFacts again = end instanceof NodeEnd.NotCarriedOut ? view.facts(roll.name()) : null;
+        if (again != null) {
+            // an earlier run's record never carried out, released: rebooted like any node of this run (budget, order, gates)
+            total++;
+            rolls.add(new NodeRoll(host, again, total, total, null, end.why()));
+        }
         if (roll.outcome() == Outcome.REBOOTED) {
             // Fresh now: take the taint off before the next drain, so that its evicted pods may land here.
             untaintsPending++;

@@ -271,7 +271,7 @@ class NodeStepTest {
         NodeStep.Step s = NodeStep.next(recording, new Recorded(n, "boot-1", 0, false));
         Requesting req = assertInstanceOf(Requesting.class, s.state());
         assertEquals("boot-1", req.roll().bootBefore());
-        assertEquals(List.of(new SilenceAndConfirm()), s.effects());
+        assertEquals(List.of(new Say("phase rebooting recorded (boot id boot-1)", false), new SilenceAndConfirm()), s.effects());
         s = NodeStep.next(req, new Confirmed(0));
         assertEquals(List.of(new CallDriver(n)), s.effects());
         s = NodeStep.next(s.state(), new DriverAnswered(null));
@@ -280,6 +280,79 @@ class NodeStepTest {
         assertEquals(List.of(new RebootRequested(), new Say("reboot requested", false),
                 new NodeEffect.Event(EventReason.REBOOT_REQUESTED, "reboot requested so that containerd loads the current CRI config;"
                         + " boot id before: boot-1"), new ArmTimer(REBOOT), new Look()), s.effects());
+    }
+
+    @Test
+    void aRequestTheLeaseFenceRefusedIsCheckedAgainOnceTheRunMayWriteAndANotSentReportedSo() {
+        Node n = ownedNode();
+        NodeState calling = run(drained(), read(n, 0), new Recorded(n, "boot-1", 0, false), new Confirmed(0)).state();
+        assertTrue(assertInstanceOf(Requesting.class, calling).calling());
+        NodeStep.Step refused = NodeStep.next(calling, new DriverRefused());
+        Checking again = assertInstanceOf(Checking.class, refused.state());
+        assertTrue(again.recorded());
+        assertEquals(0, again.roll().reboots(), "a refused request counted as a reboot");
+        assertTrue(refused.effects().contains(new AwaitMayWrite()), refused.effects().toString());
+        assertEquals(List.of(new ReadForCheck()), NodeStep.next(again, new Outage()).effects());
+        NodeEnd lost = end(NodeStep.next(again, new Abandon("the rollout lock was lost")));
+        assertEquals("the rollout lock was lost while rebooting; its reboot was NOT sent (phase rebooting recorded, the driver not"
+                + " called): a rerun that finds it Ready on the same boot since the record reboots it", lost.why());
+        // while the driver call is in flight it may have been sent: not said
+        assertFalse(end(NodeStep.next(calling, new Abandon("lost"))).why().contains("NOT sent"));
+        assertTrue(end(NodeStep.next(NodeStep.next(drained(), read(n, 0)).state(), new Abandon("lost"))).why()
+                .contains("its reboot was NOT sent (the driver not called; phase rebooting may have been recorded)"));
+    }
+
+    /** A node an earlier run ("old") left in phase rebooting, recorded at 12:00 on boot-1, resumed by this run. */
+    static NodeState resumedReturning() {
+        Node n = recordedNode("True", "2026-12-04T11:00:00Z", "2026-12-04T12:00:50Z");
+        return NodeStep.next(NodeStep.start(roll(Ownership.parse("old/rebooting"))), new Start(NodeFacts.of(n))).state();
+    }
+
+    static Node recordedNode(String ready, String since, String beat) {
+        Node n = node("boot-1", true, true, CrifreshAnnotations.ROLLOUT, "old/rebooting", CrifreshAnnotations.BOOT_ID, "boot-1",
+                CrifreshAnnotations.RECORDED_AT, "2026-12-04T12:00:00Z", CrifreshAnnotations.CORDONED, "true");
+        n.getStatus().getConditions().get(0).setStatus(ready);
+        n.getStatus().getConditions().get(0).setLastTransitionTime(since);
+        n.getStatus().getConditions().get(0).setLastHeartbeatTime(beat);
+        return n;
+    }
+
+    @Test
+    void aResumedRecordNeverCarriedOutIsReleasedOnItsBootIdToBeRebootedAgain() {
+        NodeState r = resumedReturning();
+        assertInstanceOf(Returning.class, r);
+        NodeFacts same = NodeFacts.of(recordedNode("True", "2026-12-04T11:00:00Z", "2026-12-04T12:01:35Z"));
+        NodeStep.Step look = NodeStep.next(r, new NodeUpdated(same));
+        assertEquals(List.of(new Classify()), look.effects(), "the same boot is judged on the classified node");
+        NodeStep.Step judged = NodeStep.next(look.state(), new Classified(same, classified(same, NodeVerdict.STALE)));
+        Releasing rel = assertInstanceOf(Releasing.class, judged.state());
+        NodeEnd.NotCarriedOut never = assertInstanceOf(NodeEnd.NotCarriedOut.class, rel.then());
+        assertEquals("reboot recorded by run old was never carried out: boot id unchanged and Ready since 2026-12-04T11:00:00Z",
+                never.why());
+        assertNull(never.stops(), "a record never carried out stops the run");
+        assertTrue(judged.effects().contains(new Release(true, "boot-1")), judged.effects().toString());
+        assertTrue(judged.effects().contains(new NodeEffect.Event(EventReason.NOT_CARRIED_OUT, never.why()
+                + "; released, to be rebooted within the budget")), judged.effects().toString());
+        assertEquals(never, end(NodeStep.next(rel, new Patched(node("boot-1", true, false), true))));
+        // the release refused because the boot id moved on: it is rebooting after all, waited for
+        assertInstanceOf(Returning.class, NodeStep.next(rel, new Refused("its boot id changed")).state());
+        assertInstanceOf(NodeEnd.MayHaveRebooted.class, end(NodeStep.next(rel, new Failed("503"))));
+    }
+
+    @Test
+    void aResumedRecordNotProvenKeepsWaitingAndItsTimeoutNamesTheFact() {
+        NodeState r = resumedReturning();
+        NodeFacts episode = NodeFacts.of(recordedNode("True", "2026-12-04T12:00:30Z", "2026-12-04T12:01:35Z"));
+        NodeState waiting = NodeStep.next(r, new Classified(episode, classified(episode, NodeVerdict.STALE))).state();
+        Returning ret = assertInstanceOf(Returning.class, waiting);
+        assertTrue(ret.unproven().contains("went NotReady in between"), ret.unproven());
+        NodeEnd timedOut = end(NodeStep.next(waiting, new TimerFired()));
+        assertInstanceOf(NodeEnd.MayHaveRebooted.class, timedOut);
+        assertTrue(timedOut.why().startsWith("did not return Ready with a new boot id within 1m, and its recorded reboot cannot be"
+                + " judged never carried out: it has been Ready only since 2026-12-04T12:00:30Z"), timedOut.why());
+        // a node of this run, or one back on a new boot, is never judged
+        assertEquals(List.of(), NodeStep.next(returning(), new NodeUpdated(facts("boot-1", true, true))).effects());
+        assertInstanceOf(Marking.class, NodeStep.next(r, new NodeUpdated(facts("boot-2", true, true))).state());
     }
 
     @Test
