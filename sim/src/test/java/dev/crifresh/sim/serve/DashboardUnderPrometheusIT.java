@@ -63,6 +63,9 @@ class DashboardUnderPrometheusIT {
             Map.entry("Config changes/A", Set.of("node")));
     /** Agent counters that exist only once something failed: in a healthy simulation they have no series. */
     private static final Set<String> ONLY_ON_FAILURE = Set.of("API errors by operation/A");
+    /** Series an agent has only when it was asked for a proof (agent.criSocket); the simulated agents ask for none. */
+    private static final Set<String> ONLY_WHEN_A_PROOF_IS_REQUESTED = Set.of("Agent verdict per node/B",
+            "Evaluations by verdict and reason/B");
 
     @TempDir
     Path work;
@@ -130,6 +133,9 @@ class DashboardUnderPrometheusIT {
                 if (expr.contains("kube_") || expr.contains("crifresh_rollout_")) {
                     // no kube-state-metrics, no Pushgateway here: parsed and evaluated, nothing to show
                     assertEquals(0, result.size(), key + ": " + result);
+                } else if (ONLY_WHEN_A_PROOF_IS_REQUESTED.contains(key)) {
+                    assertEquals(0, result.size(), key + ": " + result);
+                    assertEquals(0.0, scalar("count(crifresh_requested_proof_applies) or vector(0)"), key);
                 } else if (ONLY_ON_FAILURE.contains(key) && result.isEmpty()) {
                     assertEquals(0.0, scalar("count(crifresh_api_errors_total) or vector(0)"), key);
                 } else {
