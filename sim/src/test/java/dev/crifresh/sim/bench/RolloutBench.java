@@ -257,7 +257,7 @@ public final class RolloutBench {
         return ScenarioReader.parse(yaml.toString());
     }
 
-    private static AttestationClaims claims(Node node) {
+    static AttestationClaims claims(Node node) {
         if (node.getStatus() == null || node.getStatus().getConditions() == null) {
             return null;
         }
@@ -279,7 +279,7 @@ public final class RolloutBench {
         return null;
     }
 
-    private static double percentile(List<Double> sorted, double p) {
+    static double percentile(List<Double> sorted, double p) {
         if (sorted.isEmpty()) {
             return Double.NaN;
         }
@@ -296,7 +296,7 @@ public final class RolloutBench {
         return cases;
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
             return f[0] + " " + f[1] + " " + f[2];
