@@ -1,6 +1,8 @@
 package dev.crifresh.mockapi;
 
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.crud.CrudDispatcher;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
@@ -74,7 +76,8 @@ public final class MockApiDispatcher extends Dispatcher {
             @Override
             public MockResponse handleWatch(String path) {
                 PodNodeSelector selector = PodNodeSelector.of(path);
-                MockResponse response = super.handleWatch(selector == null ? path : selector.stripped());
+                String stripped = selector == null ? path : selector.stripped();
+                MockResponse response = IndexedStore.scoped(scope(this, stripped, null), () -> super.handleWatch(stripped));
                 WebSocketListener listener = response.getWebSocketListener();
                 if (listener == null) {
                     return response;
@@ -83,9 +86,42 @@ public final class MockApiDispatcher extends Dispatcher {
                 WebSocketListener closeOffLoop = new CloseOffLoop(listener);
                 return response.withWebSocketUpgrade(selector == null ? closeOffLoop : selector.filterWatch(closeOffLoop));
             }
+
+            @Override
+            public MockResponse handleDelete(String path) {
+                return IndexedStore.scoped(scope(this, path, null), () -> super.handleDelete(path));
+            }
+
+            @Override
+            public Map.Entry<AttributeSet, String> findResource(AttributeSet query) {
+                return IndexedStore.scoped(IndexedStore.Scope.of(query, null), () -> super.findResource(query));
+            }
         };
+        replaceStore(crud);
         this.watchers = field(crud, "watchEventListeners", Set.class);
         this.storeLock = field(crud, "lock", ReadWriteLock.class);
+    }
+
+    /** fabric8's store, still empty, becomes an {@link IndexedStore} (a final field, set by reflection). */
+    private static void replaceStore(KubernetesCrudDispatcher crud) {
+        try {
+            Field field = CrudDispatcher.class.getDeclaredField("map");
+            field.setAccessible(true);
+            IndexedStore store = new IndexedStore();
+            store.putAll(crud.getMap());
+            field.set(crud, store);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("fabric8's mock server changed: no Map field 'map' in CrudDispatcher;"
+                    + " revisit MockApiDispatcher", e);
+        }
+        if (!(crud.getMap() instanceof IndexedStore)) {
+            throw new IllegalStateException("fabric8's mock server changed: its store could not be replaced; revisit MockApiDispatcher");
+        }
+    }
+
+    /** What a request on {@code path} can match in the store (see {@link IndexedStore}). */
+    private static IndexedStore.Scope scope(KubernetesCrudDispatcher crud, String path, String node) {
+        return IndexedStore.Scope.of(crud.getKey(path), node);
     }
 
     private static <T> T field(KubernetesCrudDispatcher crud, String name, Class<T> type) {
@@ -170,7 +206,9 @@ public final class MockApiDispatcher extends Dispatcher {
             forward = new RecordedRequest(request.getHttpVersion(), request.method(),
                     rest == null ? path : path + "?" + rest, request.getHeaders(), request.getBody());
         }
-        MockResponse response = crudDispatch(forward);
+        RecordedRequest scoped = forward;
+        String node = selector == null ? null : selector.equalTo("spec.nodeName");
+        MockResponse response = IndexedStore.scoped(scope(crud, scoped.getPath(), node), () -> crudDispatch(scoped));
         boolean table = TableView.wanted(request.getHeader("Accept"));
         if (response.code() != 200 || response.getBody() == null) {
             return response;

@@ -75,6 +75,9 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ScaleBench {
     static final String COORDINATOR = "coordinator-";
     static final String SIMULATION = "sim-";
+    /** The header the coordinator's client sends, so the API server's requests can be told apart. */
+    static final String CLIENT_HEADER = "X-Crifresh-Bench-Client";
+    static final String COORDINATOR_CLIENT = "coordinator";
 
     record Case(int nodes, String budget) {
     }
@@ -139,6 +142,7 @@ public final class ScaleBench {
         Vertx coordinatorVertx = UnhandledErrors.on(named(COORDINATOR));
         ExecutorService coordinatorTasks = Executors.newCachedThreadPool(daemon(COORDINATOR + "fabric8-"));
         Map<String, Instant> rebootedAt = new ConcurrentHashMap<>();
+        Map<String, Long> rebootedNanos = new ConcurrentHashMap<>();
         Map<String, Duration> attest = new ConcurrentHashMap<>();
         RequestCounter requests = new RequestCounter();
         SimulatedWorld cluster = null;
@@ -152,6 +156,7 @@ public final class ScaleBench {
             cluster.onEvent(e -> {
                 if (e.kind() == SimEvent.Kind.REBOOTED) {
                     rebootedAt.put(e.node(), e.at());
+                    rebootedNanos.put(e.node(), System.nanoTime());
                 }
             });
             cluster.startAgents();
@@ -196,12 +201,13 @@ public final class ScaleBench {
             seconds.forEach((g, s) -> System.out.printf(Locale.ROOT, " %s %.2f;", g, s));
             System.out.println();
             double apiCpu = seconds.getOrDefault("api-server", 0.0);
-            System.out.printf(Locale.ROOT, "    API server: %d requests (%s), %.3f ms CPU per request (its threads)%n",
-                    requests.total(), requests.summary(), 1000 * apiCpu / Math.max(1, requests.total()));
+            System.out.printf(Locale.ROOT, "    API server: %d requests, %.3f ms CPU per request (its threads); by client and path:%s%n",
+                    requests.total(), 1000 * apiCpu / Math.max(1, requests.total()), requests.summary());
             System.out.printf(Locale.ROOT, "    per node, median: %s%n",
                     RolloutBench.Phases.of(start, progress, reboot));
+            System.out.printf(Locale.ROOT, "    the simulation's return: %s%n", returnLag(progress, rebootedNanos, reboot));
             if (profile != null) {
-                profile.print(ScaleBench::group, List.of("coordinator", "api-server"), 15);
+                profile.print(ScaleBench::group, List.of("coordinator", "api-server", "simulation"), 15);
             }
             return row;
         } finally {
@@ -217,6 +223,42 @@ public final class ScaleBench {
         }
     }
 
+    private static final java.util.regex.Pattern PROGRESS = java.util.regex.Pattern.compile("\\[\\d+/\\d+\\] (\\S+) (.*)");
+
+    /**
+     * Which part of "reboot requested → back" is the simulation's: from the coordinator's "reboot requested" line to
+     * the simulated node's reboot completing (its Ready and new boot id about to be posted), less the reboot time;
+     * and from there to the coordinator's "back with a new boot id" line (the kubelet's post, the watch event, the
+     * coordinator). Medians over the nodes.
+     */
+    static String returnLag(List<RolloutBench.Stamped> progress, Map<String, Long> rebootedNanos, Duration reboot) {
+        Map<String, Long> requested = new java.util.HashMap<>();
+        Map<String, Long> back = new java.util.HashMap<>();
+        for (RolloutBench.Stamped s : progress) {
+            java.util.regex.Matcher m = PROGRESS.matcher(s.line());
+            if (m.matches() && m.group(2).startsWith("reboot requested")) {
+                requested.putIfAbsent(m.group(1), s.nanos());
+            } else if (m.matches() && m.group(2).startsWith("back with a new boot id")) {
+                back.putIfAbsent(m.group(1), s.nanos());
+            }
+        }
+        List<Double> late = new ArrayList<>();
+        List<Double> seen = new ArrayList<>();
+        requested.forEach((node, at) -> {
+            Long done = rebootedNanos.get(node);
+            if (done != null) {
+                late.add((done - at - reboot.toNanos()) / 1e6);
+                if (back.containsKey(node)) {
+                    seen.add((back.get(node) - done) / 1e6);
+                }
+            }
+        });
+        return String.format(Locale.ROOT, "reboot completed %.0f ms after the reboot time (median; max %.0f ms);"
+                        + " the coordinator saw the node back %.0f ms after that (median; max %.0f ms)",
+                RolloutBench.percentile(late.stream().sorted().toList(), 0.5), RolloutBench.percentile(late.stream().sorted().toList(), 1.0),
+                RolloutBench.percentile(seen.stream().sorted().toList(), 0.5), RolloutBench.percentile(seen.stream().sorted().toList(), 1.0));
+    }
+
     /**
      * The client the CLI builds (its request timeout, no retries, decoders built first), on the coordinator's
      * own Vert.x and task threads.
@@ -226,7 +268,7 @@ public final class ScaleBench {
         DecoderWarmup.run(serialization);
         return new KubernetesClientBuilder()
                 .withConfig(new ConfigBuilder(cluster.client().getConfiguration()).withRequestTimeout(10_000)
-                        .withRequestRetryBackoffLimit(0).build())
+                        .withRequestRetryBackoffLimit(0).withCustomHeaders(Map.of(CLIENT_HEADER, COORDINATOR_CLIENT)).build())
                 .withHttpClientFactory(new Vertx5HttpClientFactory(vertx))
                 .withKubernetesSerialization(serialization)
                 .withTaskExecutor(tasks)
@@ -348,9 +390,7 @@ public final class ScaleBench {
             return new Dispatcher() {
                 @Override
                 public MockResponse dispatch(RecordedRequest request) {
-                    String path = request.getPath() == null ? "" : request.getPath();
-                    String kind = path.contains("watch=") || path.contains("/watch/") ? "WATCH" : request.getMethod();
-                    counts.computeIfAbsent(kind, k -> new LongAdder()).increment();
+                    counts.computeIfAbsent(kind(request), k -> new LongAdder()).increment();
                     return inner.dispatch(request);
                 }
 
@@ -366,6 +406,21 @@ public final class ScaleBench {
             };
         }
 
+        /** "client METHOD resource[/name][/subresource]", e.g. "coordinator GET nodes/NAME". */
+        static String kind(RecordedRequest request) {
+            String target = request.getPath() == null ? "" : request.getPath();
+            int q = target.indexOf('?');
+            String path = q < 0 ? target : target.substring(0, q);
+            boolean watch = target.contains("watch=true") || target.contains("watch=1") || path.contains("/watch/");
+            String[] parts = path.replaceFirst("^/apis?/([^/]+/)?v[^/]*/", "").replace("watch/", "").split("/");
+            int i = parts.length > 1 && "namespaces".equals(parts[0]) ? 2 : 0;
+            String resource = i < parts.length ? parts[i] : path;
+            String rest = i + 1 < parts.length ? "/NAME" + (i + 2 < parts.length ? "/" + parts[i + 2] : "") : "";
+            String client = COORDINATOR_CLIENT.equals(request.getHeader(CLIENT_HEADER)) ? "coordinator" : "stand-ins";
+            return client + " " + (watch ? "WATCH" : request.getMethod()) + " " + resource + rest
+                    + (q >= 0 && target.contains("fieldSelector") ? "?fieldSelector" : "");
+        }
+
         void reset() {
             counts.values().forEach(LongAdder::reset);
         }
@@ -376,7 +431,9 @@ public final class ScaleBench {
 
         String summary() {
             StringBuilder b = new StringBuilder();
-            new java.util.TreeMap<>(counts).forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append(k).append(' ').append(v.sum()));
+            counts.entrySet().stream().filter(e -> e.getValue().sum() > 0)
+                    .sorted((x, y) -> Long.compare(y.getValue().sum(), x.getValue().sum()))
+                    .forEach(e -> b.append("\n      ").append(e.getValue().sum()).append(' ').append(e.getKey()));
             return b.toString();
         }
     }

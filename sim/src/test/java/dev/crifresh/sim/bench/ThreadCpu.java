@@ -86,7 +86,10 @@ final class ThreadCpu implements AutoCloseable {
             sums.merge(group.apply(s.name()), s.lastNanos() - s.startNanos(), Long::sum);
         }
         Map<String, Double> out = new LinkedHashMap<>();
-        out.put("process", (processCpuNanos() - processStart) / 1e9);
+        long process = processCpuNanos() - processStart;
+        out.put("process", process / 1e9);
+        // the JVM's own threads (JIT compilers, GC, VM thread) are not Java threads the MXBean lists
+        sums.put("jvm (jit, gc)", process - sums.values().stream().mapToLong(Long::longValue).sum());
         sums.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .forEach(e -> out.put(e.getKey(), e.getValue() / 1e9));
         return out;
