@@ -206,6 +206,12 @@ public final class ScaleBench {
             System.out.printf(Locale.ROOT, "    per node, median: %s%n",
                     RolloutBench.Phases.of(start, progress, reboot));
             System.out.printf(Locale.ROOT, "    the simulation's return: %s%n", returnLag(progress, rebootedNanos, reboot));
+            if (recording != null) {
+                Path lines = Path.of(recording.toString().replace(".jfr", ".progress.txt"));
+                Files.write(lines, progress.stream().map(p -> String.format(Locale.ROOT, "%9.3f %s", (p.nanos() - start) / 1e9,
+                        p.line())).toList());
+                System.out.println("    progress lines with their time since the start: " + lines);
+            }
             if (profile != null) {
                 profile.print(ScaleBench::group, List.of("coordinator", "api-server", "simulation"), 15);
             }
