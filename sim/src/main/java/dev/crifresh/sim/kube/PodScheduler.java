@@ -29,7 +29,7 @@ import java.util.function.Consumer;
  * taints first, then the fewest pods, then by name. A replacement no node can take waits (Pending, like an
  * unschedulable pod) and is bound as soon as one can. The simulated kubelet ({@link PodStarter}) then
  * starts it with that node's running containerd — so a pod bound to a stale node whose old credential
- * is revoked ends in ImagePullBackOff. Runs on the simulation's platform thread.
+ * is revoked ends in ImagePullBackOff. Runs on the simulation's pod thread.
  */
 public final class PodScheduler {
     /** How often waiting replacements are tried again. */
@@ -56,7 +56,7 @@ public final class PodScheduler {
     }
 
     /**
-     * The evicted pod is gone: a ReplicaSet pod gets a replacement. Called on the platform thread; the
+     * The evicted pod is gone: a ReplicaSet pod gets a replacement. Called on the pod thread; the
      * replacements of pods gone at about the same time are bound together, on one read of the nodes and pods
      * (a drain of many nodes at once would otherwise list the whole cluster once per evicted pod).
      */
