@@ -10,6 +10,9 @@ import dev.crifresh.agent.kube.Backoff;
 import dev.crifresh.agent.kube.NodeApi;
 import dev.crifresh.agent.loop.AgentLoop;
 import dev.crifresh.agent.loop.Evaluator;
+import dev.crifresh.agent.loop.ProofFallback;
+import dev.crifresh.agent.introspect.IntrospectionCheck;
+import dev.crifresh.agent.introspect.IntrospectionClient;
 import dev.crifresh.agent.publish.ConditionPublisher;
 import dev.crifresh.agent.publish.PublishedAttestation;
 import dev.crifresh.common.attest.AttestationSigner;
@@ -32,6 +35,7 @@ public final class AgentRuntime {
     /** How long one CRI Status call may take (the opt-in runtime-status proof); then today's rules decide. */
     static final java.time.Duration CRI_STATUS_TIMEOUT = java.time.Duration.ofSeconds(5);
     private volatile RuntimeAuthProbe runtimeProbe;
+    private volatile IntrospectionCheck introspection;
 
     private final AgentSettings settings;
     private final AgentLoop loop;
@@ -70,16 +74,22 @@ public final class AgentRuntime {
                 settings.matcher(), clock, settings.mounts());
         RuntimeAuthProbe runtimeProbe = settings.criSocket() == null ? null
                 : new RuntimeAuthProbe(new CriStatusClient(vertx, settings.criSocket(), CRI_STATUS_TIMEOUT));
+        IntrospectionCheck introspection = !settings.containerdIntrospection() ? null : new IntrospectionCheck(
+                new IntrospectionClient(vertx, IntrospectionClient.DEFAULT_DEADLINE), settings.hostRoot());
         Evaluator evaluator = new Evaluator(reader, settings.rules(), fingerprintKey, settings.containerdGeneration(),
-                runtimeProbe);
+                runtimeProbe, introspection);
         ConditionPublisher publisher = new ConditionPublisher(vertx, context, api, settings,
                 new AttestationSigner(key), clock, metrics, backoff);
         AgentLoop loop = new AgentLoop(vertx, context, settings, evaluator, (assessment, heartbeat, change) -> {
             metrics.evaluated(assessment.evaluation(), assessment.observation().files());
+            if (runtimeProbe != null) {
+                metrics.proofRequested(ProofFallback.RUNTIME_STATUS, assessment.fallback());
+            }
             publisher.offer(assessment, heartbeat, change);
         });
         AgentRuntime runtime = new AgentRuntime(settings, loop, publisher, metrics);
         runtime.runtimeProbe = runtimeProbe;
+        runtime.introspection = introspection;
         Future<Void> httpStarted = settings.metricsPort() < 0 ? Future.succeededFuture()
                 : AgentHttpServer.start(vertx, settings.metricsPort(), metrics, publisher::ready,
                         () -> publisher.published().map(PublishedAttestation::claimsJson))
@@ -111,6 +121,9 @@ public final class AgentRuntime {
                     .eventually(() -> {
                         if (runtimeProbe != null) {
                             runtimeProbe.close();
+                        }
+                        if (introspection != null) {
+                            introspection.close();
                         }
                         return Future.succeededFuture();
                     })

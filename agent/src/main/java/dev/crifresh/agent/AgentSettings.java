@@ -32,6 +32,8 @@ import java.util.Objects;
  *                     mounts on its way the platform creates besides Talos' own
  * @param containerdGeneration which containerd reads the config (its registry semantics), or null: both
  *                     must agree, except that Talos mode tells them apart by the root config's version
+ * @param containerdIntrospection the opt-in introspection check (rule 1b): ask containerd's own socket (its
+ *                     {@code --address} under the host root) for its pid and deprecations; off by default
  */
 public record AgentSettings(
         String nodeName,
@@ -48,7 +50,8 @@ public record AgentSettings(
         String agentVersion,
         MountPolicy mounts,
         ContainerdReading.Generation containerdGeneration,
-        Path criSocket) {
+        Path criSocket,
+        boolean containerdIntrospection) {
 
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofMinutes(5);
     public static final Duration DEFAULT_VALIDITY = Duration.ofMinutes(15);
@@ -94,20 +97,35 @@ public record AgentSettings(
                 metricsPort, agentVersion, mounts, containerdGeneration, null);
     }
 
+    /** Without the introspection check. */
+    public AgentSettings(String nodeName, Path procRoot, Path hostRoot, List<String> watchGlobs,
+                         ContainerdMatcher matcher, RuleSettings rules, Duration heartbeat, Duration validity,
+                         Duration procPoll, Duration debounce, int metricsPort, String agentVersion,
+                         MountPolicy mounts, ContainerdReading.Generation containerdGeneration, Path criSocket) {
+        this(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity, procPoll, debounce,
+                metricsPort, agentVersion, mounts, containerdGeneration, criSocket, false);
+    }
+
+    /** With the opt-in introspection check on or off. */
+    public AgentSettings withContainerdIntrospection(boolean on) {
+        return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
+                procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket, on);
+    }
+
     /** With the opt-in runtime-status proof on {@code socket} (null: off). */
     public AgentSettings withCriSocket(Path socket) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, socket);
+                procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, socket, containerdIntrospection);
     }
 
     public AgentSettings withContainerdGeneration(ContainerdReading.Generation generation) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion, mounts, generation, criSocket);
+                procPoll, debounce, metricsPort, agentVersion, mounts, generation, criSocket, containerdIntrospection);
     }
 
     public AgentSettings withMounts(MountPolicy newMounts) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion, newMounts, containerdGeneration, criSocket);
+                procPoll, debounce, metricsPort, agentVersion, newMounts, containerdGeneration, criSocket, containerdIntrospection);
     }
 
     /** Production defaults (DESIGN §3, issue 3) for one node. */
@@ -119,28 +137,28 @@ public record AgentSettings(
 
     public AgentSettings withRoots(Path newProcRoot, Path newHostRoot) {
         return new AgentSettings(nodeName, newProcRoot, newHostRoot, watchGlobs, matcher, rules, heartbeat,
-                validity, procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket);
+                validity, procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket, containerdIntrospection);
     }
 
     public AgentSettings withMetricsPort(int port) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
-                procPoll, debounce, port, agentVersion, mounts, containerdGeneration, criSocket);
+                procPoll, debounce, port, agentVersion, mounts, containerdGeneration, criSocket, containerdIntrospection);
     }
 
     public AgentSettings withTiming(Duration newHeartbeat, Duration newValidity, Duration newProcPoll,
                                     Duration newDebounce) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, newHeartbeat,
-                newValidity, newProcPoll, newDebounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket);
+                newValidity, newProcPoll, newDebounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket, containerdIntrospection);
     }
 
     public AgentSettings withMatcher(ContainerdMatcher newMatcher) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, newMatcher, rules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket);
+                procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket, containerdIntrospection);
     }
 
     public AgentSettings withRules(RuleSettings newRules) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, newRules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket);
+                procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket, containerdIntrospection);
     }
 
     private static void requireText(String value, String name) {

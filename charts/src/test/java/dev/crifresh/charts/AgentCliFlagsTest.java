@@ -23,7 +23,8 @@ class AgentCliFlagsTest {
     void theDaemonSetsArgumentsParseAsAgentRun() {
         for (Rendered render : List.of(Chart.render(), Chart.render("agent-custom.yaml"),
                 Chart.render(Map.of("agent.mode", "generic", "agent.margin", "250ms", "agent.procPoll", "2s")),
-                Chart.render(Map.of("agent.criSocket", "/run/containerd/containerd.sock")))) {
+                Chart.render(Map.of("agent.criSocket", "/run/containerd/containerd.sock")),
+                Chart.render(Map.of("agent.containerdIntrospection", "true")))) {
             List<String> args = containerArgs(render.one("DaemonSet"));
             ParseResult run = parse(AgentMain::commandLine, args).subcommand();
             assertEquals("run", run.commandSpec().name(), args.toString());
@@ -58,6 +59,26 @@ class AgentCliFlagsTest {
         }
         assertEquals("/host/run/containerd/containerd.sock", mount.path("mountPath").asString());
         assertTrue(mount.path("readOnly").asBoolean());
+    }
+
+    @Test
+    void theIntrospectionCheckIsOffByDefaultAndUsesTheWitnesssMount() {
+        List<String> off = containerArgs(Chart.render().one("DaemonSet"));
+        assertTrue(off.stream().noneMatch(a -> a.startsWith("--containerd-introspection")), off::toString);
+
+        Rendered render = Chart.render(Map.of("agent.containerdIntrospection", "true"));
+        List<String> on = containerArgs(render.one("DaemonSet"));
+        assertTrue(on.contains("--containerd-introspection=true"), on::toString);
+        ParseResult run = parse(AgentMain::commandLine, on).subcommand();
+        assertEquals(Boolean.TRUE, run.matchedOptionValue("--containerd-introspection", Boolean.FALSE));
+        // no mount of its own: the socket directory the clock witness mounts read-only
+        assertEquals(Chart.render().one("DaemonSet").path("spec").path("template").path("spec").path("volumes"),
+                render.one("DaemonSet").path("spec").path("template").path("spec").path("volumes"));
+
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Chart.render(Map.of(
+                "agent.containerdIntrospection", "true", "agent.containerdSocketHostPath", "")));
+        assertTrue(e.getMessage().contains("agent.containerdIntrospection needs agent.containerdSocketHostPath"),
+                e.getMessage());
     }
 
     @Test

@@ -32,6 +32,8 @@ class AgentMetricsContractTest {
         metrics.publishFailed("conflict");
         metrics.apiError("patch");
         metrics.detectionLatency(Duration.ofMillis(120));
+        metrics.proofRequested("runtime-status", new dev.crifresh.agent.loop.ProofFallback("runtime-status", "ordering",
+                "the CRI status config has no registry section"));
 
         Set<String> exposed = new TreeSet<>();
         for (String line : metrics.registry().scrape().split("\n")) {

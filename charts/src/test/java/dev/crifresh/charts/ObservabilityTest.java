@@ -28,6 +28,8 @@ class ObservabilityTest {
             "crifresh_publishes_total",
             "crifresh_evaluations_total",
             "crifresh_api_errors_total",
+            "crifresh_requested_proof_applies",
+            "crifresh_proof_fallbacks_total",
             "crifresh_detection_latency_seconds_bucket",
             "crifresh_detection_latency_seconds_count",
             "crifresh_detection_latency_seconds_sum");
@@ -142,7 +144,8 @@ class ObservabilityTest {
             assertEquals("platform", r.path("labels").path("team").asString());
             assertTrue(r.path("annotations").path("summary").asString().contains("{{ $labels.node }}"));
         }
-        assertEquals(List.of("CrifreshNodeNotFresh", "CrifreshAttestationExpired", "CrifreshAgentApiErrors"), alerts);
+        assertEquals(List.of("CrifreshNodeNotFresh", "CrifreshAttestationExpired", "CrifreshAgentApiErrors",
+                "CrifreshRequestedProofUnavailable"), alerts);
         JsonNode stale = rule.path("spec").path("groups").get(0).path("rules").get(0);
         assertEquals("2h", stale.path("for").asString());
         assertTrue(stale.path("expr").asString().contains("condition=\"ContainerdConfigFresh\""));

@@ -2,7 +2,7 @@ package dev.crifresh.coordinator;
 
 import dev.crifresh.common.attest.AttestationVerifier;
 import dev.crifresh.common.kube.ConditionContract;
-import dev.crifresh.coordinator.rollout.MaxUnavailable;
+import dev.crifresh.coordinator.rollout.plan.MaxUnavailable;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;

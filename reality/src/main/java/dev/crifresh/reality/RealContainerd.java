@@ -38,9 +38,39 @@ public final class RealContainerd implements AutoCloseable {
     }
 
     static RealContainerd start(CriNode node, String logName) {
+        return start(node, logName, null);
+    }
+
+    /**
+     * Starts the containerd whose binaries (containerd and its shim) are in {@code binDir}, e.g. one unpacked by
+     * {@code reality/bin/fetch-containerd}: the directory is bind-mounted read-only at {@link #BIN_IN_NODE} inside
+     * the node's root and put first on containerd's PATH (containerd looks its shims up there); null: the
+     * system's containerd.
+     */
+    public static RealContainerd start(CriNode node, Path binDir) {
+        return start(node, "containerd-" + System.nanoTime() + ".log", binDir);
+    }
+
+    /** Where {@link #start(CriNode, Path)} mounts a fetched containerd's binaries, as a node path. */
+    public static final String BIN_IN_NODE = "/opt/crifresh-containerd";
+
+    private static RealContainerd start(CriNode node, String logName, Path binDir) {
         Path r = node.root();
         Path host = node.hostRoot();
         linkLikeHost(host);
+        String mountBin = "true";
+        String exec = "exec chroot " + host + " containerd " + String.join(" ", TALOS_ARGS);
+        if (binDir != null) {
+            Path inNode = node.path(BIN_IN_NODE);
+            try {
+                Files.createDirectories(inNode);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot create " + inNode, e);
+            }
+            mountBin = "mount --bind -o ro " + binDir + " " + inNode;
+            exec = "exec chroot " + host + " env PATH=" + BIN_IN_NODE + ":/usr/sbin:/usr/bin " + BIN_IN_NODE
+                    + "/containerd " + String.join(" ", TALOS_ARGS);
+        }
         String script = String.join("\n",
                 "set -e",
                 // the node's root a mount point of its own: runc, run by containerd's shim in this chroot, makes
@@ -51,7 +81,8 @@ public final class RealContainerd implements AutoCloseable {
                 "mount -t proc proc " + host.resolve("proc"),
                 "mount --rbind /dev " + host.resolve("dev"),
                 "mount --rbind /sys " + host.resolve("sys"),
-                "exec chroot " + host + " containerd " + String.join(" ", TALOS_ARGS));
+                mountBin,
+                exec);
         Path log = r.resolve(logName);
         MachineLock.acquire();
         try {

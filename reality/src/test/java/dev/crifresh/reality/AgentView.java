@@ -18,6 +18,11 @@ record AgentView(String verdict, String reason, String proof, String message, Ma
 
     /** {@code observe --proc-root /proc --host-root <node> --fingerprint-key <key> [--watch …] [extra…]}. */
     static AgentView observe(CriNode node, Path fingerprintKey, List<String> watch, String... extra) {
+        return of(observeJson(node, fingerprintKey, watch, extra));
+    }
+
+    /** The same run's whole output, for the fields this record does not keep. */
+    static JsonNode observeJson(CriNode node, Path fingerprintKey, List<String> watch, String... extra) {
         List<String> args = new ArrayList<>(List.of("observe", "--proc-root", "/proc",
                 "--host-root", node.hostRoot().toString(), "--fingerprint-key", fingerprintKey.toString(),
                 "--watch", String.join(",", watch)));
@@ -31,7 +36,10 @@ record AgentView(String verdict, String reason, String proof, String message, Ma
         if (code != 0) {
             throw new IllegalStateException("observe exited " + code + ": " + err);
         }
-        JsonNode root = JSON.readTree(out.toString());
+        return JSON.readTree(out.toString());
+    }
+
+    static AgentView of(JsonNode root) {
         Map<String, String> registries = new TreeMap<>();
         JsonNode reg = root.get("registries");
         if (reg != null && reg.isObject()) {

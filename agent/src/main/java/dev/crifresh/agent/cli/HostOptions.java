@@ -65,6 +65,15 @@ final class HostOptions {
                     + " Env CRIFRESH_CRI_SOCKET.")
     Path criSocket;
 
+    @Option(names = "--containerd-introspection", negatable = true, arity = "0..1",
+            defaultValue = "${env:CRIFRESH_CONTAINERD_INTROSPECTION:-false}", fallbackValue = "true",
+            description = "Opt-in check on containerd's own evidence (containerd 1.7 and later): ask its introspection"
+                    + " service on its own socket (its --address under the host root) which process answers and when"
+                    + " it loaded its registry config; a node it contradicts is stale, one whose socket does not"
+                    + " answer is unknown. It never proves fresh on its own. Env CRIFRESH_CONTAINERD_INTROSPECTION."
+                    + " Default: ${DEFAULT-VALUE}.")
+    boolean containerdIntrospection;
+
     @Option(names = "--expected-mount", paramLabel = "PATH", split = ",",
             defaultValue = "${env:CRIFRESH_EXPECTED_MOUNTS:-}",
             description = "A mount point on the way to the config that the platform creates (repeatable or"

@@ -4,6 +4,8 @@ import dev.crifresh.agent.loop.Assessment;
 import dev.crifresh.common.evidence.ClockWitness;
 import dev.crifresh.common.evidence.ContainerdSocket;
 import dev.crifresh.common.evidence.Evaluation;
+import dev.crifresh.common.evidence.Introspection;
+import dev.crifresh.common.evidence.IntrospectionAnswer;
 import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.ProcessSample;
 import dev.crifresh.common.evidence.WatchedDirectory;
@@ -44,6 +46,32 @@ final class ObservationJson {
         }
     }
 
+    /** containerd's introspection answer (rule 1b), when the check is on. */
+    private static void putIntrospection(ObjectNode containerd, Introspection check) {
+        if (check == null) {
+            return;
+        }
+        ObjectNode in = containerd.putObject("introspection");
+        in.put("socket", check.socket());
+        if (check.answer() instanceof IntrospectionAnswer.Answered said) {
+            in.put("uuid", said.uuid());
+            in.put("pid", said.pid());
+            in.put("pidns", said.pidns());
+            ArrayNode deprecations = in.putArray("deprecations");
+            for (IntrospectionAnswer.Deprecation d : said.deprecations()) {
+                ObjectNode dn = deprecations.addObject();
+                dn.put("id", d.id());
+                putInstant(dn, "lastOccurrence", d.lastOccurrence());
+            }
+        } else if (check.answer() instanceof IntrospectionAnswer.Unanswered none) {
+            in.put("error", none.problem());
+        } else {
+            throw new IllegalStateException("unhandled introspection answer " + check.answer().getClass().getName());
+        }
+        ArrayNode hosts = in.putArray("configCredentialHosts");
+        check.credentialHosts().forEach(hosts::add);
+    }
+
     static String render(Assessment a, boolean withRegistries) {
         Observation o = a.observation();
         Evaluation e = a.evaluation();
@@ -52,6 +80,12 @@ final class ObservationJson {
         root.put("reason", e.reason().code());
         root.put("proof", e.proof().wire());
         root.put("message", e.message());
+        if (a.fallback() != null) {
+            ObjectNode fallback = root.putObject("proofFallback");
+            fallback.put("requested", a.fallback().requested());
+            fallback.put("used", a.fallback().used());
+            fallback.put("why", a.fallback().why());
+        }
         root.put("bootId", o.bootId());
         if (o.clock() != null) {
             root.put("bootTime", o.clock().bootWallTime().toString());
@@ -76,6 +110,7 @@ final class ObservationJson {
             ArrayNode argv = cn.putArray("cmdline");
             c.cmdline().forEach(argv::add);
             putSocket(cn, o, e);
+            putIntrospection(cn, o.introspection());
         }
         ObjectNode config = root.putObject("config");
         config.put("digest", e.configDigest());

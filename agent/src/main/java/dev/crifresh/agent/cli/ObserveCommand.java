@@ -2,6 +2,8 @@ package dev.crifresh.agent.cli;
 
 import dev.crifresh.agent.cri.CriStatusClient;
 import dev.crifresh.agent.cri.RuntimeAuthProbe;
+import dev.crifresh.agent.introspect.IntrospectionCheck;
+import dev.crifresh.agent.introspect.IntrospectionClient;
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.loop.Assessment;
@@ -36,14 +38,24 @@ final class ObserveCommand implements Callable<Integer> {
         HostReader reader = new HostReader(host.procRoot, host.hostRoot, host.watchGlobs(spec), host.matcher(spec),
                 HostClock.system(host.procRoot), host.mounts(spec));
         Assessment assessment;
-        if (host.criSocket == null) {
+        if (host.criSocket == null && !host.containerdIntrospection) {
             assessment = new Evaluator(reader, host.rules(spec), fingerprintKey, host.generation()).evaluate();
         } else {
             Vertx vertx = Vertx.vertx();
-            try (RuntimeAuthProbe probe = new RuntimeAuthProbe(new CriStatusClient(vertx, host.criSocket,
-                    Duration.ofSeconds(5)))) {
-                assessment = new Evaluator(reader, host.rules(spec), fingerprintKey, host.generation(), probe).evaluate();
+            RuntimeAuthProbe probe = host.criSocket == null ? null
+                    : new RuntimeAuthProbe(new CriStatusClient(vertx, host.criSocket, Duration.ofSeconds(5)));
+            IntrospectionCheck introspection = !host.containerdIntrospection ? null : new IntrospectionCheck(
+                    new IntrospectionClient(vertx, IntrospectionClient.DEFAULT_DEADLINE), host.hostRoot);
+            try {
+                assessment = new Evaluator(reader, host.rules(spec), fingerprintKey, host.generation(), probe,
+                        introspection).evaluate();
             } finally {
+                if (probe != null) {
+                    probe.close();
+                }
+                if (introspection != null) {
+                    introspection.close();
+                }
                 vertx.close();
             }
         }

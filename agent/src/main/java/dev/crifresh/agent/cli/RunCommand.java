@@ -155,7 +155,8 @@ final class RunCommand implements Callable<Integer> {
         }
         return new AgentSettings(nodeName, host.procRoot, host.hostRoot, host.watchGlobs(spec), host.matcher(spec),
                 host.rules(spec), heartbeat, validity, procPoll, debounce, metricsPort, AgentVersion.current(),
-                host.mounts(spec), host.generation()).withCriSocket(host.criSocket);
+                host.mounts(spec), host.generation()).withCriSocket(host.criSocket)
+                .withContainerdIntrospection(host.containerdIntrospection);
     }
 
     private SigningKey signingKey() {

@@ -29,6 +29,8 @@ public final class AgentMetrics {
     public static final String EVALUATIONS = "crifresh.evaluations";
     public static final String API_ERRORS = "crifresh.api.errors";
     public static final String DETECTION_LATENCY = "crifresh.detection.latency";
+    public static final String PROOF_APPLIES = "crifresh.requested.proof.applies";
+    public static final String PROOF_FALLBACKS = "crifresh.proof.fallbacks";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Value fresh = new Value(-1);
@@ -37,6 +39,7 @@ public final class AgentMetrics {
     private final Map<String, Value> mtimes = new HashMap<>();
     private final Map<String, Meter.Id> mtimeGauges = new HashMap<>();
     private final Timer detectionLatency;
+    private final Map<String, Value> proofApplies = new HashMap<>();
 
     /** A gauge's value; gauges reference it strongly through this registry-owned object. */
     private static final class Value {
@@ -90,6 +93,26 @@ public final class AgentMetrics {
                     .register(registry).getId());
             return v;
         }).value = mtime);
+    }
+
+    /**
+     * One evaluation with an opt-in proof requested ({@code requested}, e.g. runtime-status): its gauge is 1 when
+     * the proof applied, 0 when it did not and {@code fallback} names the proof used instead (also counted).
+     */
+    public synchronized void proofRequested(String requested, dev.crifresh.agent.loop.ProofFallback fallback) {
+        proofApplies.computeIfAbsent(requested, r -> {
+            Value v = new Value(Double.NaN);
+            Gauge.builder(PROOF_APPLIES, v, x -> x.value).tag("requested", r)
+                    .description("1 when the requested proof applied in the last evaluation, 0 when the containerd"
+                            + " could not give it and another proof was used")
+                    .register(registry);
+            return v;
+        }).value = fallback == null ? 1 : 0;
+        if (fallback != null) {
+            Counter.builder(PROOF_FALLBACKS).tag("requested", requested).tag("used", fallback.used())
+                    .description("Evaluations in which a requested proof did not apply, by the proof used instead")
+                    .register(registry).increment();
+        }
     }
 
     /** @param result conflict (a guarded patch was rejected and is retried) or error (waiting for the backoff) */

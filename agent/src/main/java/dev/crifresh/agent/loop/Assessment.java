@@ -14,11 +14,17 @@ import java.util.Map;
  * fingerprints of the config files read.
  *
  * @param evaluatedNanos {@link System#nanoTime()} when the read began, to measure detection latency
+ * @param fallback       a requested proof that did not apply and what was used instead; null when none
  */
 public record Assessment(Observation observation, Evaluation evaluation, Map<String, String> registries,
-                         long evaluatedNanos) {
+                         long evaluatedNanos, ProofFallback fallback) {
     public Assessment {
         registries = Map.copyOf(registries);
+    }
+
+    public Assessment(Observation observation, Evaluation evaluation, Map<String, String> registries,
+                      long evaluatedNanos) {
+        this(observation, evaluation, registries, evaluatedNanos, null);
     }
 
     /**

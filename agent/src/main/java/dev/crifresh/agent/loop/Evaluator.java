@@ -4,6 +4,8 @@ import dev.crifresh.agent.cri.RuntimeAuthProbe;
 import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.host.HostSnapshot;
 import dev.crifresh.agent.host.RegistryFingerprints;
+import dev.crifresh.agent.introspect.IntrospectionCheck;
+import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.EvaluationMemory;
 import dev.crifresh.common.evidence.EvidenceRules;
@@ -21,6 +23,7 @@ public final class Evaluator {
     private final byte[] fingerprintKey;
     private final ContainerdReading.Generation generation;
     private final RuntimeAuthProbe runtimeProbe;
+    private final IntrospectionCheck introspection;
     private EvaluationMemory memory;
 
     /** @param fingerprintKey HMAC key for registry fingerprints, or null to publish none */
@@ -37,7 +40,15 @@ public final class Evaluator {
     /** @param runtimeProbe the opt-in CRI status comparison ({@code --cri-socket}), or null */
     public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey,
                      ContainerdReading.Generation generation, RuntimeAuthProbe runtimeProbe) {
+        this(reader, rules, fingerprintKey, generation, runtimeProbe, null);
+    }
+
+    /** @param introspection the opt-in introspection check ({@code --containerd-introspection}, rule 1b), or null */
+    public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey,
+                     ContainerdReading.Generation generation, RuntimeAuthProbe runtimeProbe,
+                     IntrospectionCheck introspection) {
         this.runtimeProbe = runtimeProbe;
+        this.introspection = introspection;
         this.reader = reader;
         this.rules = rules;
         this.fingerprintKey = fingerprintKey == null ? null : fingerprintKey.clone();
@@ -47,23 +58,30 @@ public final class Evaluator {
     public synchronized Assessment evaluate() {
         long started = System.nanoTime();
         HostSnapshot snapshot = reader.read();
+        // containerd's own socket, asked right after the files were read (rule 1b).
+        Observation observation = introspection == null ? snapshot.observation()
+                : introspection.inspect(snapshot, rules.talosMode(), generation);
         // Asked right after the files were read; the runtime that answers is the one listening on the CRI
         // socket, the one kubelet pulls through.
         RuntimeAuth runtime = runtimeProbe == null ? RuntimeAuth.UNAVAILABLE
                 : runtimeProbe.compare(snapshot.tomlDocuments(), rules.talosMode(), generation);
-        Evaluation evaluation = EvidenceRules.evaluate(snapshot.observation(), rules, memory, runtime);
+        Evaluation evaluation = EvidenceRules.evaluate(observation, rules, memory, runtime);
         RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey,
                 rules.talosMode(), generation);
         java.util.List<String> failures = new java.util.ArrayList<>(snapshot.undecodable());
         failures.addAll(registries.parseFailures());
         evaluation = ConfigParseCheck.apply(evaluation, failures);
         evaluation = ProcessReadCheck.apply(evaluation, snapshot.unreadableProcesses());
+        ProofFallback fallback = runtimeProbe == null ? null : ProofFallback.of(runtime, evaluation);
+        if (fallback != null) {
+            evaluation = fallback.applyTo(evaluation);
+        }
         if (evaluation.memory() != null) {
             // Without a single containerd the rules return no memory; keeping the last one is safe
             // because the rules ignore memory that belongs to another containerd identity.
             memory = evaluation.memory();
         }
-        return new Assessment(snapshot.observation(), evaluation, registries.fingerprints(), started);
+        return new Assessment(observation, evaluation, registries.fingerprints(), started, fallback);
     }
 
     public HostReader reader() {

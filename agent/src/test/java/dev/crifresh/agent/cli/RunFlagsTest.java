@@ -74,6 +74,24 @@ class RunFlagsTest {
         assertEquals(d.rules(), s.rules());
         assertEquals(d.heartbeat(), s.heartbeat());
         assertEquals(d.validity(), s.validity());
+        assertFalse(s.containerdIntrospection(), "the introspection check is opt-in");
+    }
+
+    @Test
+    void theIntrospectionCheckIsTurnedOnByItsFlagInEveryForm() {
+        for (List<String> on : List.of(List.of("--containerd-introspection"), List.of("--containerd-introspection=true"))) {
+            List<String> args = new ArrayList<>(List.of("run", "--node-name", "n1"));
+            args.addAll(on);
+            CommandLine.ParseResult parsed = AgentMain.commandLine().parseArgs(args.toArray(String[]::new));
+            RunCommand run = (RunCommand) parsed.subcommand().commandSpec().userObject();
+            run.spec = parsed.subcommand().commandSpec();
+            assertTrue(run.settings().containerdIntrospection(), on.toString());
+        }
+        CommandLine.ParseResult off = AgentMain.commandLine().parseArgs("run", "--node-name", "n1",
+                "--no-containerd-introspection");
+        RunCommand run = (RunCommand) off.subcommand().commandSpec().userObject();
+        run.spec = off.subcommand().commandSpec();
+        assertFalse(run.settings().containerdIntrospection());
     }
 
     @Test

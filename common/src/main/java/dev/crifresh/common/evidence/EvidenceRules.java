@@ -123,6 +123,14 @@ public final class EvidenceRules {
                     + ", which the agent does not watch");
         }
 
+        // Rule 1b (opt-in): containerd's introspection answer, a veto before any proof of fresh.
+        Stamp newestEvidence = newestChange(o);
+        java.util.Optional<IntrospectionRules.Finding> introspected = IntrospectionRules.check(o.introspection(),
+                containerd, newestEvidence.at(), newestEvidence.describe(), settings.margin(), o.observedAt());
+        if (introspected.isPresent()) {
+            return Outcome.notFresh(introspected.get().reason(), introspected.get().message());
+        }
+
         // Runtime status (opt-in): the credentials containerd reports holding decide, not the clocks. It is not
         // a content proof (rule 4's memory stays as it was): only the registry credentials were compared.
         if (runtime.state() == RuntimeAuth.State.SAME) {

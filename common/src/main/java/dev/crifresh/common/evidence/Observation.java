@@ -24,6 +24,8 @@ import java.util.List;
  *                         ({@link Reason#CONFIG_PATH_MOUNTED}). Empty when there are none.
  * @param containerdSocket the CRI containerd's socket, the clock witness; null when not read (no single
  *                         containerd, or no {@code --address} on its command line)
+ * @param introspection    containerd's introspection answer and the files' credential hosts (rule 1b); null when
+ *                         the check is off or there is no single containerd to ask
  */
 public record Observation(
         String bootId,
@@ -36,7 +38,8 @@ public record Observation(
         List<String> unwatchedImports,
         Instant observedAt,
         List<String> mountProblems,
-        ContainerdSocket containerdSocket) {
+        ContainerdSocket containerdSocket,
+        Introspection introspection) {
 
     public Observation {
         candidates = List.copyOf(candidates);
@@ -44,6 +47,20 @@ public record Observation(
         directories = List.copyOf(directories);
         unwatchedImports = List.copyOf(unwatchedImports);
         mountProblems = List.copyOf(mountProblems);
+    }
+
+    /** An observation without the introspection check. */
+    public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
+                       List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
+                       Instant observedAt, List<String> mountProblems, ContainerdSocket containerdSocket) {
+        this(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports, observedAt,
+                mountProblems, containerdSocket, null);
+    }
+
+    /** The same observation with this introspection evidence. */
+    public Observation withIntrospection(Introspection check) {
+        return new Observation(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports,
+                observedAt, mountProblems, containerdSocket, check);
     }
 
     /** An observation without a mount check or socket witness (simulated hosts and rule tests). */
@@ -64,7 +81,7 @@ public record Observation(
     /** The same observation with this socket witness. */
     public Observation withContainerdSocket(ContainerdSocket socket) {
         return new Observation(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports,
-                observedAt, mountProblems, socket);
+                observedAt, mountProblems, socket, introspection);
     }
 
     /** An observation without directory stamps or import check (simulations and rule tests). */

@@ -8,6 +8,13 @@ public enum Reason {
     RUNTIME_STATUS_MATCHES_CONFIG("RuntimeStatusMatchesConfig", Verdict.FRESH),
     /** CRI Status reports other registry credentials than the files name. */
     RUNTIME_CREDENTIAL_DIFFERS("RuntimeCredentialDiffers", Verdict.STALE),
+    /**
+     * containerd's introspection reports no {@code cri-registry-configs} deprecation: it loaded no registry
+     * credential, while the files give one (rule 1b).
+     */
+    RUNTIME_LOADED_NO_REGISTRY_CONFIG("RuntimeLoadedNoRegistryConfig", Verdict.STALE),
+    /** The newest change to the evidence is later than containerd's {@code cri-registry-configs} last occurrence (rule 1b). */
+    CONFIG_CHANGED_AFTER_RUNTIME_LOAD("ConfigChangedAfterRuntimeLoad", Verdict.STALE),
     CONFIG_CHANGED_AFTER_CONTAINERD_START("ConfigChangedAfterContainerdStart", Verdict.STALE),
     ORDERING_WITHIN_MARGIN("OrderingWithinMargin", Verdict.STALE),
     CLOCK_ANOMALY("ClockAnomaly", Verdict.STALE),
@@ -29,7 +36,11 @@ public enum Reason {
      * containerd's socket shows that the wall clock ran ahead at containerd's start and was stepped back
      * since: stamps from before the step cannot be ordered (DESIGN, "The clock witness").
      */
-    CLOCK_STEPPED("ClockStepped", Verdict.UNKNOWN);
+    CLOCK_STEPPED("ClockStepped", Verdict.UNKNOWN),
+    /** The introspection check is on and containerd's socket gave no usable answer (rule 1b). */
+    INTROSPECTION_UNAVAILABLE("IntrospectionUnavailable", Verdict.UNKNOWN),
+    /** containerd's socket is answered by another process than the containerd the agent timed (rule 1b). */
+    INTROSPECTION_OTHER_PROCESS("IntrospectionOtherProcess", Verdict.UNKNOWN);
 
     private final String code;
     private final Verdict verdict;

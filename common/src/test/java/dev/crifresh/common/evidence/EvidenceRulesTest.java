@@ -363,6 +363,7 @@ class EvidenceRulesTest {
         sequences().forEach(s -> s.steps().forEach(st -> seen.add(st.expected())));
         ClockStepRulesTest.rows().forEach(r -> seen.add(r.expected()));
         seen.addAll(EvidenceRulesRuntimeTest.REASONS);
+        seen.addAll(IntrospectionRulesTest.REASONS);
         assertEquals(EnumSet.allOf(Reason.class), seen);
     }
 

@@ -9,7 +9,7 @@ import dev.crifresh.coordinator.gate.etcd.ControlPlane;
 import dev.crifresh.coordinator.gate.etcd.EtcdHealth;
 import dev.crifresh.coordinator.gate.etcd.EtcdProbe;
 import dev.crifresh.coordinator.gate.pull.PullProof;
-import dev.crifresh.coordinator.rollout.Ticker;
+import dev.crifresh.coordinator.time.Ticker;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;

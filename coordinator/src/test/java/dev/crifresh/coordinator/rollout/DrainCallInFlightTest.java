@@ -21,6 +21,7 @@ import dev.crifresh.coordinator.kube.Fabric8PodOps;
 import dev.crifresh.coordinator.kube.PodOps;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.coordinator.rollout.run.Rollout;
 import dev.crifresh.mockapi.testing.Poll;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.vertx.core.Context;

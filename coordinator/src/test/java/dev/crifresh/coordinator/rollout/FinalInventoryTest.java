@@ -20,6 +20,7 @@ import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.Result;
+import dev.crifresh.coordinator.rollout.run.Rollout;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Context;
 import io.vertx.core.Future;

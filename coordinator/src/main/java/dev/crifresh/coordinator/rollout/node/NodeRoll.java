@@ -1,0 +1,366 @@
+package dev.crifresh.coordinator.rollout.node;
+
+import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.classify.NodeFacts;
+import dev.crifresh.coordinator.classify.Role;
+import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.gate.NodeGates;
+import dev.crifresh.coordinator.report.Outcome;
+import dev.crifresh.coordinator.rollout.api.ErrorText;
+import dev.crifresh.coordinator.rollout.api.Fence;
+import dev.crifresh.coordinator.rollout.api.GuardedPatch;
+import dev.crifresh.coordinator.rollout.node.NodeEffect.*;
+import dev.crifresh.coordinator.rollout.node.NodeInput.*;
+import dev.crifresh.coordinator.rollout.node.NodeState.Done;
+import dev.crifresh.coordinator.rollout.node.NodeState.Draining;
+import dev.crifresh.coordinator.rollout.node.NodeState.Queued;
+import dev.crifresh.coordinator.rollout.plan.Ownership;
+import dev.crifresh.coordinator.rollout.plan.Phase;
+import dev.crifresh.coordinator.time.Ticker;
+import io.fabric8.kubernetes.api.model.Node;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Future;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * One node's way through a rollout: the effect runner of its pure steps ({@link NodeStep}, which states the algorithm).
+ * <ol>
+ *   <li>an input (an answer, or what the run observed) goes through {@link NodeStep#next}, which gives the new state and
+ *       the effects to carry out, in order;</li>
+ *   <li>each effect is carried out through the run ({@link RollHost}: nodes, pods, the reboot driver, Events, the gates,
+ *       the {@link Ticker}); every call that writes passes the {@link Fence} right before it is sent — while an allowed
+ *       API outage lasts it is held back, and the step is told {@link Outage} once the run may write again;</li>
+ *   <li>every answer carries the epoch of the state that asked for it (the epoch moves on with each new kind of state):
+ *       an answer for a state the roll has left is dropped here, and nowhere else;</li>
+ *   <li>an input that arrives while effects are being carried out waits its turn (no re-entrant step).</li>
+ * </ol>
+ * Every node patch is a {@link GuardedPatch}, decided first on the copy of the node the run already has.
+ */
+public final class NodeRoll {
+    /** An input waiting its turn, with the epoch it was asked for in. */
+    private record Pending(long epoch, NodeInput input) {
+    }
+
+    private final RollHost host;
+    private final String name;
+    private final Role role;
+    private final int index;
+    private final int total;
+    private final NodeDrain drain;
+    private final ArrayDeque<Pending> inbox = new ArrayDeque<>();
+
+    private NodeState state;
+    private long epoch;
+    private boolean stepping;
+    private long timer = -1;
+    /** The epoch of the drain's state: its answers are dropped once the roll left it. */
+    private long drainEpoch = -1;
+    /** The node as this roll's last call returned it: decides the next patch without a read when the run has no copy. */
+    private Node lastSeen;
+
+    /**
+     * @param resumeFrom the ownership an earlier run left on the node in a phase where its reboot may have
+     *                   happened (rebooting, verifying), or null
+     */
+    public NodeRoll(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom) {
+        this.host = host;
+        this.name = facts.name();
+        this.role = facts.role();
+        this.index = index;
+        this.total = total;
+        this.state = NodeStep.start(NodeState.Roll.of(name, host.settings().runId(), resumeFrom,
+                host.settings().rebootTimeout(), host.settings().attestTimeout()));
+        this.drain = new NodeDrain(host, name, () -> state instanceof Draining && epoch == drainEpoch, this::say,
+                () -> deliver(drainEpoch, new Drained()), why -> deliver(drainEpoch, new DrainFailed(why)));
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Role role() {
+        return role;
+    }
+
+    public String prefix() {
+        return "[" + index + "/" + total + "] " + name;
+    }
+
+    /** Whether this resumes a node an earlier run may already have rebooted. */
+    public boolean resumed() {
+        return state.roll().resumed();
+    }
+
+    public boolean finished() {
+        return state instanceof Done;
+    }
+
+    /** How the roll ended, or null while it has not. */
+    public NodeEnd end() {
+        return state instanceof Done done ? done.end() : null;
+    }
+
+    public Outcome outcome() {
+        NodeEnd end = end();
+        return end == null ? null : end.outcome();
+    }
+
+    public String detail() {
+        NodeEnd end = end();
+        return end == null ? null : end.why();
+    }
+
+    /** The state, for tests. */
+    NodeState state() {
+        return state;
+    }
+
+    // ---- what the run tells the roll ---------------------------------------------------------------------------
+
+    public void start() {
+        NodeFacts facts = host.facts(name);
+        if (facts != null && !host.fence().mayWrite()) {
+            // fenced: a lost Lease ends the run, which abandons this node untouched; after an allowed outage, start then
+            host.fence().whenMayWrite().onSuccess(v -> {
+                if (state instanceof Queued) {
+                    start();
+                }
+            });
+            return;
+        }
+        deliver(epoch, new Start(facts));
+    }
+
+    /** The informer saw a change of this node. */
+    public void onUpdate() {
+        deliver(epoch, new NodeUpdated(host.facts(name)));
+    }
+
+    /** The informer saw the node disappear (while a call is in flight, its answer ends the node instead). */
+    public void onDeleted() {
+        deliver(epoch, new NodeDeleted());
+    }
+
+    /** The run is interrupted: stop here and leave the node as it is, for a rerun to resume. */
+    public void abandon(String why) {
+        deliver(epoch, new Abandon(why));
+    }
+
+    // ---- the runner ------------------------------------------------------------------------------------------
+
+    /** Takes an input asked for in {@code asked} (an epoch); dropped when the roll has moved on since. */
+    private void deliver(long asked, NodeInput input) {
+        if (asked != epoch) {
+            return;
+        }
+        inbox.add(new Pending(asked, input));
+        if (stepping) {
+            return;
+        }
+        stepping = true;
+        try {
+            while (!inbox.isEmpty()) {
+                Pending next = inbox.poll();
+                if (next.epoch() != epoch) {
+                    continue;
+                }
+                NodeStep.Step step = NodeStep.next(state, next.input());
+                if (step.state().getClass() != state.getClass()) {
+                    epoch++;
+                }
+                state = step.state();
+                for (NodeEffect effect : step.effects()) {
+                    run(effect);
+                }
+            }
+        } finally {
+            stepping = false;
+        }
+    }
+
+    private void run(NodeEffect effect) {
+        long e = epoch;
+        if (effect instanceof Gate g) {
+            gates().beforeTakeDown(g.facts(), host.clusterView(), () -> epoch != e || host.stopping(), this::say)
+                    .onComplete(ar -> deliver(e, gateAnswer(ar)));
+        } else if (effect instanceof Claim) {
+            GuardedPatch.claim(host, name, host.cached(name), RollPatches.claim(runId())).onComplete(ar -> deliver(e, answer(ar, false)));
+        } else if (effect instanceof StartDrain) {
+            drainEpoch = e;
+            drain.start();
+        } else if (effect instanceof ReadForCheck) {
+            readForCheck(e);
+        } else if (effect instanceof RecordRebooting r) {
+            record(e, r);
+        } else if (effect instanceof SilenceAndConfirm) {
+            whenMayWrite(e, () -> host.silence(name).compose(v -> host.fence().confirm()).onComplete(ar -> {
+                if (ar.succeeded()) {
+                    deliver(e, new Confirmed(host.fence().lapses()));
+                } else if (ar.cause() instanceof GuardedPatch.Fenced) {
+                    // a Lease taken by force ends the run; a hold that lapsed: check everything again once it is back
+                    host.fence().whenMayWrite().onSuccess(v -> deliver(e, new Outage()));
+                } else {
+                    deliver(e, new Failed(ErrorText.message(ar.cause())));
+                }
+            }));
+        } else if (effect instanceof CallDriver c) {
+            whenMayWrite(e, () -> host.reboot(c.node()).onComplete(ar -> {
+                if (ar.failed() && ar.cause() instanceof GuardedPatch.Fenced) {
+                    // refused on the worker before anything was sent: like a fenced confirm, check again once the run
+                    // may write (an allowed outage); a hold that ended for good ends the run, which abandons the roll
+                    host.fence().whenMayWrite().onSuccess(v -> deliver(e, new Outage()));
+                } else {
+                    deliver(e, new DriverAnswered(ar.succeeded() ? null : ErrorText.message(ar.cause())));
+                }
+            }));
+        } else if (effect instanceof MarkVerifying) {
+            guarded(RollPatches.phase(runId(), resumedRunId(), Phase.VERIFYING)).onComplete(ar -> deliver(e, answer(ar, false)));
+        } else if (effect instanceof ResetPhase) {
+            guarded(RollPatches.phase(runId(), resumedRunId(), Phase.DRAINING)).onComplete(ar -> deliver(e, answer(ar, false)));
+        } else if (effect instanceof Release rel) {
+            boolean[] uncordons = {false};
+            guarded(node -> {
+                GuardedPatch.Step s = RollPatches.release(runId(), resumedRunId(), rel.cordonedByUs(), node);
+                if (s instanceof GuardedPatch.Patch) {
+                    uncordons[0] = RollPatches.uncordons(rel.cordonedByUs(), node);
+                }
+                return s;
+            }).onComplete(ar -> deliver(e, answer(ar, uncordons[0])));
+        } else if (effect instanceof Prove) {
+            gates().afterReturn(host.facts(name), host.clusterView(), () -> epoch != e, this::say)
+                    .onComplete(ar -> deliver(e, gateAnswer(ar)));
+        } else if (effect instanceof Look) {
+            deliver(e, new NodeUpdated(host.facts(name)));
+        } else if (effect instanceof Classify) {
+            deliver(e, new Classified(host.facts(name), host.classifyNow(name)));
+        } else if (effect instanceof ArmTimer t) {
+            cancelTimer();
+            timer = host.ticker().setTimer(t.delay(), () -> {
+                timer = -1;
+                deliver(e, new TimerFired());
+            });
+        } else if (effect instanceof CancelTimer) {
+            cancelTimer();
+            drain.stop();
+        } else if (effect instanceof Say s) {
+            if (s.error()) {
+                host.progress(this, ProgressListener.Level.ERROR, s.text());
+            } else {
+                say(s.text());
+            }
+        } else if (effect instanceof NodeEffect.Event ev) {
+            host.event(name, ev.reason(), ev.message());
+        } else if (effect instanceof RebootRequested) {
+            host.rebootRequested(this);
+        } else if (effect instanceof Finish) {
+            host.finished(this);
+        }
+    }
+
+    /** The last-moment check's fresh reads: the node and every node (shared with the run's other nodes). */
+    private void readForCheck(long e) {
+        if (host.stopping()) {
+            deliver(e, new Stopping());
+            return;
+        }
+        whenMayWrite(e, () -> {
+            int lapse = host.fence().lapses();
+            Future<Node> node = host.retry().call(() -> host.nodes().get(name));
+            Future<List<Node>> all = host.freshNodeList();
+            Future.all(node, all).onComplete(ar -> {
+                if (ar.failed()) {
+                    deliver(e, new Failed(ErrorText.message(ar.cause())));
+                    return;
+                }
+                if (node.result() != null) {
+                    lastSeen = node.result();
+                }
+                deliver(e, new Read(node.result(), all.result().stream().map(NodeFacts::of).toList(), host.inFlight(),
+                        host.budget(), lapse, host.ticker().nanoTime()));
+            });
+        });
+    }
+
+    /** Phase rebooting, decided on the check's read; a refused guard reads the node again and checks it once more. */
+    private void record(long e, RecordRebooting r) {
+        whenMayWrite(e, () -> {
+            NodeFacts startedAs = state.roll().startedAs();
+            RollPatches.Recording[] last = {null};
+            GuardedPatch.apply(GuardedPatch.Target.of(host), name, r.node(), node -> {
+                last[0] = RollPatches.rebooting(runId(), r.recorded(), startedAs, r.cluster(), r.inFlight(), r.budget(), node);
+                return last[0].step();
+            }).onComplete(ar -> {
+                if (ar.succeeded() && last[0].verdict() instanceof LastMomentCheck.Go go) {
+                    lastSeen = ar.result() == null ? r.node() : ar.result();
+                    deliver(e, new Recorded(ar.result() == null ? r.node() : ar.result(), go.bootId(), host.fence().lapses(), host.stopping()));
+                } else if (ar.failed() && ar.cause() instanceof GuardedPatch.Refused) {
+                    deliver(e, new RecordRefused(last[0].verdict(), host.ticker().nanoTime()));
+                } else {
+                    deliver(e, answer(ar, false));
+                }
+            });
+        });
+    }
+
+    /** Runs {@code send} now if the run may write, else once it may again (the step is told {@link Outage}). */
+    private void whenMayWrite(long e, Runnable send) {
+        if (host.fence().mayWrite()) {
+            send.run();
+        } else {
+            host.fence().whenMayWrite().onSuccess(v -> deliver(e, new Outage())); // a lost Lease ends the run
+        }
+    }
+
+    /** A guarded patch of the node, decided first on the run's copy; a claim when it writes over the resumed run's ownership. */
+    private Future<Node> guarded(Function<Node, GuardedPatch.Step> decide) {
+        Node known = host.cached(name) != null ? host.cached(name) : lastSeen;
+        return resumed() ? GuardedPatch.claim(host, name, known, decide)
+                : GuardedPatch.apply(GuardedPatch.Target.of(host), name, known, decide);
+    }
+
+    private NodeInput answer(AsyncResult<Node> ar, boolean uncordoned) {
+        if (ar.succeeded()) {
+            lastSeen = ar.result();
+            return new Patched(ar.result(), uncordoned);
+        }
+        if (ar.cause() instanceof GuardedPatch.Refused refused) {
+            return new Refused(refused.getMessage());
+        }
+        return ar.cause() instanceof GuardedPatch.Fenced ? new Fenced() : new Failed(ErrorText.message(ar.cause()));
+    }
+
+    private NodeInput gateAnswer(AsyncResult<GateVerdict> ar) {
+        return new GateAnswered(ar.succeeded() ? ar.result() : null, ar.failed() ? ErrorText.message(ar.cause()) : null,
+                host.stopping());
+    }
+
+    private NodeGates gates() {
+        return host.gates();
+    }
+
+    private String runId() {
+        return host.settings().runId();
+    }
+
+    private String resumedRunId() {
+        Ownership from = state.roll().resumeFrom();
+        return from == null ? null : from.runId();
+    }
+
+    private void cancelTimer() {
+        if (timer >= 0) {
+            host.ticker().cancelTimer(timer);
+            timer = -1;
+        }
+    }
+
+    private void say(String text) {
+        host.progress(this, text);
+    }
+
+    public static String seconds(java.time.Duration d) {
+        return NodeStep.seconds(d);
+    }
+}

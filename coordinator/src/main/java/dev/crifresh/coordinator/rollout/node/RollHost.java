@@ -1,0 +1,119 @@
+package dev.crifresh.coordinator.rollout.node;
+
+import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.classify.Classification;
+import dev.crifresh.coordinator.classify.NodeFacts;
+import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.events.EventReason;
+import dev.crifresh.coordinator.gate.Gates;
+import dev.crifresh.coordinator.gate.NodeGates;
+import dev.crifresh.coordinator.kube.NodeOps;
+import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.rollout.api.ApiRetry;
+import dev.crifresh.coordinator.rollout.api.Fence;
+import dev.crifresh.coordinator.rollout.api.GuardedPatch;
+import dev.crifresh.coordinator.time.Ticker;
+import io.fabric8.kubernetes.api.model.Node;
+import io.vertx.core.Vertx;
+
+/** What a {@link NodeRoll} needs from the run it belongs to. Every call happens on the run's context. */
+public interface RollHost extends GuardedPatch.Host {
+    Vertx vertx();
+
+    CoordinatorSettings settings();
+
+    /** Node operations; a successful patch updates the run's view of the node at once. */
+    @Override
+    NodeOps nodes();
+
+    PodOps pods();
+
+    RebootDriver driver();
+
+    /** The rollout gates (blockers, etcd, pull proof); none unless the run has some. */
+    default NodeGates gates() {
+        return Gates.none(vertx(), vertx().getOrCreateContext());
+    }
+
+    /** Every node of the cluster in its latest state, selected or not (what the safety checks and etcd gate see). */
+    default java.util.List<NodeFacts> clusterView() {
+        return java.util.List.of();
+    }
+
+    /** The node's latest state from the informer; null once deleted. */
+    NodeFacts facts(String name);
+
+    /**
+     * The run's copy of the node (its informer's, with the answers of its own patches), or null when it has none: a
+     * guarded patch is decided on it first, and its guard refuses a stale copy.
+     */
+    default Node cached(String name) {
+        return null;
+    }
+
+    /** Requests the node's reboot from the driver, on a worker thread (the driver blocks). */
+    default io.vertx.core.Future<Void> reboot(Node node) {
+        return vertx().executeBlocking(() -> {
+            driver().reboot(node);
+            return null;
+        }, false);
+    }
+
+    /** Classifies the node's latest state now. */
+    Classification classifyNow(String name);
+
+    /** True once the run stops taking on new work (a failure, a lost Lease, an interruption). */
+    boolean stopping();
+
+    /** Whether the run may write now; every side effect passes it right before it is sent. */
+    @Override
+    Fence fence();
+
+    /** Time and timers. */
+    default Ticker ticker() {
+        return Ticker.of(vertx());
+    }
+
+    /** Retries a Kubernetes call on transient errors while the Lease is held. */
+    @Override
+    ApiRetry retry();
+
+    /**
+     * Every node, read from the API server after this call (for the last-moment check); a run shares one
+     * read between the nodes that ask at about the same time ({@code SharedNodeList} in rollout.view).
+     */
+    default io.vertx.core.Future<java.util.List<Node>> freshNodeList() {
+        return retry().call(() -> nodes().listAll());
+    }
+
+    /** How many nodes may be unavailable at once. */
+    int budget();
+
+    /** The nodes of this run in progress now. */
+    java.util.Set<String> inFlight();
+
+    void progress(NodeRoll roll, String text);
+
+    /** A progress line with its level; a host without levels logs it as a plain line. */
+    default void progress(NodeRoll roll, ProgressListener.Level level, String text) {
+        progress(roll, text);
+    }
+
+    /** Records a Kubernetes Event on the node (best effort); a host without Events drops it. */
+    default void event(String node, EventReason reason, String message) {
+    }
+
+    /**
+     * Silences the node's alerts in Alertmanager right before its reboot request; never fails (a warning at most),
+     * and creates nothing once the run may not act (the Lease not held) or is stopping. The run expires it when
+     * the node's step ends.
+     */
+    default io.vertx.core.Future<Void> silence(String node) {
+        return io.vertx.core.Future.succeededFuture();
+    }
+
+    void rebootRequested(NodeRoll roll);
+
+    void finished(NodeRoll roll);
+}

@@ -1,0 +1,402 @@
+package dev.crifresh.coordinator.rollout.run;
+
+import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.classify.Classification;
+import dev.crifresh.coordinator.classify.NodeClassifier;
+import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.events.RolloutEvents;
+import dev.crifresh.coordinator.gate.Gates;
+import dev.crifresh.coordinator.kube.EventOps;
+import dev.crifresh.coordinator.kube.LeaseLock;
+import dev.crifresh.coordinator.kube.NodeOps;
+import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.report.Report;
+import dev.crifresh.coordinator.report.StopReason;
+import dev.crifresh.coordinator.rollout.api.ApiRetry;
+import dev.crifresh.coordinator.rollout.api.ErrorText;
+import dev.crifresh.coordinator.rollout.api.Fence;
+import dev.crifresh.coordinator.rollout.api.GuardedPatch;
+import dev.crifresh.coordinator.rollout.lease.LeaseFence;
+import dev.crifresh.coordinator.rollout.lease.LeaseKeeper;
+import dev.crifresh.coordinator.rollout.lease.WorkerFence;
+import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.rollout.observe.RunEvent;
+import dev.crifresh.coordinator.rollout.observe.RunObserver;
+import dev.crifresh.coordinator.rollout.observe.RunSilences;
+import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
+import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
+import dev.crifresh.coordinator.rollout.view.ClassificationCache;
+import dev.crifresh.coordinator.rollout.view.NodeView;
+import dev.crifresh.coordinator.rollout.view.PatchEchoNodeOps;
+import dev.crifresh.coordinator.rollout.view.RunInformers;
+import dev.crifresh.coordinator.silence.Silences;
+import dev.crifresh.coordinator.time.Ticker;
+import io.fabric8.kubernetes.api.model.Node;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One rollout run: carries out the steps of {@link RunStep} (the algorithm, as numbered steps) and feeds their
+ * answers back, each with the epoch of the state that asked for it — an answer for a state the run has left is
+ * dropped here, and nowhere else. Everything runs on one Vert.x context; blocking Kubernetes calls, the classification
+ * and the reboot driver run on worker threads, and every write passes the run's {@link Fence} on the event loop and
+ * again on the worker right before it is sent ({@link WorkerFence}). The parts: the Lease ({@link LeaseKeeper}), the
+ * node view ({@link NodeView}) and its events ({@link RunNodes}), the plan ({@link RolloutPlan}), the pre-flight
+ * ({@link RunPreflight}), the rolls ({@link RunRolls}, each node's {@link NodeRoll} seeing the run as
+ * {@link RunHost}), the report ({@link RunResults}) and the progress lines and Events ({@link RunObserver}).
+ */
+public final class Rollout {
+    private final Context context;
+    private final CoordinatorSettings settings;
+    private final Ticker ticker;
+    private final LeaseKeeper lease;
+    private final LeaseFence fence;
+    private final ApiRetry retry;
+    private final NodeOps nodeOps;
+    private final RolloutEvents events;
+    private final RunObserver observer;
+    private final StaleNodeTaints taints;
+    private final RunInformers informers;
+    private final Sides sides = new Sides();
+    private final NodeView view = new NodeView();
+    private final RunResults results = new RunResults();
+    private final RunHost host;
+    private final RunRolls rolls;
+    private final RunNodes nodes;
+    private final PodOps podOps;
+    private final RebootDriver driver;
+    private final Promise<Report> promise = Promise.promise();
+    private Gates gates;
+    private RunSilences silences;
+    private String apiHost;
+    private final RunLoop loop;
+    private boolean lockHeld;
+    private long observeStart;
+    /** False once the run ended: read by the fence, also on worker threads. */
+    private volatile boolean open = true;
+
+    public Rollout(Vertx vertx, Context context, NodeOps nodeOps, PodOps podOps, LeaseLock lease,
+                   EventOps eventOps, NodeClassifier classifier, CoordinatorSettings settings, RebootDriver driver,
+                   ProgressListener progress, Clock clock) {
+        this.context = context;
+        this.settings = settings;
+        this.ticker = Ticker.of(vertx);
+        this.loop = new RunLoop(new RunStep.Config(settings.action(), settings.configTimeout(), settings.attestTimeout(),
+                settings.rebootTimeout(), classifier.registry()), this::carryOut);
+        this.lease = new LeaseKeeper(ticker, lease, settings, progress, new LeaseEvents());
+        this.fence = new LeaseFence(this.lease, () -> open, ticker, settings.leaseDuration());
+        this.retry = new ApiRetry(ticker, fence, settings.leaseDuration());
+        this.nodeOps = new PatchEchoNodeOps(nodeOps.gated(WorkerFence.gate(fence)), this::patched);
+        this.podOps = podOps.gated(WorkerFence.gate(fence));
+        this.driver = WorkerFence.driver(driver, fence);
+        this.events = new RolloutEvents(eventOps.gated(WorkerFence.gate(fence.closing())), settings.runId(), view::raw, progress, clock,
+                fence.closing()::mayWrite);
+        this.observer = new RunObserver(progress, events);
+        // The taints come off also while the run ends (after it is done): retried for as long as the Lease is held.
+        NodeOps cleanup = new PatchEchoNodeOps(nodeOps.gated(WorkerFence.gate(fence.closing())), this::patched);
+        this.taints = new StaleNodeTaints(new GuardedPatch.Target(cleanup, new ApiRetry(ticker, fence.closing(), settings.leaseDuration()),
+                fence.closing()), settings.runId(), settings.staleTaint(), observer);
+        this.informers = new RunInformers(context, classifier, clock, new ClassificationCache(classifier), this.nodeOps, view,
+                settings.nodeSelector() != null, () -> loop.run().done());
+        this.host = new RunHost(vertx, settings, this.nodeOps, this.podOps, this.driver, view, fence, ticker, retry, observer, sides);
+        this.rolls = new RunRolls(host, view, taints, () -> silences, ticker, settings.rebootTimeout(), observer, sides);
+        this.nodes = new RunNodes(ticker, view, results, rolls, taints, settings, classifier.registry(), observer, sides);
+        this.gates = Gates.none(vertx, context);
+        this.silences = new RunSilences(Silences.none(), o -> observer.accept(new RunEvent.Silence(o)));
+    }
+
+    /** The rollout gates (blockers, etcd, pull proof); none unless set before {@link #run()}. */
+    public Rollout withGates(Gates gates) {
+        this.gates = gates;
+        return this;
+    }
+
+    /** The host of the API server URL this run uses (to tell a reboot that takes the API server away), or null. */
+    public Rollout withApiHost(String host) {
+        this.apiHost = host;
+        return this;
+    }
+
+    /** The Alertmanager silences for nodes while they are down (none unless set before {@link #run()}); closed at the end. */
+    public Rollout withSilences(Silences silences) {
+        this.silences = new RunSilences(silences, o -> observer.accept(new RunEvent.Silence(o)));
+        return this;
+    }
+
+    /** Runs the rollout; call on the rollout's context. */
+    public Future<Report> run() {
+        lease.acquire();
+        return promise.future();
+    }
+
+    /** Stops at once: nothing new starts, in-progress nodes are left as they are for a rerun to resume. */
+    public void interrupt() {
+        feed(new RunInput.Interrupt());
+    }
+
+    // ---- the step and its effects ----------------------------------------------------------------------------
+
+    private void feed(RunInput input) {
+        loop.feed(input);
+    }
+
+    private void answer(long epoch, RunInput input) {
+        loop.answer(epoch, input);
+    }
+
+    private boolean current(long epoch) {
+        return loop.current(epoch);
+    }
+
+    private void carryOut(RunEffect effect) {
+        long epoch = loop.run().epoch();
+        if (effect instanceof RunEffect.Emit e) {
+            observer.accept(e.event());
+        } else if (effect instanceof RunEffect.NodeRecord r) {
+            results.record(r);
+        } else if (effect instanceof RunEffect.Observe) {
+            observe(epoch);
+        } else if (effect instanceof RunEffect.ObserveLater l) {
+            ticker.setTimer(l.delay(), () -> answer(epoch, new RunInput.ObserveDue()));
+        } else if (effect instanceof RunEffect.StartConfigWait) {
+            nodes.startConfigWait(informers::classifyLatest);
+        } else if (effect instanceof RunEffect.Classify) {
+            informers.classifyLatest(results.names()).onComplete(ar -> {
+                if (current(epoch)) {
+                    feed(ar.failed() ? new RunInput.PlanFailed(ErrorText.message(ar.cause())) : planned(ar.result()));
+                }
+            });
+        } else if (effect instanceof RunEffect.StartGates g) {
+            preflight().gates(gates, g.plan()).onSuccess(in -> answer(epoch, in));
+        } else if (effect instanceof RunEffect.Preflight p) {
+            preflight().check(p).onSuccess(in -> answer(epoch, in));
+        } else if (effect instanceof RunEffect.Release r) {
+            preflight().release(r).onSuccess(in -> answer(epoch, in));
+        } else if (effect instanceof RunEffect.Place p) {
+            preflight().place(p.reboots(), nodes.fresh(), () -> loop.run().done()).onSuccess(in -> answer(epoch, in));
+        } else if (effect instanceof RunEffect.Roll r) {
+            rolls.start(r.ordered(), r.budget(), results.placement() == null ? null : results.placement().seed(), results.size());
+            nodes.decidePending();
+            rolls.pump();
+        } else if (effect instanceof RunEffect.WaitForFresh w) {
+            nodes.waitForFresh(w.nodes());
+            // Nodes may have changed while they were classified: check the waited ones again, off the loop.
+            informers.classifyLatest(nodes.freshWait.snapshot()).onSuccess(latest -> nodes.freshWait.checkAll(latest.values()));
+        } else if (effect instanceof RunEffect.CancelBlocked) {
+            rolls.cancelBlockedTimer();
+        } else if (effect instanceof RunEffect.AbandonInFlight a) {
+            rolls.abandonInFlight(a.why());
+        } else if (effect instanceof RunEffect.FinalInventory) {
+            Future<List<Node>> read = nodes.inventory(nodeOps);
+            if (read != null) {
+                read.onComplete(ar -> {
+                    RunInput in = ar.failed() ? new RunInput.InventoryFailed(ErrorText.message(ar.cause())) : null;
+                    answer(epoch, in != null || !current(epoch) ? in : nodes.inventoryRead(ar.result()));
+                });
+            }
+        } else if (effect instanceof RunEffect.ReportOnly) {
+            reportOnly();
+        } else if (effect instanceof RunEffect.Finish) {
+            finish();
+        }
+    }
+
+    private RunPreflight preflight() {
+        return new RunPreflight(context, settings, driver, podOps, view, results, taints, host, observer, apiHost);
+    }
+
+    private RunInput planned(Map<String, Classification> latest) {
+        RolloutPlan plan = RolloutPlan.decide(settings.action(), results.initial(), latest, view::facts);
+        nodes.fresh().addAll(plan.fresh());
+        return new RunInput.Planned(plan);
+    }
+
+    // ---- 1. lock ---------------------------------------------------------------------------------------------
+
+    private final class LeaseEvents implements LeaseKeeper.Run {
+        @Override
+        public boolean done() {
+            return loop.run().done();
+        }
+
+        @Override
+        public boolean interrupted() {
+            return loop.run().stop() != null && loop.run().stop().reason() == StopReason.INTERRUPTED;
+        }
+
+        @Override
+        public void lockAcquired() {
+            lockHeld = true;
+            feed(new RunInput.LockAcquired());
+        }
+
+        @Override
+        public void lockAbandoned() {
+            feed(new RunInput.LockAbandoned());
+        }
+
+        @Override
+        public void lockNotAcquired(String why) {
+            feed(new RunInput.LockNotAcquired(why));
+        }
+
+        /** No side effect at all from here on: nodes in progress are abandoned as they are, the run ends now. */
+        @Override
+        public void lockLost(String why) {
+            feed(new RunInput.LockLost(why));
+        }
+    }
+
+    /** The Lease was not acquired: the report still classifies every node. */
+    private void reportOnly() {
+        informers.listAndClassify().onComplete(ar -> {
+            if (ar.succeeded()) {
+                ar.result().values().forEach(results::classified);
+            }
+            feed(new RunInput.Reported());
+        });
+    }
+
+    // ---- 2. observe + 3. classify ----------------------------------------------------------------------------
+
+    /** Starts the informers and classifies every node; a transient failure is retried while the Lease is held. */
+    private void observe(long epoch) {
+        int attempt = ((RunStep.Observing) loop.run().state()).attempt();
+        if (attempt == 1) {
+            observeStart = ticker.nanoTime();
+        }
+        informers.start(nodes, rolls::pump).onComplete(ar -> {
+            if (!current(epoch)) {
+                return;
+            }
+            if (ar.failed()) {
+                boolean again = retry.again(ar.cause(), attempt, observeStart);
+                if (again) {
+                    informers.close();
+                }
+                feed(new RunInput.ObserveFailed(ErrorText.message(ar.cause()), again));
+                return;
+            }
+            ar.result().values().forEach(results::classified);
+            observer.accept(new RunEvent.Classified(List.copyOf(results.initial())));
+            feed(new RunInput.Observed(results.size()));
+        });
+    }
+
+    /** A patch we sent returned this node (see {@link PatchEchoNodeOps}). */
+    private void patched(Node node) {
+        if (!loop.run().done() && node != null) {
+            view.patched(node);
+        }
+    }
+
+    // ---- finish ----------------------------------------------------------------------------------------------
+
+    /** Every exit path: the report, crifresh's taints off, silences expired, Events settled, the Lease released. */
+    private void finish() {
+        open = false;
+        String error = loop.run().stop() == null ? null : loop.run().stop().why();
+        nodes.finish(error);
+        rolls.cancelBlockedTimer();
+        lease.stopRenewing();
+        rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
+        Report report = results.report(settings.action(), rolls::roll, loop.run().stop(), nodes.joined().all(), gates.notes());
+        RunEnd.close(gates, this::removeTaints, silences, events, ticker, lease).onComplete(ar -> {
+            informers.close(); // whether or not the Lease could be released: the run is over either way
+            promise.tryComplete(report.withWarnings(silences.warnings()));
+        });
+    }
+
+    /**
+     * Crifresh's taint comes off every selected node — also an earlier run's leftovers — unless the Lease was never
+     * held (another run is working) or was lost: then no side effect at all (see docs/design.md, "Fencing"), and the
+     * next run removes this run's taints as leftovers.
+     */
+    private Future<Void> removeTaints() {
+        if (!lockHeld || loop.run().stop() != null && loop.run().stop().reason() == StopReason.LOCK_LOST) {
+            return Future.succeededFuture();
+        }
+        return taints.untaintAll(view.nodes()).compose(v -> taints.untaintRemembered());
+    }
+
+    // ---- what the parts ask of the run -----------------------------------------------------------------------
+
+    private final class Sides implements RunHost.Run, RunRolls.Run, RunNodes.Run {
+        @Override
+        public Gates gates() {
+            return gates;
+        }
+
+        @Override
+        public RunStep.RunState state() {
+            return loop.run().state();
+        }
+
+        @Override
+        public long epoch() {
+            return loop.run().epoch();
+        }
+
+        @Override
+        public boolean current(long epoch) {
+            return loop.current(epoch);
+        }
+
+        @Override
+        public boolean rolling() {
+            return loop.run().state() instanceof RunStep.Rolling;
+        }
+
+        @Override
+        public boolean stopping() {
+            return loop.run().stopping();
+        }
+
+        @Override
+        public void feed(RunInput input) {
+            Rollout.this.feed(input);
+        }
+
+        @Override
+        public void later(Runnable action) {
+            context.runOnContext(v -> action.run());
+        }
+
+        @Override
+        public int budget() {
+            return rolls.budget();
+        }
+
+        @Override
+        public java.util.Set<String> inFlight() {
+            return rolls.inFlight();
+        }
+
+        @Override
+        public Classification classifyNow(String name) {
+            return informers.classifyNow(name);
+        }
+
+        /** Alerts are noise, not safety: not fenced like a cluster write, but never created once the run may not act. */
+        @Override
+        public Future<Void> silence(String node) {
+            return !fence.mayWrite() || loop.run().stopping() ? Future.succeededFuture() : silences.create(node);
+        }
+
+        @Override
+        public void rebootRequested(String node) {
+            results.rebootOrdered(node);
+        }
+
+        @Override
+        public void finished(NodeRoll roll) {
+            rolls.finished(roll);
+        }
+    }
+}

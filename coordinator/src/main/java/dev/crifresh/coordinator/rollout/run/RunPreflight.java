@@ -1,0 +1,173 @@
+package dev.crifresh.coordinator.rollout.run;
+
+import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.classify.NodeFacts;
+import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.gate.Gates;
+import dev.crifresh.coordinator.kube.CrifreshAnnotations;
+import dev.crifresh.coordinator.kube.NodePatches;
+import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.rollout.api.ErrorText;
+import dev.crifresh.coordinator.rollout.api.GuardedPatch;
+import dev.crifresh.coordinator.rollout.node.RollHost;
+import dev.crifresh.coordinator.rollout.observe.RunEvent;
+import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
+import dev.crifresh.coordinator.rollout.plan.ApiAway;
+import dev.crifresh.coordinator.rollout.plan.PodCounts;
+import dev.crifresh.coordinator.rollout.plan.RolloutOrder;
+import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
+import dev.crifresh.coordinator.rollout.view.NodeView;
+import io.fabric8.kubernetes.api.model.Node;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The run's pre-flight before the first node is touched, each answered as a {@link RunInput}:
+ * <ol>
+ *   <li>{@link #gates}: the gates start and the skipped nodes' read-only pull proof runs.</li>
+ *   <li>{@link #check}: a reboot that takes the API server away ({@link ApiAway}) is refused unless
+ *       {@code --api-outage-budget} allows it; then the driver checks every node it will reboot ({@link DriverCheck}).
+ *       Nodes an earlier run may already have rebooted are only waited for and not checked.</li>
+ *   <li>{@link #release}: an earlier run's annotations are dropped from nodes it had not rebooted, those it
+ *       cordoned uncordoned — each a claim (the Lease read first) guarded by the ownership this run decided on.</li>
+ *   <li>{@link #place}: the stale nodes rebooted here are tainted, an earlier run's taints dropped from the
+ *       others, and with no fresh capacity the seed moved to the front ({@link RolloutPlan#eviction}).</li>
+ * </ol>
+ * Called on the run's context.
+ */
+final class RunPreflight {
+    private final Context context;
+    private final CoordinatorSettings settings;
+    private final RebootDriver driver;
+    private final PodOps pods;
+    private final NodeView view;
+    private final RunResults results;
+    private final StaleNodeTaints taints;
+    private final RollHost host;
+    private final Consumer<RunEvent> observer;
+    private final String apiHost;
+
+    RunPreflight(Context context, CoordinatorSettings settings, RebootDriver driver, PodOps pods, NodeView view, RunResults results,
+                 StaleNodeTaints taints, RollHost host, Consumer<RunEvent> observer, String apiHost) {
+        this.context = context;
+        this.settings = settings;
+        this.driver = driver;
+        this.pods = pods;
+        this.view = view;
+        this.results = results;
+        this.taints = taints;
+        this.host = host;
+        this.observer = observer;
+        this.apiHost = apiHost;
+    }
+
+    /** The gates start; a node skipped as fresh that fails its read-only pull proof stops the run before any reboot. */
+    Future<RunInput> gates(Gates gates, RolloutPlan plan) {
+        return gates.start(plan.controlPlanes()).compose(v -> gates.proveSkipped(plan.freshSkipped(view::facts))).transform(ar -> {
+            if (ar.succeeded() && ar.result().values().stream().allMatch(GateVerdict::pass)) {
+                return Future.succeededFuture(new RunInput.GatesPassed(plan));
+            }
+            Map<String, String> failed = new LinkedHashMap<>();
+            if (ar.succeeded()) {
+                ar.result().forEach((name, verdict) -> {
+                    if (!verdict.pass()) {
+                        failed.put(name, verdict.detail());
+                    }
+                });
+            }
+            return Future.succeededFuture(new RunInput.ProofsFailed(failed, ar.failed() ? ErrorText.message(ar.cause()) : null));
+        });
+    }
+
+    /** The API-server rule, then the driver's check; answers {@link RunInput.PreflightRefused} or {@link RunInput.Prechecked}. */
+    Future<RunInput> check(RunEffect.Preflight p) {
+        List<NodeFacts> reboots = p.reboots();
+        if (p.reread()) {
+            reboots = RolloutOrder.order(reboots.stream().filter(f -> view.has(f.name())).map(f -> view.facts(f.name())).toList());
+        }
+        Map<String, String> refused = new LinkedHashMap<>();
+        RolloutPlan.apiAway(reboots, view.safetyView(), apiHost).forEach((name, why) -> {
+            if (settings.apiOutageBudget().isZero()) {
+                refused.put(name, ApiAway.refusal(why));
+            } else {
+                observer.accept(new RunEvent.ApiOutageAllowed(name, ApiAway.allowed(why, settings.apiOutageBudget())));
+            }
+        });
+        if (!refused.isEmpty()) {
+            return Future.succeededFuture(new RunInput.PreflightRefused(refused));
+        }
+        Map<String, Node> toCheck = new LinkedHashMap<>();
+        RolloutPlan.rebootedHere(reboots).forEach(f -> toCheck.put(f.name(), view.raw(f.name())));
+        List<NodeFacts> ordered = reboots;
+        return DriverCheck.problems(context, driver, toCheck, view.nodes(results.names()))
+                .otherwise(e -> Map.of("*", ErrorText.message(e)))
+                .map(problems -> new RunInput.Prechecked(ordered, p.leftovers(), problems, results.names()));
+    }
+
+    /** Releases an earlier run's leftovers; answers {@link RunInput.Released} (its failure, if any). */
+    Future<RunInput> release(RunEffect.Release r) {
+        List<Future<Node>> patches = new ArrayList<>();
+        for (NodeFacts f : r.leftovers()) {
+            String seen = f.annotation(CrifreshAnnotations.ROLLOUT);
+            observer.accept(new RunEvent.LeftoverReleased(f.name(), "true".equals(f.annotation(CrifreshAnnotations.CORDONED))));
+            patches.add(GuardedPatch.claim(host, f.name(), node -> {
+                if (node == null) {
+                    return new GuardedPatch.Skip();
+                }
+                NodeFacts now = NodeFacts.of(node);
+                String owner = now.annotation(CrifreshAnnotations.ROLLOUT);
+                if (owner == null) {
+                    return new GuardedPatch.Skip();
+                }
+                if (!owner.equals(seen)) {
+                    return new GuardedPatch.Refuse(f.name() + " is now owned by '" + owner + "'");
+                }
+                return new GuardedPatch.Patch(NodePatches.release(node, "true".equals(now.annotation(CrifreshAnnotations.CORDONED))));
+            }));
+        }
+        return Future.join(patches).<RunInput>map(v -> new RunInput.Released(r.then(), r.nodes(), r.next(), null))
+                .otherwise(e -> new RunInput.Released(r.then(), r.nodes(), r.next(), ErrorText.message(e)));
+    }
+
+    /**
+     * Taints every stale node this run will reboot, drops an earlier run's taints from the others and — when no fresh
+     * node can take evicted pods — moves the seed to the front; answers {@link RunInput.Placed}. Never fails: a taint
+     * is best effort.
+     *
+     * @param fresh the nodes fresh by now: where evicted pods should land
+     * @param over  whether the run ended meanwhile: then nothing is tainted (its end already took the taints off)
+     */
+    Future<RunInput> place(List<NodeFacts> ordered, java.util.Set<String> fresh, java.util.function.BooleanSupplier over) {
+        RolloutPlan.Eviction eviction = RolloutPlan.eviction(settings.staleTaint(), ordered, view.nodes(results.names()), fresh);
+        Future<Map<String, Integer>> counts = eviction.seedNeeded() ? PodCounts.evictable(pods, eviction.toTaint())
+                : Future.succeededFuture(Map.of());
+        int budget = settings.budget().budget(results.size());
+        return counts.otherwise(Map.of()).compose(podCounts -> {
+            if (over.getAsBoolean()) {
+                return Future.succeededFuture(new RunInput.Placed(ordered, budget));
+            }
+            List<String> names = eviction.names();
+            results.placed(eviction.placement(podCounts));
+            if (results.placement() != null) {
+                observer.accept(new RunEvent.Placed(results.placement()));
+            }
+            String seed = results.placement() == null ? null : results.placement().seed();
+            List<Node> leftovers = view.nodes().stream()
+                    .filter(n -> taints.leftover(n) && !names.contains(n.getMetadata().getName())).toList();
+            return taints.untaintAll(leftovers).compose(v -> taints.taint(names)).map(v -> {
+                List<NodeFacts> seeded = new ArrayList<>(ordered);
+                if (seed != null) {
+                    seeded.sort(Comparator.comparing(f -> !f.name().equals(seed)));
+                }
+                return new RunInput.Placed(seeded, budget);
+            });
+        });
+    }
+}

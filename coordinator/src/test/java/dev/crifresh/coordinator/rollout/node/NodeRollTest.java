@@ -1,0 +1,432 @@
+package dev.crifresh.coordinator.rollout.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.classify.Classification;
+import dev.crifresh.coordinator.classify.NodeFacts;
+import dev.crifresh.coordinator.classify.NodeVerdict;
+import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.events.EventReason;
+import dev.crifresh.coordinator.fixture.ManualTicker;
+import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.gate.NodeGates;
+import dev.crifresh.coordinator.kube.CrifreshAnnotations;
+import dev.crifresh.coordinator.kube.NodeOps;
+import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.report.Outcome;
+import dev.crifresh.coordinator.rollout.api.ApiRetry;
+import dev.crifresh.coordinator.rollout.api.Fence;
+import dev.crifresh.coordinator.rollout.api.GuardedPatch;
+import dev.crifresh.coordinator.time.Ticker;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The effect runner of a node's roll with fake interfaces and a {@link ManualTicker}: what it sends, what it does not
+ * read again, the answers it drops, and the fence it passes before each call. No Vert.x, no sleeping.
+ */
+class NodeRollTest {
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    private final ManualTicker ticker = new ManualTicker();
+    private final Nodes nodes = new Nodes();
+    private final Host host = new Host();
+
+    @Test
+    void aWholeRollReadsTheNodeOnlyForTheLastMomentCheck() {
+        NodeRoll roll = host.roll();
+        roll.start();
+        assertTrue(roll.finished() == false && host.driverCalls.size() == 1, host.lines.toString());
+        host.driverCalls.get(0).complete();
+        nodes.reboot("boot-2");
+        roll.onUpdate(); // back: phase verifying
+        host.verdict = NodeVerdict.FRESH;
+        nodes.attest("m-new");
+        roll.onUpdate();
+        assertEquals(Outcome.REBOOTED, roll.outcome(), host.lines.toString());
+        assertInstanceOf(NodeEnd.Rebooted.class, roll.end());
+        assertEquals(1, nodes.gets, "only the last-moment check reads the node: every patch is decided on the run's copy");
+        assertEquals(java.util.Arrays.asList("draining", "rebooting", "verifying", null), nodes.ownershipAfterEachPatch);
+        assertNull(nodes.current.getSpec().getUnschedulable(), "uncordoned");
+        assertEquals(List.of(EventReason.CORDONED, EventReason.DRAINING, EventReason.DRAINED, EventReason.REBOOT_REQUESTED,
+                EventReason.RETURNED, EventReason.FRESH, EventReason.UNCORDONED), host.events);
+        assertEquals(List.of(roll), host.finished);
+        assertEquals(0, ticker.pending(), "no timer left behind");
+    }
+
+    @Test
+    void aStaleCopyIsRefusedAndReadAgain() {
+        host.cacheStale = true;
+        NodeRoll roll = host.roll();
+        roll.start();
+        assertEquals(1, nodes.refusals, "the claim decided on the stale copy was refused by its guard");
+        assertEquals(2, nodes.gets, "then read again (and once for the last-moment check)");
+        assertEquals(1, host.driverCalls.size());
+    }
+
+    @Test
+    void anAnswerForAStateTheRollLeftIsDropped() {
+        NodeRoll roll = host.roll();
+        roll.start();
+        roll.abandon("interrupted");
+        host.driverCalls.get(0).complete();
+        assertEquals(new NodeEnd.Abandoned("interrupted while rebooting; a rerun resumes from " + CrifreshAnnotations.ROLLOUT,
+                Outcome.FAILED), roll.end());
+        assertFalse(host.events.contains(EventReason.REBOOT_REQUESTED), "the late driver answer is dropped");
+        assertTrue(host.finished.isEmpty());
+    }
+
+    @Test
+    void nothingIsSentWhileTheRunMayNotWriteAndTheCheckIsReadAgainAfter() {
+        NodeRoll roll = host.roll();
+        host.beforeSecondConfirm = () -> host.mayWrite = false; // the first one is the claim's
+        roll.start();
+        assertTrue(host.driverCalls.isEmpty(), "confirm fenced: no driver call");
+        int gets = nodes.gets;
+        host.mayWrite = true;
+        host.outageOver.complete();
+        assertEquals(gets + 1, nodes.gets, "the last-moment check is read again after the outage");
+        assertEquals(1, host.driverCalls.size());
+    }
+
+    @Test
+    void aDriverCallTheWorkerFenceRefusedIsCheckedAgainNotFailed() {
+        NodeRoll roll = host.roll();
+        roll.start();
+        int gets = nodes.gets;
+        host.mayWrite = false; // the hold lapsed between the confirm and the worker (an allowed outage)
+        host.driverCalls.get(0).fail(new GuardedPatch.Fenced());
+        assertNull(roll.end(), "nothing was sent: not a failed reboot request");
+        host.mayWrite = true;
+        host.outageOver.complete();
+        assertEquals(gets + 1, nodes.gets, "the last-moment check is read again after the outage");
+        assertEquals(2, host.driverCalls.size(), "the reboot is requested once the checks pass again");
+    }
+
+    @Test
+    void theTimersRunOnTheTicker() {
+        NodeRoll roll = host.roll();
+        roll.start();
+        host.driverCalls.get(0).complete();
+        ticker.advance(host.settings.rebootTimeout().minusSeconds(1));
+        assertNull(roll.end());
+        ticker.advance(Duration.ofSeconds(2));
+        NodeEnd end = roll.end();
+        assertInstanceOf(NodeEnd.MayHaveRebooted.class, end);
+        assertTrue(end.why().startsWith("did not return Ready with a new boot id within 10m"), end.why());
+        assertEquals("run-t/rebooting", nodes.current.getMetadata().getAnnotations().get(CrifreshAnnotations.ROLLOUT),
+                "left owned: a rerun waits for it");
+    }
+
+    @Test
+    void aRefusedRecordIsCheckedAgainOnTheNodeReadAgain() {
+        nodes.refuseNext = 1; // the claim lands; the phase rebooting patch is refused once (injected)
+        NodeRoll roll = host.roll();
+        nodes.refuseFrom = 2;
+        roll.start();
+        assertEquals(1, host.driverCalls.size(), host.lines.toString());
+        assertEquals("run-t/rebooting", nodes.current.getMetadata().getAnnotations().get(CrifreshAnnotations.ROLLOUT));
+    }
+
+    // ---- fakes ---------------------------------------------------------------------------------------------------
+
+    /** One node w1 in memory; JSON Patches applied for the paths the roll writes, {@code test} ops checked (422). */
+    private final class Nodes implements NodeOps {
+        Node current = new NodeBuilder().withNewMetadata().withName("w1").withUid("uid-1").withResourceVersion("1")
+                .withAnnotations(new HashMap<>()).endMetadata().withNewSpec().endSpec().withNewStatus().withNewNodeInfo()
+                .withBootID("boot-1").endNodeInfo().addNewCondition().withType("Ready").withStatus("True").endCondition()
+                .addNewAddress().withType("InternalIP").withAddress("10.0.0.1").endAddress().endStatus().build();
+        int gets;
+        int patches;
+        int refusals;
+        int refuseNext;
+        int refuseFrom = 1;
+        final List<String> ownershipAfterEachPatch = new ArrayList<>();
+
+        void reboot(String boot) {
+            current = new NodeBuilder(current).editStatus().editNodeInfo().withBootID(boot).endNodeInfo().endStatus().build();
+            bump();
+        }
+
+        void attest(String message) {
+            current = new NodeBuilder(current).editStatus().addNewCondition().withType("ContainerdConfigFresh").withStatus("True")
+                    .withMessage(message).endCondition().endStatus().build();
+            bump();
+        }
+
+        private void bump() {
+            current.getMetadata().setResourceVersion(String.valueOf(Integer.parseInt(current.getMetadata().getResourceVersion()) + 1));
+        }
+
+        @Override
+        public Future<Node> get(String name) {
+            gets++;
+            return Future.succeededFuture(copy());
+        }
+
+        Node copy() {
+            return new NodeBuilder(current).build();
+        }
+
+        @Override
+        public Future<Node> jsonPatch(String name, String patch) {
+            patches++;
+            if (patches >= refuseFrom && refuseNext > 0) {
+                refuseNext--;
+                refusals++;
+                return Future.failedFuture(new KubernetesClientException("injected", 409, null));
+            }
+            Node next = copy();
+            Map<String, String> a = new HashMap<>(next.getMetadata().getAnnotations());
+            for (JsonNode op : JSON.readTree(patch)) {
+                String path = op.get("path").asText();
+                String kind = op.get("op").asText();
+                if (kind.equals("test") && !op.get("value").asText().equals(read(path))) {
+                    refusals++;
+                    return Future.failedFuture(new KubernetesClientException("test failed: " + path, 422, null));
+                }
+                if (path.startsWith("/metadata/annotations/")) {
+                    String key = path.substring("/metadata/annotations/".length()).replace("~1", "/").replace("~0", "~");
+                    if (kind.equals("remove")) {
+                        a.remove(key);
+                    } else {
+                        a.put(key, op.get("value").asText());
+                    }
+                } else if (path.equals("/metadata/annotations")) {
+                    op.get("value").properties().forEach(e -> a.put(e.getKey(), e.getValue().asText()));
+                } else if (path.equals("/spec/unschedulable")) {
+                    next.getSpec().setUnschedulable(kind.equals("remove") ? null : op.get("value").asBoolean());
+                }
+            }
+            next.getMetadata().setAnnotations(a);
+            current = next;
+            bump();
+            String ownership = a.get(CrifreshAnnotations.ROLLOUT);
+            ownershipAfterEachPatch.add(ownership == null ? null : ownership.substring(ownership.indexOf('/') + 1));
+            return Future.succeededFuture(copy());
+        }
+
+        private String read(String path) {
+            return switch (path) {
+                case "/metadata/resourceVersion" -> current.getMetadata().getResourceVersion();
+                case "/metadata/uid" -> current.getMetadata().getUid();
+                case "/spec/unschedulable" -> String.valueOf(Boolean.TRUE.equals(current.getSpec().getUnschedulable()));
+                case "/status/nodeInfo/bootID" -> current.getStatus().getNodeInfo().getBootID();
+                default -> current.getMetadata().getAnnotations().get(
+                        path.substring("/metadata/annotations/".length()).replace("~1", "/").replace("~0", "~"));
+            };
+        }
+
+        @Override
+        public Future<List<Node>> list() {
+            return listAll();
+        }
+
+        @Override
+        public Future<List<Node>> listAll() {
+            return Future.succeededFuture(List.of(copy()));
+        }
+
+        @Override
+        public Future<Node> mergePatch(String name, String patch) {
+            throw new AssertionError("node patches are JSON Patches");
+        }
+
+        @Override
+        public Future<NodeWatch> watch(NodeEvents events) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Future<NodeWatch> watchAll(NodeEvents events) {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    /** No pods on the node: a drain ends at once. */
+    private static final class NoPods implements PodOps {
+        @Override
+        public Future<List<Pod>> podsOn(String node) {
+            return Future.succeededFuture(List.of());
+        }
+
+        @Override
+        public Future<PodWatch> watchPodsOn(String node, Runnable changed) {
+            return Future.succeededFuture(new PodWatch() {
+                public List<Pod> pods() {
+                    return List.of();
+                }
+
+                public void close() {
+                }
+            });
+        }
+
+        @Override
+        public Future<Eviction> evict(String namespace, String name) {
+            throw new AssertionError("no pod to evict");
+        }
+    }
+
+    private final class Host implements RollHost, NodeGates, Fence {
+        final CoordinatorSettings settings = CoordinatorSettings.defaults().withRunId("run-t");
+        final List<String> lines = new ArrayList<>();
+        final List<EventReason> events = new ArrayList<>();
+        final List<NodeRoll> finished = new ArrayList<>();
+        final List<Promise<Void>> driverCalls = new ArrayList<>();
+        final Promise<Void> outageOver = Promise.promise();
+        NodeVerdict verdict = NodeVerdict.UNKNOWN;
+        boolean mayWrite = true;
+        boolean cacheStale;
+        Runnable beforeSecondConfirm = () -> { };
+        int confirms;
+
+        NodeRoll roll() {
+            return new NodeRoll(this, NodeFacts.of(nodes.current), 1, 1, null);
+        }
+
+        public Vertx vertx() {
+            throw new AssertionError("the roll needs no Vert.x");
+        }
+
+        public CoordinatorSettings settings() {
+            return settings;
+        }
+
+        public NodeOps nodes() {
+            return nodes;
+        }
+
+        public PodOps pods() {
+            return new NoPods();
+        }
+
+        public RebootDriver driver() {
+            throw new AssertionError("the driver is called through reboot()");
+        }
+
+        public Future<Void> reboot(Node node) {
+            Promise<Void> p = Promise.promise();
+            driverCalls.add(p);
+            return p.future();
+        }
+
+        public NodeGates gates() {
+            return this;
+        }
+
+        public Node cached(String name) {
+            if (cacheStale) {
+                cacheStale = false;
+                Node stale = nodes.copy();
+                stale.getMetadata().setResourceVersion("0");
+                return stale;
+            }
+            return nodes.copy();
+        }
+
+        public NodeFacts facts(String name) {
+            return NodeFacts.of(nodes.current);
+        }
+
+        public Classification classifyNow(String name) {
+            return new Classification(facts(name), verdict, "Because", "the detail", false, null);
+        }
+
+        public boolean stopping() {
+            return false;
+        }
+
+        public Fence fence() {
+            return this;
+        }
+
+        public Ticker ticker() {
+            return ticker;
+        }
+
+        public ApiRetry retry() {
+            return new ApiRetry(ticker, this);
+        }
+
+        public Future<List<Node>> freshNodeList() {
+            return nodes.listAll();
+        }
+
+        public int budget() {
+            return 1;
+        }
+
+        public Set<String> inFlight() {
+            return Set.of("w1");
+        }
+
+        public void progress(NodeRoll roll, String text) {
+            lines.add(text);
+        }
+
+        public void event(String node, EventReason reason, String message) {
+            events.add(reason);
+        }
+
+        public void rebootRequested(NodeRoll roll) {
+        }
+
+        public void finished(NodeRoll roll) {
+            finished.add(roll);
+        }
+
+        // NodeGates: every gate passes at once
+
+        public Future<GateVerdict> beforeTakeDown(NodeFacts node, List<NodeFacts> cluster, BooleanSupplier abandoned, Consumer<String> say) {
+            return Future.succeededFuture(GateVerdict.passed("no blockers configured"));
+        }
+
+        public Future<GateVerdict> afterReturn(NodeFacts node, List<NodeFacts> cluster, BooleanSupplier abandoned, Consumer<String> say) {
+            return Future.succeededFuture(GateVerdict.passed(""));
+        }
+
+        // Fence
+
+        public boolean mayWrite() {
+            return mayWrite;
+        }
+
+        public Future<Void> whenMayWrite() {
+            return mayWrite ? Future.succeededFuture() : outageOver.future();
+        }
+
+        public Future<Void> confirm() {
+            if (++confirms == 2) {
+                beforeSecondConfirm.run();
+            }
+            return mayWrite ? Future.succeededFuture() : Future.failedFuture(new GuardedPatch.Fenced());
+        }
+
+        public int lapses() {
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,328 @@
+package dev.crifresh.reality;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.crifresh.common.evidence.IntrospectionRules;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Rule 1b and the no-silent-fallback rule on the real containerd 2.1 (sid's, fetched by
+ * {@code reality/bin/fetch-containerd}) with Talos 1.9+'s layout: {@code containerd.toml} version 3 importing
+ * {@code conf.d/cri.toml}, whose {@code io.containerd.cri.v1.images} carries {@code registry.configs} auth — the
+ * shape that makes containerd record {@code io.containerd.deprecation/cri-registry-configs}. The agent runs
+ * in-process ({@code observe}) on the real /proc and the node's files.
+ *
+ * <p>Threat-model side: the rewrites and the second containerd are ordinary operations (defended); the socket
+ * replaced by a dead or garbage-speaking listener stands for a broken runtime (defended: never fresh). A process
+ * answering as containerd with a forged pid needs root on the node (outside the model) and is not tried.
+ */
+class IntrospectionRealityTest {
+    private static final String REGISTRY = "registry.example:5000";
+    private static final List<String> WATCH = CriNode.watchGlobs();
+
+    @TempDir
+    Path tmp;
+    private Path key;
+
+    @BeforeEach
+    void key() throws IOException {
+        key = tmp.resolve("fingerprint.key");
+        Files.write(key, "reality-suite-fingerprint-key-32-bytes!".getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static FetchedContainerd containerd21() {
+        return fetched("2.1");
+    }
+
+    private static FetchedContainerd fetched(String generation) {
+        RealityGate.require();
+        FetchedContainerd.Result found = FetchedContainerd.find(generation);
+        if (found.containerd().isEmpty()) {
+            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+                fail("containerd " + generation + " cannot be had on CI: " + found.why());
+            }
+            System.out.println("containerd " + generation + " skipped: " + found.why());
+            Assumptions.abort("containerd " + generation + ": " + found.why());
+        }
+        return found.containerd().get();
+    }
+
+    /** Talos 1.9–1.13's files for containerd 2.x: the root config and the merged CRI config (version 3). */
+    private static CriNode talos2x(Path root, String password) {
+        CriNode node = new CriNode(root);
+        node.write("/etc/cri/containerd.toml", """
+                version = 3
+                imports = ["/etc/cri/conf.d/cri.toml"]
+                """, false);
+        writeCri(node, password);
+        TruthTableTest.settle(Instant.now()); // Talos renders the files seconds before the cri service starts
+        return node;
+    }
+
+    /** {@code cri.toml} in place, as Talos writes it; {@code password} null: no registry credential at all. */
+    private static void writeCri(CriNode node, String password) {
+        String auth = password == null ? "" : """
+                [plugins."io.containerd.cri.v1.images".registry.configs."%s".auth]
+                  username = "deploy-bot"
+                  password = "%s"
+                """.formatted(REGISTRY, password);
+        node.write("/etc/cri/conf.d/cri.toml", """
+                version = 3
+                [plugins."io.containerd.cri.v1.images"]
+                  snapshotter = "native"
+                  discard_unpacked_layers = true
+                [plugins."io.containerd.cri.v1.images".registry]
+                  config_path = "/etc/cri/conf.d/hosts"
+                """ + auth, false);
+    }
+
+    private JsonNode observe(CriNode node, String... extra) {
+        return AgentView.observeJson(node, key, WATCH, extra);
+    }
+
+    private JsonNode introspected(CriNode node) {
+        return observe(node, "--containerd-introspection");
+    }
+
+    private static String summary(JsonNode view) {
+        return AgentView.of(view).summary() + ": " + view.get("message").stringValue();
+    }
+
+    @Test
+    void theAnswerOfARealContainerd21IsWhatTheSourceSaysAndDecidesByEachRule() throws Exception {
+        FetchedContainerd c21 = containerd21();
+        CriNode node = talos2x(tmp.resolve("node"), "token-v1");
+        try (RealContainerd containerd = RealContainerd.start(node, c21.binDir())) {
+            // Fresh: the answer agrees, the other rules prove it (ordering).
+            JsonNode fresh = introspected(node);
+            assertEquals("fresh", fresh.get("verdict").stringValue(), summary(fresh));
+            JsonNode answer = fresh.get("containerd").get("introspection");
+            assertEquals(containerd.pid(), answer.get("pid").longValue(), "the pid is the process /proc shows");
+            JsonNode deprecation = deprecation(answer);
+            assertNotNull(deprecation, "containerd 2.1 records " + IntrospectionRules.REGISTRY_CONFIGS + ": " + answer);
+            Instant last = Instant.parse(deprecation.get("lastOccurrence").stringValue());
+            Instant started = Instant.parse(fresh.get("containerd").get("startedAt").stringValue());
+            Instant bound = Instant.parse(fresh.get("containerd").get("socket").get("mtime").stringValue());
+            // last_occurrence is stamped at the images plugin's init: after the process started (its /proc start is
+            // truncated to the tick, so up to 10 ms earlier) and before the socket was bound.
+            assertFalse(last.isBefore(started.minusMillis(10)), "last occurrence " + last + " before start " + started);
+            assertFalse(last.isAfter(bound), "last occurrence " + last + " after the socket's bind " + bound);
+            assertEquals(List.of(REGISTRY), List.of(answer.get("configCredentialHosts").get(0).stringValue()));
+            System.out.println("containerd " + c21.version() + " pid " + containerd.pid() + " (uuid "
+                    + answer.get("uuid").stringValue() + ", pidns " + answer.get("pidns").longValue() + "): /proc start "
+                    + started + ", " + IntrospectionRules.REGISTRY_CONFIGS + " last occurrence " + last + " ("
+                    + Duration.between(started, last).toMillis() + " ms after), socket mtime " + bound + " ("
+                    + Duration.between(last, bound).toMillis() + " ms after that)");
+
+            // Stale: the credential rotated in place after containerd loaded its registry config.
+            writeCri(node, "token-v2");
+            JsonNode rotated = introspected(node);
+            assertEquals("ConfigChangedAfterRuntimeLoad", rotated.get("reason").stringValue(), summary(rotated));
+            assertEquals("stale", rotated.get("verdict").stringValue());
+
+            // Unknown: the socket path answers garbage (a listener that speaks no HTTP/2), then nothing at all.
+            Path socket = node.socket();
+            try (ServerSocketChannel garbage = listen(socket)) {
+                Thread talker = talk(garbage);
+                JsonNode garbled = introspected(node);
+                assertEquals("IntrospectionUnavailable", garbled.get("reason").stringValue(), summary(garbled));
+                assertEquals("unknown", garbled.get("verdict").stringValue());
+                assertTrue(garbled.get("message").stringValue().contains("/run/containerd/containerd.sock"),
+                        summary(garbled));
+                talker.interrupt();
+            }
+            listen(socket).close(); // a socket inode nobody listens on: connection refused
+            JsonNode dead = introspected(node);
+            assertEquals("IntrospectionUnavailable", dead.get("reason").stringValue(), summary(dead));
+            System.out.println("dead socket: " + summary(dead));
+        }
+    }
+
+    @Test
+    void aContainerdThatLoadedNoCredentialOrIsNotTheOneOnTheSocketIsNeverFresh() throws Exception {
+        FetchedContainerd c21 = containerd21();
+        CriNode node = talos2x(tmp.resolve("node"), null);
+        try (RealContainerd containerd = RealContainerd.start(node, c21.binDir())) {
+            JsonNode none = introspected(node);
+            assertEquals("fresh", none.get("verdict").stringValue(), "no credential, no deprecation: " + summary(none));
+            assertTrue(deprecation(none.get("containerd").get("introspection")) == null, none.toString());
+
+            // The credential arrives while containerd runs: it reports no cri-registry-configs, so it loaded none.
+            writeCri(node, "token-v1");
+            JsonNode loadedNone = introspected(node);
+            assertEquals("RuntimeLoadedNoRegistryConfig", loadedNone.get("reason").stringValue(), summary(loadedNone));
+            assertEquals("stale", loadedNone.get("verdict").stringValue());
+
+            // A second containerd (its own root, state and config; not Talos' command line) binds the CRI socket
+            // path: kubelet would talk to it. The agent timed the first one; the answer's pid is the second's.
+            Process second = startSecond(node, c21);
+            try {
+                JsonNode other = introspected(node);
+                assertEquals("IntrospectionOtherProcess", other.get("reason").stringValue(), summary(other));
+                assertEquals("unknown", other.get("verdict").stringValue());
+                assertEquals(containerd.pid(), other.get("containerd").get("pid").longValue());
+                assertTrue(other.get("containerd").get("introspection").get("pid").longValue() != containerd.pid(),
+                        other.toString());
+                System.out.println("second containerd on the socket: " + summary(other));
+            } finally {
+                second.destroy();
+                if (!second.waitFor(20, TimeUnit.SECONDS)) {
+                    second.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
+
+    @Test
+    void runtimeStatusRequestedOnContainerd21FallsBackAndSaysSo() throws Exception {
+        FetchedContainerd c21 = containerd21();
+        CriNode node = talos2x(tmp.resolve("node"), "token-v1");
+        try (RealContainerd containerd = RealContainerd.start(node, c21.binDir())) {
+            JsonNode view = observe(node, "--cri-socket", node.socket().toString());
+            assertEquals("fresh", view.get("verdict").stringValue(), summary(view));
+            JsonNode fallback = view.get("proofFallback");
+            assertNotNull(fallback, "containerd 2.1's CRI status has no registry section: " + view);
+            assertEquals("runtime-status", fallback.get("requested").stringValue());
+            assertEquals("ordering", fallback.get("used").stringValue());
+            assertEquals(view.get("proof").stringValue(), fallback.get("used").stringValue());
+            assertTrue(view.get("message").stringValue().contains("the requested runtime-status proof does not apply"),
+                    summary(view));
+            System.out.println("--cri-socket on containerd " + c21.version() + ": " + summary(view));
+        }
+    }
+
+    @Test
+    void containerd17OnATalos18LayoutAnswersItsPidAndRecordsTheDeprecationToo() throws Exception {
+        FetchedContainerd c17 = fetched("1.7");
+        CriNode node = new CriNode(tmp.resolve("node"));
+        node.render("registry.invalid", new dev.crifresh.sim.scenario.Credential("deploy-bot", "token-v1"));
+        TruthTableTest.settle(Instant.now());
+        try (RealContainerd containerd = RealContainerd.start(node, c17.binDir())) {
+            JsonNode view = introspected(node);
+            assertEquals("fresh", view.get("verdict").stringValue(), summary(view));
+            JsonNode answer = view.get("containerd").get("introspection");
+            assertEquals(containerd.pid(), answer.get("pid").longValue());
+            assertNotNull(deprecation(answer), "containerd 1.7 records " + IntrospectionRules.REGISTRY_CONFIGS + ": " + answer);
+
+            node.write("/etc/cri/conf.d/cri.toml", node.criToml("registry.invalid",
+                    new dev.crifresh.sim.scenario.Credential("deploy-bot", "token-v2")), false);
+            JsonNode rotated = introspected(node);
+            assertEquals("ConfigChangedAfterRuntimeLoad", rotated.get("reason").stringValue(), summary(rotated));
+            System.out.println("containerd " + c17.version() + " pid " + containerd.pid() + ": "
+                    + IntrospectionRules.REGISTRY_CONFIGS + " at " + deprecation(answer).get("lastOccurrence").stringValue()
+                    + "; after a rotation: " + summary(rotated));
+        }
+    }
+
+    @Test
+    void onContainerd16RuntimeStatusAppliesAndIntrospectionCannotTieTheAnswerToAProcess() throws Exception {
+        RealityGate.require();
+        CriNode node = new CriNode(tmp.resolve("node"));
+        node.render("registry.invalid", new dev.crifresh.sim.scenario.Credential("deploy-bot", "token-v1"));
+        TruthTableTest.settle(Instant.now());
+        try (RealContainerd containerd = RealContainerd.start(node)) {
+            JsonNode view = observe(node, "--cri-socket", node.socket().toString());
+            assertEquals("runtime-status", view.get("proof").stringValue(), summary(view));
+            assertTrue(view.get("proofFallback") == null, view.toString());
+
+            JsonNode introspected = introspected(node);
+            assertEquals("IntrospectionUnavailable", introspected.get("reason").stringValue(), summary(introspected));
+            assertTrue(introspected.get("message").stringValue().contains("no pid"), summary(introspected));
+            System.out.println("containerd 1.6 with --containerd-introspection: " + summary(introspected));
+        }
+    }
+
+    private static JsonNode deprecation(JsonNode introspection) {
+        for (JsonNode d : introspection.get("deprecations")) {
+            if (IntrospectionRules.REGISTRY_CONFIGS.equals(d.get("id").stringValue())) {
+                return d;
+            }
+        }
+        return null;
+    }
+
+    /** Replaces whatever is at {@code socket} with a new listening socket inode. */
+    private static ServerSocketChannel listen(Path socket) throws IOException {
+        Files.deleteIfExists(socket);
+        ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        server.bind(UnixDomainSocketAddress.of(socket));
+        return server;
+    }
+
+    /** Answers every connection with bytes that are not HTTP/2. */
+    private static Thread talk(ServerSocketChannel server) {
+        Thread t = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try (SocketChannel peer = server.accept()) {
+                    peer.write(ByteBuffer.wrap("not a gRPC server\r\n".repeat(50).getBytes(StandardCharsets.US_ASCII)));
+                } catch (IOException e) {
+                    return;
+                }
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /**
+     * containerd 2.1 with a command line of its own (its own config, root and state under the node's tmp) on the
+     * node's CRI socket path, in a private mount namespace; returns once it answers there.
+     */
+    private Process startSecond(CriNode node, FetchedContainerd c21) throws Exception {
+        Path dir = tmp.resolve("second");
+        Files.createDirectories(dir);
+        Path config = dir.resolve("config.toml");
+        Files.writeString(config, """
+                version = 3
+                disabled_plugins = ["io.containerd.grpc.v1.cri", "io.containerd.cri.v1.images", "io.containerd.cri.v1.runtime"]
+                """);
+        Instant before = Files.getLastModifiedTime(node.socket()).toInstant();
+        Process p = new ProcessBuilder("unshare", "--mount", "--propagation", "private",
+                c21.binDir().resolve("containerd").toString(), "--address", node.socket().toString(),
+                "--config", config.toString(), "--root", dir.resolve("root").toString(),
+                "--state", dir.resolve("state").toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("containerd.log").toFile()).start();
+        Waits.until(Duration.ofSeconds(30), "the second containerd's socket", () -> {
+            if (!p.isAlive()) {
+                throw new IllegalStateException("the second containerd exited " + p.exitValue() + ": "
+                        + RealContainerd.tail(dir.resolve("containerd.log")));
+            }
+            try {
+                if (!Files.getLastModifiedTime(node.socket()).toInstant().isAfter(before)) {
+                    return null;
+                }
+            } catch (IOException e) {
+                return null;
+            }
+            // bound is not yet serving: wait until it accepts a connection
+            try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(node.socket()))) {
+                return Boolean.TRUE;
+            } catch (IOException e) {
+                return null;
+            }
+        });
+        return p;
+    }
+}
