@@ -143,6 +143,8 @@ public final class ScaleBench {
         ExecutorService coordinatorTasks = Executors.newCachedThreadPool(daemon(COORDINATOR + "fabric8-"));
         Map<String, Instant> rebootedAt = new ConcurrentHashMap<>();
         Map<String, Long> rebootedNanos = new ConcurrentHashMap<>();
+        /** When each node's last pod eviction was accepted by the API server. */
+        Map<String, Long> evictedNanos = new ConcurrentHashMap<>();
         Map<String, Duration> attest = new ConcurrentHashMap<>();
         RequestCounter requests = new RequestCounter();
         SimulatedWorld cluster = null;
@@ -157,6 +159,8 @@ public final class ScaleBench {
                 if (e.kind() == SimEvent.Kind.REBOOTED) {
                     rebootedAt.put(e.node(), e.at());
                     rebootedNanos.put(e.node(), System.nanoTime());
+                } else if (e.kind() == SimEvent.Kind.POD_EVICTED && e.node() != null) {
+                    evictedNanos.put(e.node(), System.nanoTime());
                 }
             });
             cluster.startAgents();
@@ -206,6 +210,7 @@ public final class ScaleBench {
             System.out.printf(Locale.ROOT, "    per node, median: %s%n",
                     RolloutBench.Phases.of(start, progress, reboot));
             System.out.printf(Locale.ROOT, "    the simulation's return: %s%n", returnLag(progress, rebootedNanos, reboot));
+            System.out.printf(Locale.ROOT, "    the drain: %s%n", drainSplit(progress, evictedNanos));
             if (recording != null) {
                 Path lines = Path.of(recording.toString().replace(".jfr", ".progress.txt"));
                 Files.write(lines, progress.stream().map(p -> String.format(Locale.ROOT, "%9.3f %s", (p.nanos() - start) / 1e9,
@@ -263,6 +268,38 @@ public final class ScaleBench {
                         + " the coordinator saw the node back %.0f ms after that (median; max %.0f ms)",
                 RolloutBench.percentile(late.stream().sorted().toList(), 0.5), RolloutBench.percentile(late.stream().sorted().toList(), 1.0),
                 RolloutBench.percentile(seen.stream().sorted().toList(), 0.5), RolloutBench.percentile(seen.stream().sorted().toList(), 1.0));
+    }
+
+    /**
+     * Where a drain's time goes: from the coordinator's "cordoned" line to the API server accepting the node's last
+     * eviction (the coordinator's pod list and eviction calls), and from there to its "drained" line (the pods'
+     * simulated termination and deletion, the pod watch's event, the coordinator). Medians over the nodes.
+     */
+    static String drainSplit(List<RolloutBench.Stamped> progress, Map<String, Long> evictedNanos) {
+        Map<String, Long> cordoned = new java.util.HashMap<>();
+        Map<String, Long> drained = new java.util.HashMap<>();
+        for (RolloutBench.Stamped s : progress) {
+            java.util.regex.Matcher m = PROGRESS.matcher(s.line());
+            if (m.matches() && (m.group(2).startsWith("cordoned") || m.group(2).startsWith("already cordoned"))) {
+                cordoned.putIfAbsent(m.group(1), s.nanos());
+            } else if (m.matches() && m.group(2).equals("drained")) {
+                drained.putIfAbsent(m.group(1), s.nanos());
+            }
+        }
+        List<Double> toEvicted = new ArrayList<>();
+        List<Double> toDrained = new ArrayList<>();
+        evictedNanos.forEach((node, at) -> {
+            if (cordoned.containsKey(node) && drained.containsKey(node)) {
+                toEvicted.add((at - cordoned.get(node)) / 1e6);
+                toDrained.add((drained.get(node) - at) / 1e6);
+            }
+        });
+        List<Double> a = toEvicted.stream().sorted().toList();
+        List<Double> b = toDrained.stream().sorted().toList();
+        return String.format(Locale.ROOT, "last eviction accepted %.0f ms after the cordon (median; max %.0f ms);"
+                        + " drained %.0f ms after that (median; max %.0f ms)",
+                RolloutBench.percentile(a, 0.5), RolloutBench.percentile(a, 1.0), RolloutBench.percentile(b, 0.5),
+                RolloutBench.percentile(b, 1.0));
     }
 
     /**
@@ -396,8 +433,10 @@ public final class ScaleBench {
             return new Dispatcher() {
                 @Override
                 public MockResponse dispatch(RecordedRequest request) {
-                    counts.computeIfAbsent(kind(request), k -> new LongAdder()).increment();
-                    return inner.dispatch(request);
+                    MockResponse response = inner.dispatch(request);
+                    int code = response == null ? 0 : response.code();
+                    counts.computeIfAbsent(kind(request) + (code >= 400 ? " → " + code : ""), k -> new LongAdder()).increment();
+                    return response;
                 }
 
                 @Override
