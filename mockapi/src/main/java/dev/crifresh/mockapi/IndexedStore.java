@@ -125,6 +125,27 @@ final class IndexedStore extends LinkedHashMap<AttributeSet, String> {
         return bucket == null ? Set.of() : Collections.unmodifiableMap(bucket).entrySet();
     }
 
+    /**
+     * For a pod's event (its stored key before the change, its state after it; either may be null): the nodes it was
+     * and is on ("" when unbound); null when the event is not about a pod.
+     */
+    Set<String> podNodes(AttributeSet before, io.fabric8.kubernetes.api.model.GenericKubernetesResource after) {
+        boolean pod = (before != null && "pods".equals(single(before, "plural")))
+                || (after != null && "Pod".equals(after.getKind()));
+        if (!pod) {
+            return null;
+        }
+        Set<String> nodes = new java.util.HashSet<>();
+        if (before != null && nodeOfPod.containsKey(before)) {
+            nodes.add(nodeOfPod.get(before));
+        }
+        if (after != null) {
+            Object node = after.get("spec", "nodeName");
+            nodes.add(node == null ? "" : node.toString());
+        }
+        return nodes;
+    }
+
     private void unindexPod(AttributeSet key) {
         if (nodeOfPod.containsKey(key)) {
             drop(podsByNode, nodeOfPod.remove(key), key);

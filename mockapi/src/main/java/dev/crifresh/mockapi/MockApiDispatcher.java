@@ -1,5 +1,6 @@
 package dev.crifresh.mockapi;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import io.fabric8.mockwebserver.crud.CrudDispatcher;
@@ -67,6 +68,7 @@ public final class MockApiDispatcher extends Dispatcher {
     });
 
     private final Set<?> watchers;
+    private NodeRoutedWatchers routed;
     private final ReadWriteLock storeLock;
 
     public MockApiDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses) {
@@ -82,9 +84,23 @@ public final class MockApiDispatcher extends Dispatcher {
                 if (listener == null) {
                     return response;
                 }
+                if (selector != null) {
+                    routed.route(listener, selector.node());
+                }
                 // CloseOffLoop must wrap the store's own listener: it takes exactly that one out of the store.
                 WebSocketListener closeOffLoop = new CloseOffLoop(listener);
                 return response.withWebSocketUpgrade(selector == null ? closeOffLoop : selector.filterWatch(closeOffLoop));
+            }
+
+            @Override
+            public void processEvent(String path, AttributeSet loggedOn, AttributeSet currentOrOld,
+                    GenericKubernetesResource resource, String newState) {
+                Set<String> nodes = store().podNodes(currentOrOld, resource);
+                if (nodes == null) {
+                    super.processEvent(path, loggedOn, currentOrOld, resource, newState);
+                } else {
+                    NodeRoutedWatchers.routing(nodes, () -> super.processEvent(path, loggedOn, currentOrOld, resource, newState));
+                }
             }
 
             @Override
@@ -98,24 +114,35 @@ public final class MockApiDispatcher extends Dispatcher {
             }
         };
         replaceStore(crud);
+        this.routed = new NodeRoutedWatchers();
+        replaceField(KubernetesCrudDispatcher.class, "watchEventListeners", routed);
         this.watchers = field(crud, "watchEventListeners", Set.class);
         this.storeLock = field(crud, "lock", ReadWriteLock.class);
     }
 
-    /** fabric8's store, still empty, becomes an {@link IndexedStore} (a final field, set by reflection). */
-    private static void replaceStore(KubernetesCrudDispatcher crud) {
-        try {
-            Field field = CrudDispatcher.class.getDeclaredField("map");
-            field.setAccessible(true);
-            IndexedStore store = new IndexedStore();
-            store.putAll(crud.getMap());
-            field.set(crud, store);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalStateException("fabric8's mock server changed: no Map field 'map' in CrudDispatcher;"
-                    + " revisit MockApiDispatcher", e);
-        }
+    /** fabric8's store, still empty, becomes an {@link IndexedStore}. */
+    private void replaceStore(KubernetesCrudDispatcher crud) {
+        IndexedStore store = new IndexedStore();
+        store.putAll(crud.getMap());
+        replaceField(CrudDispatcher.class, "map", store);
         if (!(crud.getMap() instanceof IndexedStore)) {
             throw new IllegalStateException("fabric8's mock server changed: its store could not be replaced; revisit MockApiDispatcher");
+        }
+    }
+
+    private IndexedStore store() {
+        return (IndexedStore) crud.getMap();
+    }
+
+    /** Sets one of the store's final fields (still empty at construction) by reflection; fails loudly if fabric8 changed. */
+    private void replaceField(Class<?> owner, String name, Object value) {
+        try {
+            Field field = owner.getDeclaredField(name);
+            field.setAccessible(true);
+            field.set(crud, value);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("fabric8's mock server changed: no field '" + name + "' in "
+                    + owner.getSimpleName() + "; revisit MockApiDispatcher", e);
         }
     }
 

@@ -169,9 +169,18 @@ public final class ScaleBench {
             Watch watch = cluster.client().nodes().watch(attestWatcher(rebootedAt, attest));
             client = coordinatorClient(coordinatorVertx, cluster, coordinatorTasks);
             List<RolloutBench.Stamped> progress = new CopyOnWriteArrayList<>();
+            // with a recording, the progress lines also go to a file as they come (a run that hangs shows where)
+            java.io.PrintStream live = recording == null ? null : new java.io.PrintStream(
+                    Files.newOutputStream(Path.of(recording.toString().replace(".jfr", ".progress.txt"))), true);
+            long[] startedAt = {System.nanoTime()};
             Coordinator coordinator = new Coordinator(coordinatorVertx, client, cluster.keys().trust(),
                     CoordinatorFlags.desired(scenario), CoordinatorFlags.settings(scenario), new SimRebootDriver(cluster),
-                    line -> progress.add(new RolloutBench.Stamped(System.nanoTime(), line)))
+                    line -> {
+                        progress.add(new RolloutBench.Stamped(System.nanoTime(), line));
+                        if (live != null) {
+                            live.printf(Locale.ROOT, "%9.3f %s%n", (System.nanoTime() - startedAt[0]) / 1e9, line);
+                        }
+                    })
                     .withGates(CoordinatorFlags.gates(scenario, cluster));
             System.gc();
             String loadStart = RolloutBench.loadAverage();
@@ -179,6 +188,7 @@ public final class ScaleBench {
             JfrProfile profile = recording == null ? null : new JfrProfile(recording);
             ThreadCpu cpu = new ThreadCpu(ScaleBench::group);
             long start = System.nanoTime();
+            startedAt[0] = start;
             cluster.beginRun();
             Report report = coordinator.rollout().toCompletionStage().toCompletableFuture()
                     .get(30, TimeUnit.MINUTES);
@@ -211,11 +221,10 @@ public final class ScaleBench {
                     RolloutBench.Phases.of(start, progress, reboot));
             System.out.printf(Locale.ROOT, "    the simulation's return: %s%n", returnLag(progress, rebootedNanos, reboot));
             System.out.printf(Locale.ROOT, "    the drain: %s%n", drainSplit(progress, evictedNanos));
-            if (recording != null) {
-                Path lines = Path.of(recording.toString().replace(".jfr", ".progress.txt"));
-                Files.write(lines, progress.stream().map(p -> String.format(Locale.ROOT, "%9.3f %s", (p.nanos() - start) / 1e9,
-                        p.line())).toList());
-                System.out.println("    progress lines with their time since the start: " + lines);
+            if (live != null) {
+                live.close();
+                System.out.println("    progress lines with their time since the start: "
+                        + recording.toString().replace(".jfr", ".progress.txt"));
             }
             if (profile != null) {
                 profile.print(ScaleBench::group, List.of("coordinator", "api-server", "simulation"), 15);
