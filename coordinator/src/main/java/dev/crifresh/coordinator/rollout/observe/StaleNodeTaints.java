@@ -35,18 +35,8 @@ public final class StaleNodeTaints {
     /** Nodes this run tainted and has not untainted yet. */
     private final Set<String> tainted = new TreeSet<>();
 
-    /** The run's copy of a node (null: none), on which a change is decided first instead of a read. */
-    private final Function<String, Node> known;
-
-    /**
-     * @param target where the patches go: the run's nodes, with the closing fence and its retry
-     * @param known  the run's copy of a node (null when it has none): the first decision is taken on it (a stale copy is refused by
-     *               the patch's guard and read again), so tainting the stale nodes of a large cluster before the first
-     *               drain does not read each of them first
-     */
-    public StaleNodeTaints(GuardedPatch.Target target, String runId, StaleTaint effect, Consumer<RunEvent> observer,
-                           Function<String, Node> known) {
-        this.known = known;
+    /** @param target where the patches go: the run's nodes, with the closing fence and its retry */
+    public StaleNodeTaints(GuardedPatch.Target target, String runId, StaleTaint effect, Consumer<RunEvent> observer) {
         this.target = target;
         this.runId = runId;
         this.effect = effect;
@@ -120,7 +110,7 @@ public final class StaleNodeTaints {
      */
     private Future<Boolean> change(String name, Function<Node, String> patchFor) {
         boolean[] patched = {false};
-        return GuardedPatch.apply(target, name, known.apply(name), node -> {
+        return GuardedPatch.apply(target, name, node -> {
             String patch = node == null ? null : patchFor.apply(node);
             patched[0] = patch != null;
             return patch == null ? new GuardedPatch.Skip() : new GuardedPatch.Patch(patch);

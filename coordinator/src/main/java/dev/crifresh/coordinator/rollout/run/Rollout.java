@@ -101,7 +101,7 @@ public final class Rollout {
         // The taints come off also while the run ends (after it is done): retried for as long as the Lease is held.
         NodeOps cleanup = new PatchEchoNodeOps(nodeOps.gated(WorkerFence.gate(fence.closing())), this::patched);
         this.taints = new StaleNodeTaints(new GuardedPatch.Target(cleanup, new ApiRetry(ticker, fence.closing(), settings.leaseDuration()),
-                fence.closing()), settings.runId(), settings.staleTaint(), observer, view::raw);
+                fence.closing()), settings.runId(), settings.staleTaint(), observer);
         this.informers = new RunInformers(context, classifier, clock, new ClassificationCache(classifier), this.nodeOps, view,
                 settings.nodeSelector() != null, () -> loop.run().done());
         this.host = new RunHost(vertx, settings, this.nodeOps, this.podOps, this.driver, view, fence, ticker, retry, observer, sides);
