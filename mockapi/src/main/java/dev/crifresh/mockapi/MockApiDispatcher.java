@@ -79,7 +79,8 @@ public final class MockApiDispatcher extends Dispatcher {
             public MockResponse handleWatch(String path) {
                 PodNodeSelector selector = PodNodeSelector.of(path);
                 String stripped = selector == null ? path : selector.stripped();
-                MockResponse response = IndexedStore.scoped(scope(this, stripped, null), () -> super.handleWatch(stripped));
+                IndexedStore.Scope scope = scope(this, stripped, selector == null ? null : selector.node());
+                MockResponse response = IndexedStore.scoped(scope, () -> super.handleWatch(stripped));
                 WebSocketListener listener = response.getWebSocketListener();
                 if (listener == null) {
                     return response;
@@ -89,7 +90,18 @@ public final class MockApiDispatcher extends Dispatcher {
                 }
                 // CloseOffLoop must wrap the store's own listener: it takes exactly that one out of the store.
                 WebSocketListener closeOffLoop = new CloseOffLoop(listener);
-                return response.withWebSocketUpgrade(selector == null ? closeOffLoop : selector.filterWatch(closeOffLoop));
+                WebSocketListener filtered = selector == null ? closeOffLoop : selector.filterWatch(closeOffLoop);
+                return response.withWebSocketUpgrade(new ForwardingWebSocketListener(filtered) {
+                    @Override
+                    public void onOpen(WebSocket webSocket, Response open) {
+                        // the store sends the watch its initial objects from a scan of everything it holds: only the
+                        // watched resource's (a node-selected pod watch: that node's pods) can match
+                        IndexedStore.scoped(scope, () -> {
+                            delegate.onOpen(webSocket, open);
+                            return null;
+                        });
+                    }
+                });
             }
 
             @Override
