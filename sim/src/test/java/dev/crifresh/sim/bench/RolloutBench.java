@@ -287,7 +287,7 @@ public final class RolloutBench {
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
     }
 
-    private static List<Case> cases(String spec) {
+    static List<Case> cases(String spec) {
         List<Case> cases = new ArrayList<>();
         for (String part : spec.split(",")) {
             String[] nb = part.trim().split(":");

@@ -7,6 +7,7 @@ import dev.crifresh.coordinator.kube.UnhandledErrors;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.Result;
 import dev.crifresh.coordinator.rollout.plan.MaxUnavailable;
+import dev.crifresh.sim.bench.RolloutBench.Case;
 import dev.crifresh.sim.kube.ApiOptions;
 import dev.crifresh.sim.run.CoordinatorFlags;
 import dev.crifresh.sim.run.OneShotAgentLauncher;
@@ -79,9 +80,6 @@ public final class ScaleBench {
     static final String CLIENT_HEADER = "X-Crifresh-Bench-Client";
     static final String COORDINATOR_CLIENT = "coordinator";
 
-    record Case(int nodes, String budget) {
-    }
-
     record Row(Case c, int stale, int staleWorkers, int cps, int budget, int waves, double attestSeconds,
             double limitSeconds, double measuredSeconds, double coordinatorCpuSeconds, long peakHeap,
             long peakLive, String loadStart, String loadEnd, String result) {
@@ -98,7 +96,7 @@ public final class ScaleBench {
     }
 
     public static void main(String[] args) throws Exception {
-        List<Case> cases = cases(System.getProperty("bench.cases", "30:4,300:25%,1000:25%"));
+        List<Case> cases = RolloutBench.cases(System.getProperty("bench.cases", "30:4,300:25%,1000:25%"));
         double staleFraction = Double.parseDouble(System.getProperty("bench.staleFraction", "0.5"));
         int controlPlanes = Integer.getInteger("bench.controlPlanes", 3);
         Duration reboot = Duration.ofMillis(Long.getLong("bench.rebootMillis", 3000));
@@ -245,6 +243,18 @@ public final class ScaleBench {
 
     private static final java.util.regex.Pattern PROGRESS = java.util.regex.Pattern.compile("\\[\\d+/\\d+\\] (\\S+) (.*)");
 
+    /** When each node's first progress line whose text (after "[i/n] node ") passes {@code step} came. */
+    private static Map<String, Long> firstLines(List<RolloutBench.Stamped> progress, java.util.function.Predicate<String> step) {
+        Map<String, Long> first = new java.util.HashMap<>();
+        for (RolloutBench.Stamped s : progress) {
+            java.util.regex.Matcher m = PROGRESS.matcher(s.line());
+            if (m.matches() && step.test(m.group(2))) {
+                first.putIfAbsent(m.group(1), s.nanos());
+            }
+        }
+        return first;
+    }
+
     /**
      * Which part of "reboot requested → back" is the simulation's: from the coordinator's "reboot requested" line to
      * the simulated node's reboot completing (its Ready and new boot id about to be posted), less the reboot time;
@@ -252,16 +262,8 @@ public final class ScaleBench {
      * coordinator). Medians over the nodes.
      */
     static String returnLag(List<RolloutBench.Stamped> progress, Map<String, Long> rebootedNanos, Duration reboot) {
-        Map<String, Long> requested = new java.util.HashMap<>();
-        Map<String, Long> back = new java.util.HashMap<>();
-        for (RolloutBench.Stamped s : progress) {
-            java.util.regex.Matcher m = PROGRESS.matcher(s.line());
-            if (m.matches() && m.group(2).startsWith("reboot requested")) {
-                requested.putIfAbsent(m.group(1), s.nanos());
-            } else if (m.matches() && m.group(2).startsWith("back with a new boot id")) {
-                back.putIfAbsent(m.group(1), s.nanos());
-            }
-        }
+        Map<String, Long> requested = firstLines(progress, t -> t.startsWith("reboot requested"));
+        Map<String, Long> back = firstLines(progress, t -> t.startsWith("back with a new boot id"));
         List<Double> late = new ArrayList<>();
         List<Double> seen = new ArrayList<>();
         requested.forEach((node, at) -> {
@@ -285,16 +287,8 @@ public final class ScaleBench {
      * simulated termination and deletion, the pod watch's event, the coordinator). Medians over the nodes.
      */
     static String drainSplit(List<RolloutBench.Stamped> progress, Map<String, Long> evictedNanos) {
-        Map<String, Long> cordoned = new java.util.HashMap<>();
-        Map<String, Long> drained = new java.util.HashMap<>();
-        for (RolloutBench.Stamped s : progress) {
-            java.util.regex.Matcher m = PROGRESS.matcher(s.line());
-            if (m.matches() && (m.group(2).startsWith("cordoned") || m.group(2).startsWith("already cordoned"))) {
-                cordoned.putIfAbsent(m.group(1), s.nanos());
-            } else if (m.matches() && m.group(2).equals("drained")) {
-                drained.putIfAbsent(m.group(1), s.nanos());
-            }
-        }
+        Map<String, Long> cordoned = firstLines(progress, t -> t.startsWith("cordoned") || t.startsWith("already cordoned"));
+        Map<String, Long> drained = firstLines(progress, t -> t.equals("drained"));
         List<Double> toEvicted = new ArrayList<>();
         List<Double> toDrained = new ArrayList<>();
         evictedNanos.forEach((node, at) -> {
@@ -423,15 +417,6 @@ public final class ScaleBench {
                     + " configWrittenSecondsAfterBoot: %d, pods: %d}%n", i, isStale ? 600 : 3, isStale ? pods : 0));
         }
         return ScenarioReader.parse(yaml.toString());
-    }
-
-    private static List<Case> cases(String spec) {
-        List<Case> cases = new ArrayList<>();
-        for (String part : spec.split(",")) {
-            String[] nb = part.trim().split(":");
-            cases.add(new Case(Integer.parseInt(nb[0]), nb[1]));
-        }
-        return cases;
     }
 
     /** Counts the API server's requests by method (watches apart). */
