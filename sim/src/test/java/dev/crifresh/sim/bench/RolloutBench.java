@@ -14,8 +14,6 @@ import dev.crifresh.sim.world.SimEvent;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -193,25 +191,7 @@ public final class RolloutBench {
                 rebootedAt.put(e.node(), e.at());
             }
         })) {
-            Watch watch = run.cluster().client().nodes().watch(new Watcher<>() {
-                @Override
-                public void eventReceived(Action action, Node node) {
-                    String name = node.getMetadata().getName();
-                    Instant back = rebootedAt.get(name);
-                    if (back == null || attest.containsKey(name)) {
-                        return;
-                    }
-                    String bootId = node.getStatus().getNodeInfo().getBootID();
-                    AttestationClaims claims = claims(node);
-                    if (claims != null && bootId.equals(claims.bootId())) {
-                        attest.put(name, Duration.between(back, Instant.now()));
-                    }
-                }
-
-                @Override
-                public void onClose(WatcherException cause) {
-                }
-            });
+            Watch watch = run.cluster().client().nodes().watch(ScaleBench.attestWatcher(rebootedAt, attest));
             try {
                 long start = System.nanoTime();
                 List<Stamped> progress = new java.util.concurrent.CopyOnWriteArrayList<>();

@@ -367,7 +367,8 @@ public final class ScaleBench {
         };
     }
 
-    private static Watcher<Node> attestWatcher(Map<String, Instant> rebootedAt, Map<String, Duration> attest) {
+    /** Records, per node that came back ({@code rebootedAt}), when its first attestation of the new boot was seen. */
+    static Watcher<Node> attestWatcher(Map<String, Instant> rebootedAt, Map<String, Duration> attest) {
         return new Watcher<>() {
             @Override
             public void eventReceived(Action action, Node node) {
