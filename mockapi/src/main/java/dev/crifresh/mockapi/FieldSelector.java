@@ -54,6 +54,16 @@ record FieldSelector(List<Requirement> requirements) {
         return new FieldSelector(List.copyOf(requirements));
     }
 
+    /** The value an equality requirement on {@code field} ({@code spec.nodeName}) asks for, or null when none does. */
+    String equalTo(String field) {
+        for (Requirement r : requirements) {
+            if (r.equal() && String.join(".", r.path()).equals(field)) {
+                return r.value();
+            }
+        }
+        return null;
+    }
+
     boolean matches(JsonNode object) {
         return requirements.stream().allMatch(r -> r.matches(object));
     }

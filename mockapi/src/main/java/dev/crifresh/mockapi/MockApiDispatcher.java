@@ -1,6 +1,9 @@
 package dev.crifresh.mockapi;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.crud.CrudDispatcher;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.dsl.HttpMethod;
@@ -65,6 +68,7 @@ public final class MockApiDispatcher extends Dispatcher {
     });
 
     private final Set<?> watchers;
+    private NodeRoutedWatchers routed;
     private final ReadWriteLock storeLock;
 
     public MockApiDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses) {
@@ -74,18 +78,89 @@ public final class MockApiDispatcher extends Dispatcher {
             @Override
             public MockResponse handleWatch(String path) {
                 PodNodeSelector selector = PodNodeSelector.of(path);
-                MockResponse response = super.handleWatch(selector == null ? path : selector.stripped());
+                String stripped = selector == null ? path : selector.stripped();
+                IndexedStore.Scope scope = scope(this, stripped, selector == null ? null : selector.node());
+                MockResponse response = IndexedStore.scoped(scope, () -> super.handleWatch(stripped));
                 WebSocketListener listener = response.getWebSocketListener();
                 if (listener == null) {
                     return response;
                 }
+                if (selector != null) {
+                    routed.route(listener, selector.node());
+                }
                 // CloseOffLoop must wrap the store's own listener: it takes exactly that one out of the store.
                 WebSocketListener closeOffLoop = new CloseOffLoop(listener);
-                return response.withWebSocketUpgrade(selector == null ? closeOffLoop : selector.filterWatch(closeOffLoop));
+                WebSocketListener filtered = selector == null ? closeOffLoop : selector.filterWatch(closeOffLoop);
+                return response.withWebSocketUpgrade(new ForwardingWebSocketListener(filtered) {
+                    @Override
+                    public void onOpen(WebSocket webSocket, Response open) {
+                        // the store sends the watch its initial objects from a scan of everything it holds: only the
+                        // watched resource's (a node-selected pod watch: that node's pods) can match
+                        IndexedStore.scoped(scope, () -> {
+                            delegate.onOpen(webSocket, open);
+                            return null;
+                        });
+                    }
+                });
+            }
+
+            @Override
+            public void processEvent(String path, AttributeSet loggedOn, AttributeSet currentOrOld,
+                    GenericKubernetesResource resource, String newState) {
+                Set<String> nodes = store().podNodes(currentOrOld, resource);
+                if (nodes == null) {
+                    super.processEvent(path, loggedOn, currentOrOld, resource, newState);
+                } else {
+                    NodeRoutedWatchers.routing(nodes, () -> super.processEvent(path, loggedOn, currentOrOld, resource, newState));
+                }
+            }
+
+            @Override
+            public MockResponse handleDelete(String path) {
+                return IndexedStore.scoped(scope(this, path, null), () -> super.handleDelete(path));
+            }
+
+            @Override
+            public Map.Entry<AttributeSet, String> findResource(AttributeSet query) {
+                return IndexedStore.scoped(IndexedStore.Scope.of(query, null), () -> super.findResource(query));
             }
         };
+        replaceStore(crud);
+        this.routed = new NodeRoutedWatchers();
+        replaceField(KubernetesCrudDispatcher.class, "watchEventListeners", routed);
         this.watchers = field(crud, "watchEventListeners", Set.class);
         this.storeLock = field(crud, "lock", ReadWriteLock.class);
+    }
+
+    /** fabric8's store, still empty, becomes an {@link IndexedStore}. */
+    private void replaceStore(KubernetesCrudDispatcher crud) {
+        IndexedStore store = new IndexedStore();
+        store.putAll(crud.getMap());
+        replaceField(CrudDispatcher.class, "map", store);
+        if (!(crud.getMap() instanceof IndexedStore)) {
+            throw new IllegalStateException("fabric8's mock server changed: its store could not be replaced; revisit MockApiDispatcher");
+        }
+    }
+
+    private IndexedStore store() {
+        return (IndexedStore) crud.getMap();
+    }
+
+    /** Sets one of the store's final fields (still empty at construction) by reflection; fails loudly if fabric8 changed. */
+    private void replaceField(Class<?> owner, String name, Object value) {
+        try {
+            Field field = owner.getDeclaredField(name);
+            field.setAccessible(true);
+            field.set(crud, value);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new IllegalStateException("fabric8's mock server changed: no field '" + name + "' in "
+                    + owner.getSimpleName() + "; revisit MockApiDispatcher", e);
+        }
+    }
+
+    /** What a request on {@code path} can match in the store (see {@link IndexedStore}). */
+    private static IndexedStore.Scope scope(KubernetesCrudDispatcher crud, String path, String node) {
+        return IndexedStore.Scope.of(crud.getKey(path), node);
     }
 
     private static <T> T field(KubernetesCrudDispatcher crud, String name, Class<T> type) {
@@ -170,7 +245,9 @@ public final class MockApiDispatcher extends Dispatcher {
             forward = new RecordedRequest(request.getHttpVersion(), request.method(),
                     rest == null ? path : path + "?" + rest, request.getHeaders(), request.getBody());
         }
-        MockResponse response = crudDispatch(forward);
+        RecordedRequest scoped = forward;
+        String node = selector == null ? null : selector.equalTo("spec.nodeName");
+        MockResponse response = IndexedStore.scoped(scope(crud, scoped.getPath(), node), () -> crudDispatch(scoped));
         boolean table = TableView.wanted(request.getHeader("Accept"));
         if (response.code() != 200 || response.getBody() == null) {
             return response;

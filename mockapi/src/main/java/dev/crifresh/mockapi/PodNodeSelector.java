@@ -9,7 +9,9 @@ import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -64,11 +66,6 @@ record PodNodeSelector(String node, String stripped) {
         return new PodNodeSelector(node, params.isEmpty() ? base : base + "?" + String.join("&", params));
     }
 
-    /** Whether a pod (as JSON) runs on the node. */
-    boolean selects(JsonNode pod) {
-        return pod != null && node.equals(pod.path("spec").path("nodeName").asString(null));
-    }
-
     /** A watch that forwards only the events about the node's pods. */
     WebSocketListener filterWatch(WebSocketListener delegate) {
         return new ForwardingWebSocketListener(delegate) {
@@ -109,15 +106,50 @@ record PodNodeSelector(String node, String stripped) {
 
         /** Events about a pod (added, modified, deleted) only for the node's pods; bookmarks and errors always. */
         private boolean forward(String event) {
+            EventNode read = EventNode.of(event);
+            return read.forAll() || node.equals(read.node());
+        }
+    }
+
+    /**
+     * What a watch event says for the filter: whether it goes to every watch (not about a pod, or not JSON), else
+     * the node of its pod (null when unbound). The store sends the same event text to every pod watch, so the
+     * last events' answers are kept: one parse per event, not one per watch.
+     */
+    record EventNode(boolean forAll, String node) {
+        private static final int KEPT = 256;
+        private static final Map<String, EventNode> RECENT = new LinkedHashMap<>(KEPT * 2, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, EventNode> eldest) {
+                return size() > KEPT;
+            }
+        };
+
+        static EventNode of(String event) {
+            synchronized (RECENT) {
+                EventNode known = RECENT.get(event);
+                if (known != null) {
+                    return known;
+                }
+            }
+            EventNode read = parse(event);
+            synchronized (RECENT) {
+                RECENT.put(event, read);
+            }
+            return read;
+        }
+
+        private static EventNode parse(String event) {
             JsonNode e;
             try {
                 e = JSON.readTree(event);
             } catch (RuntimeException notJson) {
-                return true;
+                return new EventNode(true, null);
             }
             String type = e.path("type").asString("");
             boolean aboutAPod = type.equals("ADDED") || type.equals("MODIFIED") || type.equals("DELETED");
-            return !aboutAPod || selects(e.get("object"));
+            JsonNode pod = e.get("object");
+            return new EventNode(!aboutAPod, pod == null ? null : pod.path("spec").path("nodeName").asString(null));
         }
     }
 }

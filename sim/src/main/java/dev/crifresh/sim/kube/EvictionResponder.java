@@ -110,7 +110,7 @@ public final class EvictionResponder {
                 events.accept(new SimEvent(Instant.now(), node, SimEvent.Kind.POD_EVICTED, key(namespace, name)));
                 terminations.schedule(() -> {
                     client.pods().inNamespace(namespace).withName(name).delete();
-                    platform.execute(() -> gone.accept(pod)); // its controller reacts on the platform thread
+                    platform.execute(() -> gone.accept(pod)); // its controller reacts on the pod thread
                 }, termination.toNanos(), TimeUnit.NANOSECONDS);
             }
             return ok ? 201 : 404;

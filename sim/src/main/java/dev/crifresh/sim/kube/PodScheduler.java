@@ -29,7 +29,7 @@ import java.util.function.Consumer;
  * taints first, then the fewest pods, then by name. A replacement no node can take waits (Pending, like an
  * unschedulable pod) and is bound as soon as one can. The simulated kubelet ({@link PodStarter}) then
  * starts it with that node's running containerd — so a pod bound to a stale node whose old credential
- * is revoked ends in ImagePullBackOff. Runs on the simulation's platform thread.
+ * is revoked ends in ImagePullBackOff. Runs on the simulation's pod thread.
  */
 public final class PodScheduler {
     /** How often waiting replacements are tried again. */
@@ -40,6 +40,8 @@ public final class PodScheduler {
     private final Consumer<Pod> created;
     private final Consumer<SimEvent> events;
     private final List<Pod> waiting = new ArrayList<>();
+    /** Evicted pods gone since the last binding round. */
+    private final List<Pod> gone = new ArrayList<>();
 
     /** @param created a replacement pod was created bound to a node (it may be evicted in turn) */
     public PodScheduler(KubernetesClient client, ScheduledExecutorService platform, Consumer<Pod> created, Consumer<SimEvent> events) {
@@ -53,34 +55,54 @@ public final class PodScheduler {
         platform.scheduleWithFixedDelay(this::retryWaiting, RETRY.toMillis(), RETRY.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** The evicted pod is gone: a ReplicaSet pod gets a replacement. Called on the platform thread. */
+    /**
+     * The evicted pod is gone: a ReplicaSet pod gets a replacement. Called on the pod thread; the
+     * replacements of pods gone at about the same time are bound together, on one read of the nodes and pods
+     * (a drain of many nodes at once would otherwise list the whole cluster once per evicted pod).
+     */
     public void evictedPodGone(Pod evicted) {
         if (!ownedByReplicaSet(evicted)) {
             return;
         }
-        Pod replacement = replacementOf(evicted);
-        if (!bind(replacement)) {
-            waiting.add(replacement);
-            events.accept(new SimEvent(Instant.now(), null, SimEvent.Kind.POD_UNSCHEDULABLE, key(replacement)
-                    + " (replaces " + key(evicted) + "): no Ready, schedulable node tolerates it; Pending"));
+        gone.add(evicted);
+        if (gone.size() == 1) {
+            platform.execute(this::replaceGone);
         }
     }
 
-    /** Replacements waiting for a node. */
+    private void replaceGone() {
+        List<Pod> evicted = List.copyOf(gone);
+        gone.clear();
+        List<Pod> replacements = evicted.stream().map(PodScheduler::replacementOf).toList();
+        List<Pod> unbound = bindAll(replacements);
+        for (int i = 0; i < replacements.size(); i++) {
+            if (unbound.contains(replacements.get(i))) {
+                waiting.add(replacements.get(i));
+                events.accept(new SimEvent(Instant.now(), null, SimEvent.Kind.POD_UNSCHEDULABLE, key(replacements.get(i))
+                        + " (replaces " + key(evicted.get(i)) + "): no Ready, schedulable node tolerates it; Pending"));
+            }
+        }
+    }
+
+    /** Replacements waiting for a node, or still to be made. */
     public int waiting() {
-        return waiting.size();
+        return waiting.size() + gone.size();
     }
 
     private void retryWaiting() {
+        if (waiting.isEmpty()) {
+            return;
+        }
         try {
-            waiting.removeIf(this::bind);
+            List<Pod> unbound = bindAll(waiting);
+            waiting.retainAll(unbound);
         } catch (RuntimeException e) {
             events.accept(new SimEvent(Instant.now(), null, SimEvent.Kind.PLATFORM_ERROR, "scheduler: " + e.getMessage()));
         }
     }
 
-    /** Binds and creates the pod on the best node; false when no node can take it now. */
-    private boolean bind(Pod pod) {
+    /** Binds and creates each pod, in order, on the best node for it now; returns those no node can take. */
+    private List<Pod> bindAll(List<Pod> pods) {
         List<Node> nodes = client.nodes().list().getItems();
         Map<String, Integer> podsPerNode = new HashMap<>();
         for (Pod p : client.pods().inAnyNamespace().list().getItems()) {
@@ -88,6 +110,17 @@ public final class PodScheduler {
                 podsPerNode.merge(p.getSpec().getNodeName(), 1, Integer::sum);
             }
         }
+        List<Pod> unbound = new ArrayList<>();
+        for (Pod pod : pods) {
+            if (!bind(pod, nodes, podsPerNode)) {
+                unbound.add(pod);
+            }
+        }
+        return unbound;
+    }
+
+    /** Binds and creates the pod on the best node; false when no node can take it now. */
+    private boolean bind(Pod pod, List<Node> nodes, Map<String, Integer> podsPerNode) {
         Optional<Node> best = nodes.stream()
                 .filter(n -> feasible(n, pod))
                 .min(Comparator.<Node>comparingInt(n -> preferNoScheduleTaints(n, pod))
@@ -99,6 +132,7 @@ public final class PodScheduler {
         String node = best.get().getMetadata().getName();
         Pod bound = new PodBuilder(pod).editSpec().withNodeName(node).endSpec().build();
         Pod made = client.pods().inNamespace(bound.getMetadata().getNamespace()).resource(bound).create();
+        podsPerNode.merge(node, 1, Integer::sum);
         created.accept(made);
         events.accept(new SimEvent(Instant.now(), node, SimEvent.Kind.POD_SCHEDULED, key(made)
                 + (preferNoScheduleTaints(best.get(), pod) > 0 ? " (only PreferNoSchedule-tainted nodes left)" : "")));

@@ -38,7 +38,7 @@ import java.util.function.Function;
  *       {@code ImagePullBackOff} shortly after.</li>
  * </ul>
  * Other simulated parts (a rescheduled pod, a probe pod) get the same pull by creating the pod bound to
- * the node. Runs on the simulation's platform thread.
+ * the node. Runs on the simulation's pod thread.
  */
 public final class PodStarter implements AutoCloseable {
     /** How long a pull takes. */
@@ -85,7 +85,7 @@ public final class PodStarter implements AutoCloseable {
         });
     }
 
-    /** The node is up again: start the pods that waited for it. Called on the platform thread. */
+    /** The node is up again (its state is UP already): start the pods that waited for it. Called on the pod thread. */
     public void nodeUp(String nodeName) {
         Set<String> keys = waiting.remove(nodeName);
         if (keys != null) {

@@ -27,7 +27,7 @@ public final class StatusPatch {
      * @param update the new condition (of {@code type}), given the current one of that type (null when absent)
      * @param bootId a new {@code status.nodeInfo.bootID}, or null to leave it
      */
-    static void putCondition(KubernetesClient client, String nodeName, String type,
+    public static void putCondition(KubernetesClient client, String nodeName, String type,
             Function<NodeCondition, NodeCondition> update, String bootId) {
         KubernetesClientException last = null;
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {

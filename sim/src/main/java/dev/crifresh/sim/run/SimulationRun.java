@@ -44,11 +44,26 @@ public final class SimulationRun implements AutoCloseable {
      */
     public static SimulationRun prepare(Scenario scenario, Consumer<SimEvent> events)
             throws TimeoutException, InterruptedException {
+        return prepare(scenario, events, Agents.REAL);
+    }
+
+    /** Which agent runs on the simulated nodes. */
+    public enum Agents {
+        /** The real agent per node ({@link RealAgentLauncher}): the end-to-end check. */
+        REAL,
+        /** The agent's evaluation and signer once per boot ({@link OneShotAgentLauncher}): scale runs. */
+        ONE_SHOT
+    }
+
+    /** As {@link #prepare(Scenario, Consumer)}, with the given agents. */
+    public static SimulationRun prepare(Scenario scenario, Consumer<SimEvent> events, Agents agents)
+            throws TimeoutException, InterruptedException {
         Vertx vertx = UnhandledErrors.on(Vertx.vertx());
         SimulatedWorld cluster = null;
         try {
-            cluster = SimulatedWorld.create(scenario, vertx,
-                    (api, keys) -> new RealAgentLauncher(vertx, api.inCluster().podEnvironment(), keys,
+            cluster = SimulatedWorld.create(scenario, vertx, (api, keys) -> agents == Agents.ONE_SHOT
+                    ? new OneShotAgentLauncher(api.client(), keys)
+                    : new RealAgentLauncher(vertx, api.inCluster().podEnvironment(), keys,
                             RealAgentLauncher.procPollFor(scenario.nodes().size())));
             cluster.onEvent(events);
             cluster.startAgents();

@@ -27,7 +27,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 public final class ScenarioReader {
     public static final String DEFAULT_REGISTRY = "ghcr.io";
     public static final Credential DEFAULT_DESIRED = new Credential("deploy-bot", "token-v2");
-    static final int MAX_NODES = 500;
+    /** The largest simulated cluster (the scale benchmark runs 1,000 nodes with one-shot attestation responders). */
+    static final int MAX_NODES = 1000;
     static final int MAX_PODS = 200;
     /** Longer than any real osImage; keeps a scenario's report readable. */
     static final int MAX_OS_IMAGE = 256;

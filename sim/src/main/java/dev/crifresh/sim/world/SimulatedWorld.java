@@ -60,8 +60,9 @@ import java.util.function.Consumer;
 /**
  * A simulated Talos cluster built from a scenario: one mock API server, and per node a Node object, its
  * pods, a host root folder and (where the scenario says so) a real agent. The simulated platform —
- * kubelet, reboots, config renders, containerd restarts, eviction answers — acts on one platform thread,
- * in order; kubelet heartbeats, evicted pods' terminations and agent starts run beside it, so that a
+ * kubelet, reboots, config renders, containerd restarts — acts on one platform thread,
+ * in order; kubelet heartbeats, evicted pods' terminations, agent starts and the pods' controller, scheduler
+ * and starts (one pod thread) run beside it, so that a
  * simulated fact (a pod gone, a node back) never waits for unrelated work on other nodes. Everything blocking; call it from a plain thread, never a Vert.x event loop.
  */
 public final class SimulatedWorld implements AutoCloseable {
@@ -73,6 +74,7 @@ public final class SimulatedWorld implements AutoCloseable {
     /** Agents starting at once (after a wave of reboots, or all at the simulation's start). */
     private static final int AGENT_STARTERS = 4;
     private static final int KUBELET_POSTERS = 4;
+    private static final int POD_TERMINATORS = 8;
     /** Clusters up to this size heartbeat every {@link #HEARTBEAT}; larger ones proportionally less often. */
     static final int NODES_PER_HEARTBEAT_STEP = 30;
 
@@ -90,6 +92,12 @@ public final class SimulatedWorld implements AutoCloseable {
     private final ScheduledExecutorService kubeletHeartbeats;
     private final java.util.concurrent.ExecutorService kubeletPosts;
     private final ScheduledExecutorService terminations;
+    /**
+     * The ReplicaSet controller, the scheduler and the kubelets' pod starts ({@link PodScheduler}, {@link PodStarter}),
+     * in order, beside the platform thread: a drain of many nodes sets hundreds of pod replacements in motion, and
+     * their API calls must not delay the nodes' reboots and returns.
+     */
+    private final ScheduledExecutorService podThread;
     private final ExecutorService agentStarter;
     private final Kubelet kubelet;
     private final EvictionResponder evictions;
@@ -118,14 +126,16 @@ public final class SimulatedWorld implements AutoCloseable {
         this.kubeletPosts = Executors.newFixedThreadPool(KUBELET_POSTERS, daemon("crifresh-sim-kubelet-post"));
         this.kubelet = new Kubelet(api.client(), kubeletPosts);
         this.kubeletHeartbeats = daemonScheduler("crifresh-sim-kubelet-heartbeat", 1);
-        this.terminations = daemonScheduler("crifresh-sim-pod-termination", 2);
+        // a drain of many nodes at once evicts hundreds of pods; a kubelet terminates its own pods in parallel
+        this.terminations = daemonScheduler("crifresh-sim-pod-termination", POD_TERMINATORS);
         this.agentStarter = Executors.newFixedThreadPool(AGENT_STARTERS, daemon("crifresh-sim-agent-start"));
-        this.evictions = new EvictionResponder(api.server(), api.client(), platform, terminations,
+        this.podThread = daemonScheduler("crifresh-sim-pods", 1);
+        this.evictions = new EvictionResponder(api.server(), api.client(), podThread, terminations,
                 scenario.simulation().podTermination(), this::record);
         this.launcher = launchers.apply(api, keys);
         this.registry = new SimulatedRegistry(scenario.registry(), scenario.revokedCredentials());
-        this.pods = new PodStarter(api.client(), platform, registry, this::node, this::record);
-        this.scheduler = new PodScheduler(api.client(), platform, evictions::allow, this::record);
+        this.pods = new PodStarter(api.client(), podThread, registry, this::node, this::record);
+        this.scheduler = new PodScheduler(api.client(), podThread, evictions::allow, this::record);
         this.evictions.onGone(scheduler::evictedPodGone);
         this.prometheus = SimulatedPrometheus.start(vertx, scenario.alerts(), () -> runStartedAt);
         this.talosctl = new SimulatedTalosctl(this::nodes);
@@ -384,7 +394,7 @@ public final class SimulatedWorld implements AutoCloseable {
             long backIn = requestedAt + scenario.simulation().reboot().toNanos() - System.nanoTime();
             platform.schedule(() -> platformAction(node, () -> {
                 node.rebootCompleted(kubelet, launcher, agentStarter);
-                pods.nodeUp(node.name());
+                podThread.execute(() -> pods.nodeUp(node.name()));
             }), Math.max(0, backIn), TimeUnit.NANOSECONDS);
         }
     }
@@ -434,8 +444,12 @@ public final class SimulatedWorld implements AutoCloseable {
     }
 
     private <T> T onPlatform(Callable<T> work) {
+        return on(platform, work);
+    }
+
+    private static <T> T on(ExecutorService thread, Callable<T> work) {
         try {
-            return platform.submit(work).get(PLATFORM_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return thread.submit(work).get(PLATFORM_CALL_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof RuntimeException runtime) {
@@ -511,7 +525,7 @@ public final class SimulatedWorld implements AutoCloseable {
     public boolean awaitPodsSettled(Duration timeout) throws InterruptedException {
         Instant deadline = Instant.now().plus(timeout);
         while (Instant.now().isBefore(deadline)) {
-            boolean settled = onPlatform(() -> scheduler.waiting() == 0
+            boolean settled = on(podThread, () -> scheduler.waiting() == 0
                     && api.client().pods().inAnyNamespace().list().getItems().stream()
                             .filter(PodStarter::needsStart)
                             .noneMatch(p -> nodes.containsKey(p.getSpec().getNodeName())
@@ -567,6 +581,7 @@ public final class SimulatedWorld implements AutoCloseable {
             kubeletHeartbeats.shutdownNow();
             kubeletPosts.shutdownNow();
             terminations.shutdownNow();
+            podThread.shutdownNow();
             agentStarter.shutdownNow();
             platform.shutdownNow();
             try {

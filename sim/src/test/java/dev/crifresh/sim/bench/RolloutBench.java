@@ -14,8 +14,6 @@ import dev.crifresh.sim.world.SimEvent;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.client.Watch;
-import io.fabric8.kubernetes.client.Watcher;
-import io.fabric8.kubernetes.client.WatcherException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -193,25 +191,7 @@ public final class RolloutBench {
                 rebootedAt.put(e.node(), e.at());
             }
         })) {
-            Watch watch = run.cluster().client().nodes().watch(new Watcher<>() {
-                @Override
-                public void eventReceived(Action action, Node node) {
-                    String name = node.getMetadata().getName();
-                    Instant back = rebootedAt.get(name);
-                    if (back == null || attest.containsKey(name)) {
-                        return;
-                    }
-                    String bootId = node.getStatus().getNodeInfo().getBootID();
-                    AttestationClaims claims = claims(node);
-                    if (claims != null && bootId.equals(claims.bootId())) {
-                        attest.put(name, Duration.between(back, Instant.now()));
-                    }
-                }
-
-                @Override
-                public void onClose(WatcherException cause) {
-                }
-            });
+            Watch watch = run.cluster().client().nodes().watch(ScaleBench.attestWatcher(rebootedAt, attest));
             try {
                 long start = System.nanoTime();
                 List<Stamped> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -257,7 +237,7 @@ public final class RolloutBench {
         return ScenarioReader.parse(yaml.toString());
     }
 
-    private static AttestationClaims claims(Node node) {
+    static AttestationClaims claims(Node node) {
         if (node.getStatus() == null || node.getStatus().getConditions() == null) {
             return null;
         }
@@ -279,7 +259,7 @@ public final class RolloutBench {
         return null;
     }
 
-    private static double percentile(List<Double> sorted, double p) {
+    static double percentile(List<Double> sorted, double p) {
         if (sorted.isEmpty()) {
             return Double.NaN;
         }
@@ -287,7 +267,7 @@ public final class RolloutBench {
         return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
     }
 
-    private static List<Case> cases(String spec) {
+    static List<Case> cases(String spec) {
         List<Case> cases = new ArrayList<>();
         for (String part : spec.split(",")) {
             String[] nb = part.trim().split(":");
@@ -296,7 +276,7 @@ public final class RolloutBench {
         return cases;
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
             return f[0] + " " + f[1] + " " + f[2];

@@ -59,17 +59,17 @@ final class Runs {
     }
 
     static Finished rollout(String yaml) throws Exception {
-        return run(yaml, false);
+        return run(yaml, false, SimulationRun.Agents.REAL);
     }
 
     static Finished plan(String yaml) throws Exception {
-        return run(yaml, true);
+        return run(yaml, true, SimulationRun.Agents.REAL);
     }
 
-    private static Finished run(String yaml, boolean plan) throws Exception {
+    static Finished run(String yaml, boolean plan, SimulationRun.Agents agents) throws Exception {
         Scenario scenario = ScenarioReader.parse(yaml);
         List<String> progress = new CopyOnWriteArrayList<>();
-        try (SimulationRun run = SimulationRun.prepare(scenario, e -> { })) {
+        try (SimulationRun run = SimulationRun.prepare(scenario, e -> { }, agents)) {
             Report report = plan ? run.plan(progress::add) : run.rollout(progress::add);
             SimulatedWorld cluster = run.cluster();
             if (!plan) {

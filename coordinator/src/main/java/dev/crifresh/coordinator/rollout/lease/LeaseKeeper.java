@@ -299,7 +299,11 @@ public final class LeaseKeeper {
                 lastRenewError = null;
                 extend(sent);
                 scheduleRenew(renewDelay(sent));
-                if (suspendedSince != 0) {
+                // A renewal answered after the hold it would give had already ended (a slow API server) does not end
+                // an allowed outage: the run keeps waiting for one that leaves a valid hold (renewDelay is then due at
+                // once). Resuming on it told every waiter "fenced" although nothing was lost, and a 1,000-node scale run
+                // hung with its rolls rolled back half-way.
+                if (suspendedSince != 0 && held()) {
                     resume();
                 }
                 return;

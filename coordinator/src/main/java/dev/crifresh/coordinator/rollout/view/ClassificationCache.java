@@ -35,14 +35,23 @@ public final class ClassificationCache {
     }
 
     Classification classify(NodeFacts facts, Instant now) {
+        Classification known = cached(facts, now);
+        if (known != null) {
+            return known;
+        }
+        Classification c = classifier.classify(facts, now);
+        remember(c, now);
+        return c;
+    }
+
+    /** The node's last classification, carrying its current state, while still good for it; else null. */
+    Classification cached(NodeFacts facts, Instant now) {
         Entry e = entries.get(facts.name());
         if (e != null && e.key().equals(Key.of(facts)) && now.isBefore(e.until())) {
             Classification c = e.classification();
             return new Classification(facts, c.verdict(), c.reason(), c.detail(), c.markerSaysCurrent(), c.claims());
         }
-        Classification c = classifier.classify(facts, now);
-        remember(c, now);
-        return c;
+        return null;
     }
 
     /** Stores a classification computed elsewhere (in bulk, off the event loop). */

@@ -16,9 +16,10 @@ import java.util.TreeMap;
  */
 public final class NodeView {
     private final Map<String, Node> raw = new HashMap<>();
-    private final Map<String, NodeFacts> facts = new HashMap<>();
+    /** Sorted by name, so {@link #safetyView} is a copy, not a sort (it is read at every start of a roll and every gate). */
+    private final TreeMap<String, NodeFacts> facts = new TreeMap<>();
     /** With a node selector: every node of the cluster, selected or not (facts holds the selected ones' latest). */
-    private final Map<String, NodeFacts> cluster = new HashMap<>();
+    private final TreeMap<String, NodeFacts> cluster = new TreeMap<>();
 
     /** A selected node's latest state; true when its readiness or schedulability changed (or it is new). */
     public boolean remember(Node node) {
@@ -89,6 +90,9 @@ public final class NodeView {
 
     /** What the safety checks look at: every node of the cluster, the selected ones in their latest state. */
     public List<NodeFacts> safetyView() {
+        if (cluster.isEmpty()) {
+            return new ArrayList<>(facts.values());
+        }
         Map<String, NodeFacts> all = new TreeMap<>(cluster);
         all.putAll(facts);
         return new ArrayList<>(all.values());

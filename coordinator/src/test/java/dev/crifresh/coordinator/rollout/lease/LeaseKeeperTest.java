@@ -76,7 +76,12 @@ class LeaseKeeperTest {
     }
 
     private LeaseKeeper keeper(ScriptedLease lease, Duration duration) {
-        CoordinatorSettings settings = CoordinatorSettings.defaults().withLeaseDuration(duration).withLockTimeout(Duration.ofSeconds(20));
+        return keeper(lease, duration, Duration.ZERO);
+    }
+
+    private LeaseKeeper keeper(ScriptedLease lease, Duration duration, Duration outageBudget) {
+        CoordinatorSettings settings = CoordinatorSettings.defaults().withLeaseDuration(duration).withLockTimeout(Duration.ofSeconds(20))
+                .withApiOutageBudget(outageBudget);
         LeaseKeeper[] keeper = new LeaseKeeper[1];
         context.runOnContext(v -> {
             keeper[0] = new LeaseKeeper(vertx, lease, settings, events::add, new LeaseKeeper.Run() {
@@ -133,6 +138,32 @@ class LeaseKeeperTest {
         assertFalse(hanging.future().isComplete(), "the renewal was still in flight");
         assertFalse(heldNow(keeper));
         assertTrue(events.stream().anyMatch(e -> e.contains("not renewed within its validity")), events.toString());
+    }
+
+    @Test
+    void duringAnAllowedOutageARenewalAnsweredAfterItsHoldEndedKeepsTheRunWaitingInsteadOfFencingIt() throws Exception {
+        ScriptedLease lease = new ScriptedLease();
+        Duration duration = Duration.ofMillis(600); // hold: 480 ms after the send
+        AtomicBoolean slow = new AtomicBoolean(true);
+        lease.renew = () -> {
+            Promise<Boolean> p = Promise.promise();
+            // the first renewals are answered only after the hold they would give has ended (a loaded API server)
+            vertx.setTimer(slow.get() ? 900 : 1, id -> p.complete(true));
+            return p.future();
+        };
+        LeaseKeeper keeper = keeper(lease, duration, Duration.ofSeconds(30));
+        Poll.until(Duration.ofSeconds(10), "the lapse", () -> events.stream().anyMatch(e -> e.contains("not renewed within its validity")));
+        Promise<Future<Void>> asked = Promise.promise();
+        context.runOnContext(v -> asked.complete(keeper.whenHeld()));
+        Future<Void> waiting = asked.future().toCompletionStage().toCompletableFuture().get();
+        // late answers arrive while it waits (each renewal is sent after the previous answer): none may end the wait
+        int seen = lease.renewals.get();
+        Poll.until(Duration.ofSeconds(10), "three more late renewals", () -> lease.renewals.get() >= seen + 3);
+        assertFalse(waiting.failed(), "a late renewal fenced a run whose Lease was never lost: " + waiting.cause() + " " + events);
+        slow.set(false);
+        Poll.until(Duration.ofSeconds(10), "the hold back", () -> waiting.succeeded());
+        assertTrue(events.stream().noneMatch(e -> e.startsWith("lost: ")), events.toString());
+        assertTrue(events.stream().anyMatch(e -> e.startsWith("rollout lock renewed again")), events.toString());
     }
 
     @Test

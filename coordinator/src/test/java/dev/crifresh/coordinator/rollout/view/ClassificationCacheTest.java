@@ -2,6 +2,7 @@ package dev.crifresh.coordinator.rollout.view;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.attest.AttestationClaims;
@@ -55,6 +56,20 @@ class ClassificationCacheTest {
         Instant exp = now.plus(Duration.ofMinutes(15));
         assertEquals(NodeVerdict.FRESH, cache.classify(NodeFacts.of(node(Verdict.FRESH, true, exp)), now).verdict());
         assertEquals(NodeVerdict.STALE, cache.classify(NodeFacts.of(node(Verdict.STALE, true, exp)), now.plusSeconds(1)).verdict());
+    }
+
+    @Test
+    void cachedAnswersOnlyWhatClassifyWouldReuse() {
+        Instant exp = now.plusSeconds(60);
+        NodeFacts fresh = NodeFacts.of(node(Verdict.FRESH, true, exp));
+        assertNull(cache.cached(fresh, now), "nothing classified yet");
+        cache.classify(fresh, now);
+        Classification again = cache.cached(NodeFacts.of(node(Verdict.FRESH, false, exp)), now.plusSeconds(1));
+        assertEquals(NodeVerdict.FRESH, again.verdict());
+        assertFalse(again.node().ready(), "the cached verdict must carry the node's current state");
+        assertNull(cache.cached(NodeFacts.of(node(Verdict.STALE, true, exp)), now.plusSeconds(1)), "a changed attestation");
+        assertNull(cache.cached(fresh, now.plusSeconds(31)), "older than the cache's 30 s");
+        assertNull(cache.cached(fresh, exp), "at the attestation's expiry");
     }
 
     @Test
