@@ -70,6 +70,11 @@ public record NodeFacts(
         this(name, uid, resourceVersion, role, bootId, ready, unschedulable, internalIps, annotations, attestation, osImage, ReadyTimes.NONE);
     }
 
+    /** The facts of every node of one list, in its order. */
+    public static List<NodeFacts> all(List<Node> nodes) {
+        return nodes.stream().map(NodeFacts::of).toList();
+    }
+
     public static NodeFacts of(Node node) {
         var meta = node.getMetadata();
         Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();

@@ -279,7 +279,7 @@ public final class NodeRoll {
         whenMayWrite(e, () -> {
             int lapse = host.fence().lapses();
             Future<Node> node = host.retry().call(() -> host.nodes().get(name));
-            Future<List<Node>> all = host.freshNodeList();
+            Future<List<NodeFacts>> all = host.freshNodeList();
             Future.all(node, all).onComplete(ar -> {
                 if (ar.failed()) {
                     deliver(e, new Failed(ErrorText.message(ar.cause())));
@@ -288,7 +288,7 @@ public final class NodeRoll {
                 if (node.result() != null) {
                     lastSeen = node.result();
                 }
-                deliver(e, new Read(node.result(), all.result().stream().map(NodeFacts::of).toList(), host.inFlight(),
+                deliver(e, new Read(node.result(), all.result(), host.inFlight(),
                         host.budget(), lapse, host.ticker().nanoTime()));
             });
         });

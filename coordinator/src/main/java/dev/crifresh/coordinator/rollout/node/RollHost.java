@@ -86,10 +86,11 @@ public interface RollHost extends GuardedPatch.Host {
 
     /**
      * Every node, read from the API server after this call (for the last-moment check); a run shares one
-     * read between the nodes that ask at about the same time ({@code SharedNodeList} in rollout.view).
+     * read, and its conversion to facts, between the nodes that ask at about the same time ({@code SharedNodeList}
+     * in rollout.view): a wave of B nodes in a cluster of N converts N nodes, not B × N.
      */
-    default io.vertx.core.Future<java.util.List<Node>> freshNodeList() {
-        return retry().call(() -> nodes().listAll());
+    default io.vertx.core.Future<java.util.List<NodeFacts>> freshNodeList() {
+        return retry().call(() -> nodes().listAll()).map(NodeFacts::all);
     }
 
     /** How many nodes may be unavailable at once. */

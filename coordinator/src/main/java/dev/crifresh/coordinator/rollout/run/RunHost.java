@@ -62,7 +62,7 @@ final class RunHost implements RollHost {
     private final Fence fence;
     private final Ticker ticker;
     private final ApiRetry retry;
-    private final SharedNodeList freshNodes;
+    private final SharedNodeList<NodeFacts> freshNodes;
     private final Consumer<RunEvent> observer;
     private final Run run;
 
@@ -77,7 +77,7 @@ final class RunHost implements RollHost {
         this.fence = fence;
         this.ticker = ticker;
         this.retry = retry;
-        this.freshNodes = new SharedNodeList(() -> retry.call(nodes::listAll));
+        this.freshNodes = new SharedNodeList<>(() -> retry.call(nodes::listAll).map(NodeFacts::all));
         this.observer = observer;
         this.run = run;
     }
@@ -154,7 +154,7 @@ final class RunHost implements RollHost {
     }
 
     @Override
-    public Future<List<Node>> freshNodeList() {
+    public Future<List<NodeFacts>> freshNodeList() {
         return freshNodes.fresh();
     }
 

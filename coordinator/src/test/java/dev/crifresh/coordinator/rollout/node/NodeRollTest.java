@@ -371,8 +371,8 @@ class NodeRollTest {
             return new ApiRetry(ticker, this);
         }
 
-        public Future<List<Node>> freshNodeList() {
-            return nodes.listAll();
+        public Future<List<NodeFacts>> freshNodeList() {
+            return nodes.listAll().map(NodeFacts::all);
         }
 
         public int budget() {

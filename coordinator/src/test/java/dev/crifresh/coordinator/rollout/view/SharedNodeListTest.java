@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class SharedNodeListTest {
     /** The list requests sent, in order; each answered by the test. */
     private final List<Promise<List<Node>>> sent = new ArrayList<>();
-    private final SharedNodeList shared = new SharedNodeList(() -> {
+    private final SharedNodeList<Node> shared = new SharedNodeList<>(() -> {
         Promise<List<Node>> request = Promise.promise();
         sent.add(request);
         return request.future();
