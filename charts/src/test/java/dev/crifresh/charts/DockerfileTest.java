@@ -123,7 +123,7 @@ class DockerfileTest {
             assertFalse(value.endsWith(":latest"), value);
             assertTrue(pinned.matcher(value).matches(), "pinned to an exact version: " + arg.group(1) + "=" + value);
         }
-        assertEquals("${JRE_IMAGE}", froms.get(froms.size() - 1).args, "the runtime stage is the JRE");
+        assertEquals(TARGET_PLATFORM + " ${JRE_IMAGE}", froms.get(froms.size() - 1).args, "the runtime stage is the JRE");
         assertTrue(arg(file, "JRE_IMAGE").contains("-jre-"));
         assertTrue(arg(file, "JDK_IMAGE").contains("-jdk-"));
         assertTrue(froms.stream().anyMatch(f -> f.args.equals(BUILD_PLATFORM + " ${JDK_IMAGE} AS build")));
@@ -135,11 +135,13 @@ class DockerfileTest {
     }
 
     static final String BUILD_PLATFORM = "--platform=$BUILDPLATFORM";
+    static final String TARGET_PLATFORM = "--platform=$TARGETPLATFORM";
 
     /**
      * A multi-platform build (release.yml: linux/amd64,linux/arm64, no QEMU) runs every RUN on the build
      * machine's platform: each stage that runs a program is {@code FROM --platform=$BUILDPLATFORM}, and the
-     * stages of the target platform (the runtime, talosctl) only copy. No other --platform is used.
+     * stages of the target platform (the runtime, talosctl) only copy and say {@code --platform=$TARGETPLATFORM}
+     * (buildah 1.28 would otherwise keep the previous stage's platform). No other --platform is used.
      */
     @ParameterizedTest
     @ValueSource(strings = {"agent", "coordinator"})
@@ -157,7 +159,10 @@ class DockerfileTest {
         for (List<Instruction> stage : stages) {
             String from = stage.get(0).args;
             boolean runs = stage.stream().anyMatch(i -> i.keyword.equals("RUN"));
-            assertTrue(!from.startsWith("--platform") || from.startsWith(BUILD_PLATFORM + " "), "only $BUILDPLATFORM: " + from);
+            assertTrue(!from.startsWith("--platform") || from.startsWith(BUILD_PLATFORM + " ") || from.startsWith(TARGET_PLATFORM + " "),
+                    "only $BUILDPLATFORM or $TARGETPLATFORM: " + from);
+            boolean fromImage = withoutPlatform(from).startsWith("${") && !withoutPlatform(from).startsWith("${JAR_SOURCE}");
+            assertTrue(!fromImage || from.startsWith("--platform="), "an image stage names its platform: FROM " + from);
             if (runs) {
                 running++;
                 assertTrue(from.startsWith(BUILD_PLATFORM + " "), "a stage that runs a program must be FROM "
@@ -166,7 +171,7 @@ class DockerfileTest {
         }
         assertTrue(running >= 1, "the Maven build stage runs a program");
         List<Instruction> runtime = stages.get(stages.size() - 1);
-        assertFalse(runtime.get(0).args.startsWith("--platform"), "the runtime is the target platform's");
+        assertTrue(runtime.get(0).args.startsWith(TARGET_PLATFORM + " "), "the runtime is the target platform's");
         assertTrue(runtime.stream().noneMatch(i -> i.keyword.equals("RUN")), "the runtime stage only copies");
     }
 
@@ -189,7 +194,7 @@ class DockerfileTest {
     void theCoordinatorShipsTalosctlFromTheOfficialImage() throws Exception {
         List<Instruction> file = parse("coordinator");
         assertTrue(arg(file, "TALOSCTL_IMAGE").matches("ghcr\\.io/siderolabs/talosctl:v[0-9]+\\.[0-9]+\\.[0-9]+"));
-        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("FROM") && i.args.equals("${TALOSCTL_IMAGE} AS talosctl")));
+        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("FROM") && i.args.equals(TARGET_PLATFORM + " ${TALOSCTL_IMAGE} AS talosctl")));
         assertTrue(file.stream().anyMatch(i -> i.keyword.equals("COPY")
                 && i.args.equals("--from=talosctl /talosctl /usr/local/bin/talosctl")));
     }
