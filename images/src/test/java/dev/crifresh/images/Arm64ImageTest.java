@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.KeyStore;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -42,9 +41,8 @@ class Arm64ImageTest {
 
     @BeforeAll
     static void build() {
-        images = BuiltImages.get();
-        List<String> handlers = Binfmt.aarch64Handlers();
-        images.withArm64();
+        images = BuiltImages.get().withArm64();
+        List<String> handlers = images.arm64BuildHandlers();
         if (handlers.isEmpty()) {
             System.out.println("images: no aarch64 binfmt_misc handler registered: the arm64 builds ran no arm64 program");
         } else {
@@ -141,20 +139,5 @@ class Arm64ImageTest {
 
     private static JsonNode inspect(String image) {
         return JSON.readTree(images.buildah.run("inspect", "--type", "image", image).stdout());
-    }
-
-    /** The kernel's binfmt_misc handlers for aarch64 ELF files, read in a private mount namespace. */
-    static final class Binfmt {
-        private Binfmt() {
-        }
-
-        static List<String> aarch64Handlers() {
-            Command.Result r = Command.run(Duration.ofSeconds(30), Command.of("unshare", "--mount", "sh", "-c",
-                    "mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null || exit 0;"
-                            + " cd /proc/sys/fs/binfmt_misc && for f in *; do"
-                            + " grep -qs 'magic 7f454c460201010000000000000000000200b700' \"$f\" && grep -qx enabled \"$f\" && echo \"$f\";"
-                            + " done; true"));
-            return r.stdout().lines().filter(l -> !l.isBlank()).toList();
-        }
     }
 }

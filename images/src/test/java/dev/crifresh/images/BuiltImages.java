@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -35,6 +36,7 @@ final class BuiltImages {
 
     private static BuiltImages instance;
     private boolean arm64Built;
+    private List<String> arm64BuildHandlers = List.of();
 
     final Buildah buildah;
     final Path baseTarball;
@@ -84,6 +86,7 @@ final class BuiltImages {
         if (!BUILD_PLATFORM.equals("linux/amd64")) {
             throw new AssertionError("the arm64 cross-build needs an amd64 build machine; this is " + BUILD_PLATFORM);
         }
+        arm64BuildHandlers = QemuAarch64.handlers();
         long t0 = System.nanoTime();
         Path tarball = StandIns.jreRootfs(REPO, "arm64");
         took("arm64 jre stand-in rootfs (debootstrap --foreign, or the cache)", t0);
@@ -100,6 +103,11 @@ final class BuiltImages {
         millis.forEach((step, ms) -> { if (step.contains("arm64")) { System.out.printf("images: %-62s %6d ms%n", step, ms); } });
         arm64Built = true;
         return this;
+    }
+
+    /** The aarch64 binfmt_misc handlers registered when the arm64 images were built (none: no emulation possible). */
+    synchronized List<String> arm64BuildHandlers() {
+        return arm64BuildHandlers;
     }
 
     private void build(String module, String tag) {
