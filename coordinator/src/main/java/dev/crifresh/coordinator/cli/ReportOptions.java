@@ -55,7 +55,7 @@ public final class ReportOptions {
     @Option(names = "--stale-taint", paramLabel = "PreferNoSchedule|NoSchedule|off", defaultValue = "PreferNoSchedule",
             converter = StaleTaintConverter.class,
             description = "Before the first drain, taint every stale node to be rebooted with crifresh.dev/stale=<run id> and this effect, so evicted pods land on fresh nodes; with no fresh schedulable node, one stale worker is rolled first as the seed; off: neither (default: ${DEFAULT-VALUE}).")
-    dev.crifresh.coordinator.StaleTaint staleTaint;
+    dev.crifresh.coordinator.base.StaleTaint staleTaint;
 
     @Option(names = "--log-format", paramLabel = "text|json", defaultValue = "text",
             description = "How stderr log lines look: text, or json (one object per line); both carry the time, level and run id (default: ${DEFAULT-VALUE}).")
@@ -69,11 +69,11 @@ public final class ReportOptions {
     Path stepSummary;
 
     /** {@code PreferNoSchedule}, {@code NoSchedule} or {@code off}. */
-    public static final class StaleTaintConverter implements picocli.CommandLine.ITypeConverter<dev.crifresh.coordinator.StaleTaint> {
+    public static final class StaleTaintConverter implements picocli.CommandLine.ITypeConverter<dev.crifresh.coordinator.base.StaleTaint> {
         @Override
-        public dev.crifresh.coordinator.StaleTaint convert(String value) {
+        public dev.crifresh.coordinator.base.StaleTaint convert(String value) {
             try {
-                return dev.crifresh.coordinator.StaleTaint.fromWire(value);
+                return dev.crifresh.coordinator.base.StaleTaint.fromWire(value);
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not PreferNoSchedule, NoSchedule or off");
             }

@@ -1,8 +1,8 @@
 package dev.crifresh.coordinator.cli;
 
-import dev.crifresh.coordinator.Action;
+import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.Coordinator;
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.driver.CommandDriver;
 import dev.crifresh.coordinator.driver.CommandTemplate;
 import dev.crifresh.coordinator.driver.ProcessRunner;
@@ -155,7 +155,7 @@ public final class RolloutCommand implements Callable<Integer> {
             Session.await(Pushgateway.push(session.vertx, pushgateway,
                     RolloutMetrics.render(report, Duration.between(started, Instant.now()), Instant.now())));
         } catch (Exception e) {
-            log.log(dev.crifresh.coordinator.ProgressListener.Level.WARN,
+            log.log(dev.crifresh.coordinator.base.ProgressListener.Level.WARN,
                     "warning: could not push metrics to " + pushgateway + ": " + e.getMessage());
         }
     }

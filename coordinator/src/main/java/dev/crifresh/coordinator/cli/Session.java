@@ -3,7 +3,7 @@ package dev.crifresh.coordinator.cli;
 import dev.crifresh.common.attest.TrustBundle;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.coordinator.Coordinator;
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.kube.UnhandledErrors;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -57,7 +57,7 @@ final class Session implements AutoCloseable {
         try {
             client = options.cluster.connect(vertx, target);
             ApiPreflight.check(client, target, options.cluster.connectTimeout(), probes,
-                    text -> log.log(dev.crifresh.coordinator.ProgressListener.Level.WARN, text));
+                    text -> log.log(dev.crifresh.coordinator.base.ProgressListener.Level.WARN, text));
             ApiPreflight.review(client, target, permissions);
             TrustBundle trust = options.trust.load(client);
             RegistryAuth desired = options.credential.load(client, options.registry);

@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.events;
 
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.kube.EventOps;
 import io.fabric8.kubernetes.api.model.Node;
 import java.time.Clock;

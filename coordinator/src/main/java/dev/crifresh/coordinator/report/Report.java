@@ -128,7 +128,7 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
         rebootOrder.forEach(order::add);
         if (placement != null) {
             ObjectNode t = root.putObject("staleTaint");
-            t.put("key", dev.crifresh.coordinator.StaleTaint.KEY);
+            t.put("key", dev.crifresh.coordinator.base.StaleTaint.KEY);
             t.put("effect", placement.taint().wire());
             placement.tainted().forEach(t.putArray("tainted")::add);
             placement.freshSchedulable().forEach(t.putArray("freshSchedulable")::add);

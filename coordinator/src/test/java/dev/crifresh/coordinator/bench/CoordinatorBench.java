@@ -10,7 +10,7 @@ import dev.crifresh.common.evidence.Proof;
 import dev.crifresh.common.evidence.Reason;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.kube.ConditionContract;
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.classify.MarkerRule;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;

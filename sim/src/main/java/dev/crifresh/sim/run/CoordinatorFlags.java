@@ -1,8 +1,8 @@
 package dev.crifresh.sim.run;
 
 import dev.crifresh.common.registry.RegistryAuth;
-import dev.crifresh.coordinator.Action;
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.Action;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.gate.EtcdCheckMode;
 import dev.crifresh.coordinator.gate.GateSettings;
 import dev.crifresh.coordinator.gate.GateWiring;
@@ -38,7 +38,7 @@ public final class CoordinatorFlags {
                 .withConfigTimeout(c.configTimeout())
                 .withRebootTimeout(c.rebootTimeout())
                 .withAttestTimeout(c.attestTimeout())
-                .withStaleTaint(dev.crifresh.coordinator.StaleTaint.fromWire(c.staleTaint().wire()))
+                .withStaleTaint(dev.crifresh.coordinator.base.StaleTaint.fromWire(c.staleTaint().wire()))
                 .withDrainTimeout(DRAIN_TIMEOUT)
                 .withLockTimeout(LOCK_TIMEOUT)
                 .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT)

@@ -1,7 +1,7 @@
 package dev.crifresh.sim.run;
 
 import dev.crifresh.coordinator.Coordinator;
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.kube.UnhandledErrors;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;

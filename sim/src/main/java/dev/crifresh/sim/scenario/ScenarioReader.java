@@ -1,6 +1,6 @@
 package dev.crifresh.sim.scenario;
 
-import dev.crifresh.coordinator.rollout.plan.MaxUnavailable;
+import dev.crifresh.coordinator.base.MaxUnavailable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

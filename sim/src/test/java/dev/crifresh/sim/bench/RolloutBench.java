@@ -6,7 +6,7 @@ import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.Result;
-import dev.crifresh.coordinator.rollout.plan.MaxUnavailable;
+import dev.crifresh.coordinator.base.MaxUnavailable;
 import dev.crifresh.sim.run.SimulationRun;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.scenario.ScenarioReader;

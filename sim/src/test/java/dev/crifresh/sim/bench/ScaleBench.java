@@ -6,7 +6,7 @@ import dev.crifresh.coordinator.kube.DecoderWarmup;
 import dev.crifresh.coordinator.kube.UnhandledErrors;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.Result;
-import dev.crifresh.coordinator.rollout.plan.MaxUnavailable;
+import dev.crifresh.coordinator.base.MaxUnavailable;
 import dev.crifresh.sim.bench.RolloutBench.Case;
 import dev.crifresh.sim.kube.ApiOptions;
 import dev.crifresh.sim.run.CoordinatorFlags;

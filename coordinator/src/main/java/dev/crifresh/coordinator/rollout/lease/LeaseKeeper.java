@@ -1,8 +1,8 @@
 package dev.crifresh.coordinator.rollout.lease;
 
 import dev.crifresh.common.text.DurationText;
-import dev.crifresh.coordinator.CoordinatorSettings;
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.kube.LeaseLock;
 import dev.crifresh.coordinator.rollout.api.ErrorText;
 import dev.crifresh.coordinator.rollout.api.GuardedPatch;

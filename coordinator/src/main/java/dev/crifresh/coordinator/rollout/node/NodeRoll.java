@@ -1,9 +1,9 @@
 package dev.crifresh.coordinator.rollout.node;
 
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.Role;
-import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.gate.NodeGates;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.rollout.api.ErrorText;

@@ -1,8 +1,8 @@
 package dev.crifresh.coordinator.rollout.plan;
 
-import dev.crifresh.coordinator.Action;
-import dev.crifresh.coordinator.NodeAction;
-import dev.crifresh.coordinator.StaleTaint;
+import dev.crifresh.coordinator.base.Action;
+import dev.crifresh.coordinator.base.NodeAction;
+import dev.crifresh.coordinator.base.StaleTaint;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;

@@ -1,9 +1,9 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
-import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.NodePatches;

@@ -1,4 +1,4 @@
-package dev.crifresh.coordinator.gate;
+package dev.crifresh.coordinator.base;
 
 /**
  * What a gate decided for one node.

@@ -1,4 +1,4 @@
-package dev.crifresh.coordinator;
+package dev.crifresh.coordinator.base;
 
 /** What the coordinator does to a node whose containerd is stale or unknown. */
 public enum Action {

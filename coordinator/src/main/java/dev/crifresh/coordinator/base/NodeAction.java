@@ -1,4 +1,4 @@
-package dev.crifresh.coordinator;
+package dev.crifresh.coordinator.base;
 
 import dev.crifresh.coordinator.classify.NodeFacts;
 

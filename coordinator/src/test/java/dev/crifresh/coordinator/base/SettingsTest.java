@@ -1,4 +1,4 @@
-package dev.crifresh.coordinator;
+package dev.crifresh.coordinator.base;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

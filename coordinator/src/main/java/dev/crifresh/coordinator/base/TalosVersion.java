@@ -1,4 +1,4 @@
-package dev.crifresh.coordinator;
+package dev.crifresh.coordinator.base;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package dev.crifresh.coordinator;
+package dev.crifresh.coordinator.base;
 
 /**
  * Receives one human progress line at a time, e.g. {@code [2/5] worker-3 draining: 4 pods left}, with a

@@ -1,4 +1,4 @@
-package dev.crifresh.coordinator;
+package dev.crifresh.coordinator.base;
 
 /**
  * The taint crifresh puts on every stale node it is going to reboot, before the first drain, so that pods

@@ -1,8 +1,7 @@
-package dev.crifresh.coordinator;
+package dev.crifresh.coordinator.base;
 
 import dev.crifresh.common.attest.AttestationVerifier;
 import dev.crifresh.common.kube.ConditionContract;
-import dev.crifresh.coordinator.rollout.plan.MaxUnavailable;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;

@@ -1,4 +1,4 @@
-package dev.crifresh.coordinator.rollout.plan;
+package dev.crifresh.coordinator.base;
 
 /**
  * The {@code --max-unavailable} budget: a count ({@code "2"}) or a percentage of all selected nodes
