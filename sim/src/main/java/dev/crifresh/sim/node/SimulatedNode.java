@@ -1,9 +1,7 @@
 package dev.crifresh.sim.node;
 
 import dev.crifresh.agent.AgentRuntime;
-import dev.crifresh.sim.kube.Kubelet;
-import dev.crifresh.sim.kube.NodeObjects;
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 
 import dev.crifresh.sim.scenario.AgentMode;
 import dev.crifresh.sim.scenario.ClockSpec;

@@ -11,7 +11,7 @@ import dev.crifresh.coordinator.gate.etcd.TalosctlEtcdProbe;
 import dev.crifresh.sim.world.SimulatedWorld;
 import dev.crifresh.sim.scenario.GateSpec;
 import java.util.regex.Pattern;
-import dev.crifresh.sim.kube.NodeObjects;
+import dev.crifresh.sim.node.NodeObjects;
 import dev.crifresh.sim.scenario.CoordinatorSpec;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.scenario.ScenarioAction;

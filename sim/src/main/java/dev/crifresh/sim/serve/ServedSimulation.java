@@ -6,7 +6,7 @@ import dev.crifresh.sim.kube.ApiOptions;
 import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.run.RealAgentLauncher;
 import dev.crifresh.sim.scenario.Scenario;
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 import dev.crifresh.sim.world.SimulatedWorld;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

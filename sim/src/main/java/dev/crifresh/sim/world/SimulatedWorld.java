@@ -1,17 +1,19 @@
 package dev.crifresh.sim.world;
 
+import dev.crifresh.sim.base.SimEvent;
+import dev.crifresh.sim.base.SimKeys;
 import dev.crifresh.sim.external.SimulatedPrometheus;
 import dev.crifresh.sim.external.SimulatedRegistry;
 import dev.crifresh.sim.external.SimulatedTalosctl;
 import dev.crifresh.sim.kube.ApiOptions;
 import dev.crifresh.sim.kube.EvictionResponder;
 import dev.crifresh.sim.kube.HostileAttestations;
-import dev.crifresh.sim.kube.Kubelet;
+import dev.crifresh.sim.node.Kubelet;
 import dev.crifresh.sim.kube.MockApi;
-import dev.crifresh.sim.kube.NodeObjects;
+import dev.crifresh.sim.node.NodeObjects;
 import dev.crifresh.sim.kube.PodScheduler;
 import dev.crifresh.sim.kube.PodStarter;
-import dev.crifresh.sim.kube.StatusPatch;
+import dev.crifresh.sim.node.StatusPatch;
 import dev.crifresh.sim.node.AgentLauncher;
 import dev.crifresh.sim.node.HostRoot;
 import dev.crifresh.sim.node.SimulatedNode;

@@ -10,7 +10,7 @@ import dev.crifresh.coordinator.base.MaxUnavailable;
 import dev.crifresh.sim.run.SimulationRun;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.scenario.ScenarioReader;
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.client.Watch;

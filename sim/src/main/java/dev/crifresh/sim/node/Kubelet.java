@@ -1,4 +1,4 @@
-package dev.crifresh.sim.kube;
+package dev.crifresh.sim.node;
 
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,4 +1,4 @@
-package dev.crifresh.sim.kube;
+package dev.crifresh.sim.node;
 
 import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.sim.scenario.Marker;

@@ -1,4 +1,4 @@
-package dev.crifresh.sim.world;
+package dev.crifresh.sim.base;
 
 import java.time.Instant;
 

@@ -1,4 +1,4 @@
-package dev.crifresh.sim.kube;
+package dev.crifresh.sim.node;
 
 import dev.crifresh.agent.publish.ConditionPatch;
 import io.fabric8.kubernetes.api.model.Node;

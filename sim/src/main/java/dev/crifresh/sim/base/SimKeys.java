@@ -1,4 +1,4 @@
-package dev.crifresh.sim.world;
+package dev.crifresh.sim.base;
 
 import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.SigningKey;
