@@ -19,7 +19,7 @@ import dev.crifresh.coordinator.fixture.Harness;
 import dev.crifresh.coordinator.fixture.TestAgent;
 import dev.crifresh.coordinator.fixture.Timeline;
 import dev.crifresh.coordinator.report.Report;
-import dev.crifresh.coordinator.rollout.plan.BulkClassify;
+import dev.crifresh.coordinator.rollout.view.BulkClassify;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.vertx.core.Context;

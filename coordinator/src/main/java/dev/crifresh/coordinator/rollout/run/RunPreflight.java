@@ -14,7 +14,7 @@ import dev.crifresh.coordinator.rollout.node.RollHost;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
 import dev.crifresh.coordinator.rollout.plan.ApiAway;
-import dev.crifresh.coordinator.rollout.plan.PodCounts;
+import dev.crifresh.coordinator.rollout.view.PodCounts;
 import dev.crifresh.coordinator.rollout.plan.RolloutOrder;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
 import dev.crifresh.coordinator.rollout.view.NodeView;

@@ -1,7 +1,8 @@
-package dev.crifresh.coordinator.rollout.plan;
+package dev.crifresh.coordinator.rollout.view;
 
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.rollout.plan.DrainSelection;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.crifresh.coordinator.rollout.plan;
+package dev.crifresh.coordinator.rollout.view;
 
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeClassifier;
