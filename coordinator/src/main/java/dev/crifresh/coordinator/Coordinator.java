@@ -20,12 +20,15 @@ import dev.crifresh.coordinator.kube.LeaseClient;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.run.Rollout;
+import dev.crifresh.coordinator.silence.Silences;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.HexFormat;
 import java.util.function.Consumer;
 
 /**
@@ -49,7 +52,7 @@ public final class Coordinator {
     private volatile KubernetesClient leaseClient;
     private volatile GateWiring gates = GateWiring.none();
     private volatile Consumer<RunEvent> runEvents = e -> { };
-    private volatile dev.crifresh.coordinator.silence.Silences silences = dev.crifresh.coordinator.silence.Silences.none();
+    private volatile Silences silences = Silences.none();
 
     /**
      * @param trust   the trusted attestation keys and the fingerprint HMAC key
@@ -94,8 +97,8 @@ public final class Coordinator {
      * The Alertmanager silences for {@link #rollout()}'s nodes while they are down; none by default. The rollout
      * closes them when it ends.
      */
-    public Coordinator withSilences(dev.crifresh.coordinator.silence.Silences silences) {
-        this.silences = silences == null ? dev.crifresh.coordinator.silence.Silences.none() : silences;
+    public Coordinator withSilences(Silences silences) {
+        this.silences = silences == null ? Silences.none() : silences;
         return this;
     }
 
@@ -148,10 +151,10 @@ public final class Coordinator {
     static String leaseHolder(String runId) {
         byte[] nonce = new byte[4];
         NONCE.nextBytes(nonce);
-        return runId + "/" + java.util.HexFormat.of().formatHex(nonce);
+        return runId + "/" + HexFormat.of().formatHex(nonce);
     }
 
-    private static final java.security.SecureRandom NONCE = new java.security.SecureRandom();
+    private static final SecureRandom NONCE = new SecureRandom();
 
     /**
      * Drops the connections of a running rollout's own Lease client at once, without any API call, as a killed

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -176,10 +177,10 @@ public final class NodeObjects {
         return "web-7d9f8b6c5d-" + node + "-" + index;
     }
 
-    private static java.util.Map<String, io.fabric8.kubernetes.api.model.Quantity> resources(String cpu, String memory) {
-        return java.util.Map.of("cpu", new io.fabric8.kubernetes.api.model.Quantity(cpu),
-                "memory", new io.fabric8.kubernetes.api.model.Quantity(memory),
-                "ephemeral-storage", new io.fabric8.kubernetes.api.model.Quantity("50Gi"),
-                "pods", new io.fabric8.kubernetes.api.model.Quantity("110"));
+    private static Map<String, Quantity> resources(String cpu, String memory) {
+        return Map.of("cpu", new Quantity(cpu),
+                "memory", new Quantity(memory),
+                "ephemeral-storage", new Quantity("50Gi"),
+                "pods", new Quantity("110"));
     }
 }

@@ -105,8 +105,8 @@ public final class SimulatedNode {
      * The credential the node's running CRI containerd loaded when it started — what its image pulls use,
      * whatever the file says now (containerd never reloads it). Empty while containerd does not run.
      */
-    public java.util.Optional<Credential> loadedCredential() {
-        return java.util.Optional.ofNullable(loadedCredential);
+    public Optional<Credential> loadedCredential() {
+        return Optional.ofNullable(loadedCredential);
     }
 
     public State state() {

@@ -3,6 +3,7 @@ package dev.crifresh.sim.run;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.StaleTaint;
 import dev.crifresh.coordinator.gate.EtcdCheckMode;
 import dev.crifresh.coordinator.gate.GateSettings;
 import dev.crifresh.coordinator.gate.GateWiring;
@@ -38,7 +39,7 @@ public final class CoordinatorFlags {
                 .withConfigTimeout(c.configTimeout())
                 .withRebootTimeout(c.rebootTimeout())
                 .withAttestTimeout(c.attestTimeout())
-                .withStaleTaint(dev.crifresh.coordinator.base.StaleTaint.fromWire(c.staleTaint().wire()))
+                .withStaleTaint(StaleTaint.fromWire(c.staleTaint().wire()))
                 .withDrainTimeout(DRAIN_TIMEOUT)
                 .withLockTimeout(LOCK_TIMEOUT)
                 .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT)

@@ -26,6 +26,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -144,7 +146,7 @@ final class RunPreflight {
      * @param fresh the nodes fresh by now: where evicted pods should land
      * @param over  whether the run ended meanwhile: then nothing is tainted (its end already took the taints off)
      */
-    Future<RunInput> place(List<NodeFacts> ordered, java.util.Set<String> fresh, java.util.function.BooleanSupplier over) {
+    Future<RunInput> place(List<NodeFacts> ordered, Set<String> fresh, BooleanSupplier over) {
         RolloutPlan.Eviction eviction = RolloutPlan.eviction(settings.staleTaint(), ordered, view.nodes(results.names()), fresh);
         Future<Map<String, Integer>> counts = eviction.seedNeeded() ? PodCounts.evictable(pods, eviction.toTaint())
                 : Future.succeededFuture(Map.of());
