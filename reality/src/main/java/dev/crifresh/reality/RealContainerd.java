@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real containerd of one {@link ContainerdGeneration} (Debian's own 1.6, or 1.7 and 2.1 from
+ * A real containerd of one {@link ContainerdGeneration} (Debian's own 1.6, or 1.7, 2.1, 2.2 and 2.3 from
  * {@code reality/bin/fetch-containerd}'s cache) started as root in a private mount namespace of its own
  * ({@code unshare --mount --propagation private}) and chrooted into the node's root ({@link CriNode#hostRoot()}),
  * so the paths it reads are a Talos node's without touching the machine's: {@code /etc/cri},
