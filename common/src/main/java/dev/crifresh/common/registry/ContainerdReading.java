@@ -46,10 +46,40 @@ public final class ContainerdReading {
     public sealed interface Result {
     }
 
-    /** @param byHost the credential containerd holds for each normalised host */
-    public record Read(Map<String, RegistryAuth> byHost) implements Result {
+    /**
+     * The images plugin's {@code registry} table as containerd holds it after loading every file: what a pull's
+     * credential is looked up in ({@link PullCredentials} follows the lookup).
+     *
+     * @param configs    {@code registry.configs.<key>.auth}, by the key exactly as written
+     * @param auths      the deprecated {@code registry.auths.<key>}, by the key exactly as written
+     * @param configPath {@code registry.config_path}, null when absent
+     */
+    public record RegistryTable(Map<String, RegistryAuth> configs, Map<String, RegistryAuth> auths, String configPath) {
+        public static final RegistryTable EMPTY = new RegistryTable(Map.of(), Map.of(), null);
+
+        public RegistryTable {
+            configs = Map.copyOf(configs);
+            auths = Map.copyOf(auths);
+        }
+    }
+
+    /** @param registry the images plugin's registry table containerd holds */
+    public record Read(RegistryTable registry) implements Result {
         public Read {
-            byHost = Map.copyOf(byHost);
+            Objects.requireNonNull(registry, "registry");
+        }
+
+        /** Only {@code registry.configs}, keyed by host. */
+        public Read(Map<String, RegistryAuth> byHost) {
+            this(new RegistryTable(byHost, Map.of(), null));
+        }
+
+        /**
+         * The {@code configs} credentials by normalised host, as the files spell them (the merge view; which of
+         * them a pull sends is {@link PullCredentials}'s answer).
+         */
+        public Map<String, RegistryAuth> byHost() {
+            return ContainerdConfigFile.byNormalisedHost(registry.configs());
         }
     }
 
@@ -92,7 +122,7 @@ public final class ContainerdReading {
             }
         }
         String plugin = merged <= 1 ? ContainerdConfigFile.CRI_SHORT : ContainerdConfigFile.CRI_V1_PLUGIN;
-        Map<String, HostAuth> current = Map.of();
+        PluginSection current = PluginSection.ABSENT;
         for (Document d : documents) {
             if (merged >= 2 && d.parsed().shortPluginKeys()) {
                 return new Failed(d.path() + ": containerd 1.x refuses a plugin name without dots in a version "
@@ -100,10 +130,14 @@ public final class ContainerdReading {
             }
             PluginSection section = d.parsed().section(plugin);
             if (section.defined()) {
-                current = section.auths(); // the whole plugin table is replaced
+                current = section; // the whole plugin table is replaced
             }
         }
-        return read(current);
+        Merged table = new Merged();
+        table.configPath = current.configPath();
+        table.configs.putAll(current.configs());
+        table.auths.putAll(current.deprecatedAuths());
+        return table.read();
     }
 
     /** A marker: the per-file reading's containerd refuses the files (it does not run, so it holds nothing). */
@@ -147,8 +181,8 @@ public final class ContainerdReading {
      */
     private static Result twoMergedFirst(List<Document> documents) {
         int version = mergedVersion(documents);
-        Map<String, HostAuth> images = new LinkedHashMap<>();
-        Map<String, HostAuth> legacy = new LinkedHashMap<>();
+        Merged images = new Merged();
+        Merged legacy = new Merged();
         boolean legacyRegistry = false;
         for (Document d : documents) {
             Parsed p = d.parsed();
@@ -157,15 +191,15 @@ public final class ContainerdReading {
                 return bothNames(d);
             }
             legacyRegistry |= cri.registryDefined();
-            Failed doubt = mergeFields(d, images, p.section(ContainerdConfigFile.IMAGES_PLUGIN).auths());
+            Failed doubt = images.merge(d, p.section(ContainerdConfigFile.IMAGES_PLUGIN));
             if (doubt == null) {
-                doubt = mergeFields(d, legacy, cri.auths());
+                doubt = legacy.merge(d, cri);
             }
             if (doubt != null) {
                 return doubt;
             }
         }
-        return read((version == 1 || version == 2) && legacyRegistry ? legacy : images);
+        return ((version == 1 || version == 2) && legacyRegistry ? legacy : images).read();
     }
 
     /**
@@ -216,11 +250,11 @@ public final class ContainerdReading {
                 return REFUSED;
             }
         }
-        Map<String, HostAuth> merged = new LinkedHashMap<>();
+        Merged merged = new Merged();
         for (Document d : documents) {
             Parsed p = d.parsed();
             PluginSection images = p.section(ContainerdConfigFile.IMAGES_PLUGIN);
-            Map<String, HostAuth> effective = images.auths();
+            PluginSection effective = images;
             if (p.version() <= 2) {
                 PluginSection cri = legacySection(p);
                 if (cri == null) {
@@ -229,31 +263,59 @@ public final class ContainerdReading {
                 if (cri.registryDefined()) {
                     // The images plugin's later source moves the registry whatever else the table holds; its
                     // source at 2.0 moved it only with containerd.runtimes beside it.
-                    if (!p.criRuntimes() && !cri.auths().equals(images.auths())) {
+                    if (!p.criRuntimes() && !sameRegistry(cri, images)) {
                         return new Failed(d.path() + ": a version " + p.version() + " file with a registry in "
                                 + (p.section(ContainerdConfigFile.CRI_SHORT).defined() ? "cri" : "io.containerd.grpc.v1.cri")
                                 + " but no containerd.runtimes: containerd 2.1 moves it into the images plugin,"
                                 + " 2.0 leaves it behind");
                     }
-                    effective = cri.auths();
+                    effective = cri;
                 }
             } else if (p.version() == 3 && p.criRuntimes()
                     && p.section(ContainerdConfigFile.CRI_V1_PLUGIN).registryDefined()) {
                 return new Failed(d.path() + ": a version 3 file with a registry in io.containerd.grpc.v1.cri:"
                         + " containerd 2.2 may migrate it into the images plugin, 2.0 does not");
             }
-            Failed doubt = mergeFields(d, merged, effective);
+            Failed doubt = merged.merge(d, effective);
             if (doubt != null) {
                 return doubt;
             }
         }
-        return read(merged);
+        return merged.read();
     }
 
-    private static Read read(Map<String, HostAuth> auths) {
-        Map<String, RegistryAuth> byHost = new TreeMap<>();
-        auths.forEach((host, a) -> byHost.put(host, a.auth()));
-        return new Read(byHost);
+    private static boolean sameRegistry(PluginSection a, PluginSection b) {
+        return a.configs().equals(b.configs()) && a.deprecatedAuths().equals(b.deprecatedAuths())
+                && Objects.equals(a.configPath(), b.configPath());
+    }
+
+    /**
+     * One registry table being merged key by key (containerd 2.x): {@code configs} and {@code auths} entry by
+     * entry ({@link #mergeFields}), a later {@code config_path} over an earlier one.
+     */
+    private static final class Merged {
+        final Map<String, HostAuth> configs = new LinkedHashMap<>();
+        final Map<String, HostAuth> auths = new LinkedHashMap<>();
+        String configPath;
+
+        Failed merge(Document d, PluginSection section) {
+            Failed doubt = mergeFields(d, configs, section.configs());
+            if (doubt == null) {
+                doubt = mergeFields(d, auths, section.deprecatedAuths());
+            }
+            if (section.configPath() != null) {
+                configPath = section.configPath();
+            }
+            return doubt;
+        }
+
+        Read read() {
+            Map<String, RegistryAuth> c = new TreeMap<>();
+            configs.forEach((key, a) -> c.put(key, a.auth()));
+            Map<String, RegistryAuth> a = new TreeMap<>();
+            auths.forEach((key, h) -> a.put(key, h.auth()));
+            return new Read(new RegistryTable(c, a, configPath));
+        }
     }
 
     private static String hosts(Result r) {
