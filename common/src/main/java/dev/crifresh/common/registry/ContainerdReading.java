@@ -91,10 +91,40 @@ public final class ContainerdReading {
     public sealed interface Result {
     }
 
-    /** @param byHost the credential containerd holds for each normalised host */
-    public record Read(Map<String, RegistryAuth> byHost) implements Result {
+    /**
+     * The images plugin's {@code registry} table as containerd holds it after loading every file: what a pull's
+     * credential is looked up in ({@link PullCredentials} follows the lookup).
+     *
+     * @param configs    {@code registry.configs.<key>.auth}, by the key exactly as written
+     * @param auths      the deprecated {@code registry.auths.<key>}, by the key exactly as written
+     * @param configPath {@code registry.config_path}, null when absent
+     */
+    public record RegistryTable(Map<String, RegistryAuth> configs, Map<String, RegistryAuth> auths, String configPath) {
+        public static final RegistryTable EMPTY = new RegistryTable(Map.of(), Map.of(), null);
+
+        public RegistryTable {
+            configs = Map.copyOf(configs);
+            auths = Map.copyOf(auths);
+        }
+    }
+
+    /** @param registry the images plugin's registry table containerd holds */
+    public record Read(RegistryTable registry) implements Result {
         public Read {
-            byHost = Map.copyOf(byHost);
+            Objects.requireNonNull(registry, "registry");
+        }
+
+        /** Only {@code registry.configs}, keyed by host. */
+        public Read(Map<String, RegistryAuth> byHost) {
+            this(new RegistryTable(byHost, Map.of(), null));
+        }
+
+        /**
+         * The {@code configs} credentials by normalised host, as the files spell them (the merge view; which of
+         * them a pull sends is {@link PullCredentials}'s answer).
+         */
+        public Map<String, RegistryAuth> byHost() {
+            return ContainerdConfigFile.byNormalisedHost(registry.configs());
         }
     }
 
@@ -146,7 +176,7 @@ public final class ContainerdReading {
     private static Result one(List<Document> documents) {
         int merged = mergedVersion(documents);
         String plugin = merged <= 1 ? ContainerdConfigFile.CRI_SHORT : ContainerdConfigFile.CRI_V1_PLUGIN;
-        Map<String, HostAuth> current = Map.of();
+        PluginSection current = PluginSection.ABSENT;
         for (Document d : documents) {
             if (merged >= 2 && d.parsed().shortPluginKeys()) {
                 return new Failed(d.path() + ": containerd 1.x refuses a plugin name without dots in a version "
@@ -154,10 +184,14 @@ public final class ContainerdReading {
             }
             PluginSection section = d.parsed().section(plugin);
             if (section.defined()) {
-                current = section.auths(); // the whole plugin table is replaced
+                current = section; // the whole plugin table is replaced
             }
         }
-        return read(current);
+        Merged table = new Merged();
+        table.configPath = current.configPath();
+        table.configs.putAll(current.configs());
+        table.auths.putAll(current.deprecatedAuths());
+        return table.read();
     }
 
     /**
@@ -252,8 +286,8 @@ public final class ContainerdReading {
         if (version > 3) {
             return new Refused("the merged version is " + version + ", above 3");
         }
-        Map<String, HostAuth> images = new LinkedHashMap<>();
-        Map<String, HostAuth> legacy = new LinkedHashMap<>();
+        Merged images = new Merged();
+        Merged legacy = new Merged();
         boolean legacyRegistry = false;
         for (Document d : documents) {
             Parsed p = d.parsed();
@@ -262,15 +296,15 @@ public final class ContainerdReading {
                 return bothNames(d);
             }
             legacyRegistry |= cri.registryDefined();
-            Failed doubt = mergeFields(d, images, p.section(ContainerdConfigFile.IMAGES_PLUGIN).auths());
+            Failed doubt = images.merge(d, p.section(ContainerdConfigFile.IMAGES_PLUGIN));
             if (doubt == null) {
-                doubt = mergeFields(d, legacy, cri.auths());
+                doubt = legacy.merge(d, cri);
             }
             if (doubt != null) {
                 return doubt;
             }
         }
-        return read((version == 1 || version == 2) && legacyRegistry ? legacy : images);
+        return ((version == 1 || version == 2) && legacyRegistry ? legacy : images).read();
     }
 
     /**
@@ -294,21 +328,22 @@ public final class ContainerdReading {
                         + " root config: containerd 2.3.4 refuses it, later 2.3 releases load it");
             }
         }
-        Map<String, HostAuth> merged = new LinkedHashMap<>();
+        Merged merged = new Merged();
         for (Document d : documents) {
             Parsed p = d.parsed();
             PluginSection cri = legacySection(p);
             if (cri == null) {
                 return bothNames(d);
             }
-            Map<String, HostAuth> effective = p.version() < 4 && cri.registryDefined() ? cri.auths()
-                    : p.section(ContainerdConfigFile.IMAGES_PLUGIN).auths();
-            Failed doubt = mergeFields(d, merged, effective);
+            // The file's own migration replaces its images registry with the CRI plugin's whole.
+            PluginSection effective = p.version() < 4 && cri.registryDefined() ? cri
+                    : p.section(ContainerdConfigFile.IMAGES_PLUGIN);
+            Failed doubt = merged.merge(d, effective);
             if (doubt != null) {
                 return doubt;
             }
         }
-        return read(merged);
+        return merged.read();
     }
 
     /**
@@ -331,18 +366,18 @@ public final class ContainerdReading {
         if (merged instanceof Refused || merged instanceof Failed) {
             return merged;
         }
-        Map<String, HostAuth> perFile = new LinkedHashMap<>();
+        Merged perFile = new Merged();
         for (Document d : documents) {
             Parsed p = d.parsed();
             PluginSection cri = legacySection(p);
-            Map<String, HostAuth> effective = p.version() <= 2 && cri.registryDefined() ? cri.auths()
-                    : p.section(ContainerdConfigFile.IMAGES_PLUGIN).auths();
-            Failed doubt = mergeFields(d, perFile, effective);
+            PluginSection effective = p.version() <= 2 && cri.registryDefined() ? cri
+                    : p.section(ContainerdConfigFile.IMAGES_PLUGIN);
+            Failed doubt = perFile.merge(d, effective);
             if (doubt != null) {
                 return doubt;
             }
         }
-        if (!merged.equals(read(perFile))) {
+        if (!merged.equals(perFile.read())) {
             return new Failed(versions(documents) + ": containerd 2.0 (known from its source only) reads these files"
                     + " differently whether it migrates them one by one or merged");
         }
@@ -402,10 +437,33 @@ public final class ContainerdReading {
         return a.fields().equals(java.util.Set.of("auth"));
     }
 
-    private static Read read(Map<String, HostAuth> auths) {
-        Map<String, RegistryAuth> byHost = new TreeMap<>();
-        auths.forEach((host, a) -> byHost.put(host, a.auth()));
-        return new Read(byHost);
+    /**
+     * One registry table being merged key by key (containerd 2.x): {@code configs} and {@code auths} entry by
+     * entry ({@link #mergeFields}), a later {@code config_path} over an earlier one.
+     */
+    private static final class Merged {
+        final Map<String, HostAuth> configs = new LinkedHashMap<>();
+        final Map<String, HostAuth> auths = new LinkedHashMap<>();
+        String configPath;
+
+        Failed merge(Document d, PluginSection section) {
+            Failed doubt = mergeFields(d, configs, section.configs());
+            if (doubt == null) {
+                doubt = mergeFields(d, auths, section.deprecatedAuths());
+            }
+            if (section.configPath() != null) {
+                configPath = section.configPath();
+            }
+            return doubt;
+        }
+
+        Read read() {
+            Map<String, RegistryAuth> c = new TreeMap<>();
+            configs.forEach((key, a) -> c.put(key, a.auth()));
+            Map<String, RegistryAuth> a = new TreeMap<>();
+            auths.forEach((key, h) -> a.put(key, h.auth()));
+            return new Read(new RegistryTable(c, a, configPath));
+        }
     }
 
     private static String hosts(Result r) {

@@ -210,9 +210,9 @@ class ContainerdReadingTest {
                 Case.of("L6, the legacy import first: the later images credential overrides in every 2.x",
                         List.of(f(3, ""), f(3, auth(GRPC, "old")), f(3, auth(IMAGES, "new"))), pw("old"), pw("new"),
                         pw("new"), pw("new")),
-                Case.of("L2 in a separate import: the legacy registry without configs merges, the credential stays",
-                        List.of(f(3, ""), f(3, auth(IMAGES, "new")), f(3, LEGACY_CONFIG_PATH)), NONE, pw("new"),
-                        pw("new"), pw("new")),
+                Case.of("L2 in a separate import: the credential stays, but 2.3 also takes the legacy config_path",
+                        List.of(f(3, ""), f(3, auth(IMAGES, "new")), f(3, LEGACY_CONFIG_PATH)), NONE, null,
+                        null, pw("new")),
                 Case.of("Talos 1.15: a version 4 file's legacy table is not migrated by 2.3",
                         List.of(f(4, ""), f(4, auth(IMAGES, "new") + auth(GRPC, "old"))), pw("old"), pw("new"),
                         pw("new"), null, pw("new")));
