@@ -325,8 +325,9 @@ class ContainerdReadingTest {
     }
 
     /** A real containerd binary and the column of the cases it must hold. */
+    /** @param exact the model's exact generation for this binary, or null (1.x: the column is the model's) */
     record Binary(String generation, Path path, java.util.function.Function<Case, Map<String, String>> column,
-                  String plugin) {
+                  String plugin, Generation exact) {
         @Override
         public String toString() {
             return "containerd " + generation;
@@ -342,11 +343,11 @@ class ContainerdReadingTest {
         Path cache = env != null && !env.isBlank() ? Path.of(env)
                 : Path.of(System.getProperty("user.home"), ".cache", "crifresh", "containerd");
         return Stream.of(
-                new Binary("1.6", Path.of("/usr/bin/containerd"), Case::one, GRPC),
-                new Binary("1.7", cached(cache, "1.7"), Case::real17, GRPC),
-                new Binary("2.1", cached(cache, "2.1"), Case::real21, IMAGES),
-                new Binary("2.2", cached(cache, "2.2"), Case::real22, IMAGES),
-                new Binary("2.3", cached(cache, "2.3"), Case::real23, IMAGES));
+                new Binary("1.6", Path.of("/usr/bin/containerd"), Case::one, GRPC, null),
+                new Binary("1.7", cached(cache, "1.7"), Case::real17, GRPC, null),
+                new Binary("2.1", cached(cache, "2.1"), Case::real21, IMAGES, Generation.V2_1),
+                new Binary("2.2", cached(cache, "2.2"), Case::real22, IMAGES, Generation.V2_2),
+                new Binary("2.3", cached(cache, "2.3"), Case::real23, IMAGES, Generation.V2_3));
     }
 
     private static Path cached(Path cache, String generation) {
@@ -384,17 +385,27 @@ class ContainerdReadingTest {
             for (int i = 0; i < texts.size(); i++) {
                 Files.writeString(caseDir.resolve("f" + i + ".toml"), texts.get(i));
             }
-            Map<String, String> dumped = dump(binary.path(), caseDir.resolve("f0.toml"), binary.plugin());
-            if (!java.util.Objects.equals(binary.column().apply(c), dumped)) {
-                mismatches.add(c.name() + ": expected " + binary.column().apply(c) + ", " + binary + " holds " + dumped);
+            ContainerdConfigFile.Parsed dumped = dump(binary.path(), caseDir.resolve("f0.toml"));
+            Map<String, String> held = dumped == null ? null : passwords(dumped.section(binary.plugin()));
+            if (!java.util.Objects.equals(binary.column().apply(c), held)) {
+                mismatches.add(c.name() + ": expected " + binary.column().apply(c) + ", " + binary + " holds " + held);
+            }
+            // The exact 2.x readings carry the whole registry table: its config_path too (where hosts.toml is read).
+            if (dumped != null && binary.exact() != null
+                    && ContainerdReading.read(documents(c), binary.exact()) instanceof ContainerdReading.Read read) {
+                String expected = read.registry().configPath() == null ? "" : read.registry().configPath();
+                String actual = dumped.section(binary.plugin()).configPath();
+                if (!expected.equals(actual == null ? "" : actual)) {
+                    mismatches.add(c.name() + ": config_path: expected '" + expected + "', " + binary + " holds '"
+                            + actual + "'");
+                }
             }
         }
         assertEquals(List.of(), mismatches);
     }
 
-    /** host → password of {@code plugin} in the dumped config; null when containerd refuses the files. */
-    private static Map<String, String> dump(Path binary, Path config, String plugin)
-            throws IOException, InterruptedException {
+    /** The config containerd dumps (merged and migrated); null when it refuses the files. */
+    private static ContainerdConfigFile.Parsed dump(Path binary, Path config) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(binary.toString(), "--config", config.toString(), "config", "dump")
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -402,10 +413,13 @@ class ContainerdReadingTest {
         if (p.exitValue() != 0) {
             return null;
         }
-        ContainerdConfigFile.Parsed parsed = assertInstanceOf(ContainerdConfigFile.Parsed.class,
-                ContainerdConfigFile.parse(out));
+        return assertInstanceOf(ContainerdConfigFile.Parsed.class, ContainerdConfigFile.parse(out));
+    }
+
+    /** host → password of one plugin table. */
+    private static Map<String, String> passwords(ContainerdConfigFile.PluginSection section) {
         Map<String, String> passwords = new TreeMap<>();
-        parsed.section(plugin).auths().forEach((h, a) -> passwords.put(h, a.auth().password()));
+        section.auths().forEach((h, a) -> passwords.put(h, a.auth().password()));
         return passwords;
     }
 }
