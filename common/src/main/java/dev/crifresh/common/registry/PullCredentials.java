@@ -86,10 +86,14 @@ public final class PullCredentials {
      * @param sent       per normalised host, the credential a pull from it sends (hosts that send none are absent)
      * @param problems   credentials the files spell that no pull sends, one per key, sorted by host
      * @param consulted  the node directories read under {@code config_path} (the root first): what to watch
+     * @param loaded     per normalised host, the credential containerd's {@code registry.configs} holds once
+     *                   {@code registry.auths} is copied in (the key spelled as the host wins): what containerd
+     *                   1.x's CRI status reports
      */
-    public record Resolved(Map<String, RegistryAuth> sent, List<Problem> problems, List<String> consulted)
-            implements Result {
+    public record Resolved(Map<String, RegistryAuth> sent, List<Problem> problems, List<String> consulted,
+                           Map<String, RegistryAuth> loaded) implements Result {
         public Resolved {
+            loaded = Map.copyOf(loaded);
             sent = Map.copyOf(sent);
             problems = List.copyOf(problems);
             consulted = List.copyOf(consulted);
@@ -188,7 +192,9 @@ public final class PullCredentials {
             problem(e.getKey(), authsKey(e.getKey()), e.getValue(), true, sent, root).ifPresent(problems::add);
         }
         problems.sort(java.util.Comparator.comparing(Problem::host).thenComparing(Problem::detail));
-        return new Resolved(sent, problems, new ArrayList<>(consulted));
+        Map<String, RegistryAuth> loaded = new TreeMap<>(ContainerdConfigFile.byNormalisedHost(effective));
+        loaded.remove("");
+        return new Resolved(sent, problems, new ArrayList<>(consulted), loaded);
     }
 
     /** The credential a pull from normalised {@code host} sends, or null for none. */
