@@ -180,6 +180,20 @@ class AgentDaemonSetTest {
         assertEquals("10%", strategy.path("rollingUpdate").path("maxUnavailable").asString());
     }
 
+    /** An exact containerd generation, written unquoted (a YAML float) or quoted, reaches the agent as written. */
+    @Test
+    void anExactContainerdGenerationReachesTheAgent() {
+        for (JsonNode ds : List.of(Chart.render("agent-generation.yaml").one("DaemonSet", "crifresh-agent"),
+                Chart.render(Map.of("agent.containerdGeneration", "2.2")).one("DaemonSet", "crifresh-agent"))) {
+            List<String> args = strings(ds.path("spec").path("template").path("spec").path("containers").get(0)
+                    .path("args"));
+            assertTrue(args.contains("--containerd-generation=2.3") || args.contains("--containerd-generation=2.2"),
+                    args.toString());
+        }
+        List<String> defaults = strings(agent.path("args"));
+        assertTrue(defaults.stream().noneMatch(a -> a.startsWith("--containerd-generation")), defaults.toString());
+    }
+
     @Test
     void customValuesReachThePod() {
         Map<String, Object> sets = new HashMap<>();
