@@ -88,7 +88,7 @@ public final class RegistryFingerprints {
             return new Result(Map.of(), List.of(failed.message()));
         }
         ContainerdReading.RegistryTable table = ((ContainerdReading.Read) reading).registry();
-        PullCredentials.Result pulls = PullCredentials.resolve(table, hosts);
+        PullCredentials.Result pulls = PullCredentials.resolve(table, hosts, layouts(parsed, talos, generation));
         if (pulls instanceof PullCredentials.Failed doubt) {
             return new Result(Map.of(), List.of(doubt.message()));
         }
@@ -106,5 +106,22 @@ public final class RegistryFingerprints {
                     new RegistryAuth(host, auth.username(), auth.password(), auth.identityToken()))));
         }
         return new Result(fingerprints, failures, resolved.problems(), loaded, configsHosts);
+    }
+
+    /**
+     * Where containerd looks for {@code hosts.toml}: the generation named, else in Talos mode the one Talos pairs
+     * with the root config's version (2: 1.x, 3 and above: 2.x), else both (a doubt where they differ).
+     */
+    private static List<PullCredentials.HostLayout> layouts(List<ContainerdReading.Document> docs, boolean talos,
+                                                            ContainerdReading.Generation generation) {
+        if (generation != null) {
+            return List.of(generation == ContainerdReading.Generation.ONE ? PullCredentials.HostLayout.ONE
+                    : PullCredentials.HostLayout.TWO);
+        }
+        if (talos && !docs.isEmpty()) {
+            return List.of(docs.get(0).parsed().version() >= 3 ? PullCredentials.HostLayout.TWO
+                    : PullCredentials.HostLayout.ONE);
+        }
+        return List.of(PullCredentials.HostLayout.ONE, PullCredentials.HostLayout.TWO);
     }
 }

@@ -35,6 +35,15 @@ import tools.jackson.databind.JsonNode;
  * containerd holds exactly what the files say, so a reboot cannot fix it; the operator must.
  */
 public final class PullCredentials {
+    /**
+     * How a containerd generation decodes {@code hosts.toml}. containerd 1.6 and 1.7 (real binaries; go-toml v1's
+     * {@code getSortedHosts}) refuse a file without a {@code host} table ("failed to decode hosts.toml: invalid
+     * `host` tree") and fall back to the directory's certificate files, so such a file changes nothing: the pull
+     * goes to the host itself. containerd 2.x (real 2.1, 2.2, 2.3) reads it: {@code server} alone is enough.
+     * Both look in {@code <host>_<port>_}, {@code <host>}, {@code _default}, in that order.
+     */
+    public enum HostLayout { ONE, TWO }
+
     /** Kinds of credential no pull sends. */
     public enum Kind {
         /** A {@code configs} (or {@code auths}) key that no pull looks up: a scheme, a path, {@code docker.io}. */
@@ -133,20 +142,56 @@ public final class PullCredentials {
         }
     }
 
-    private PullCredentials(RegistryTable table, HostsFiles files) {
+    private final HostLayout layout;
+
+    private PullCredentials(RegistryTable table, HostsFiles files, HostLayout layout) {
         this.table = table;
         this.files = files;
+        this.layout = layout;
     }
 
+    /** As containerd 2.x reads the {@code config_path} tree. */
     public static Result resolve(RegistryTable table, HostsFiles files) {
+        return resolve(table, files, List.of(HostLayout.TWO));
+    }
+
+    /**
+     * @param layouts the generations that may be running: when they send different credentials (a
+     *                {@code <host>_<port>_} directory only 2.x reads), which one a pull sends is a doubt
+     */
+    public static Result resolve(RegistryTable table, HostsFiles files, List<HostLayout> layouts) {
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(files, "files");
-        PullCredentials p = new PullCredentials(table, files);
-        try {
-            return p.resolve();
-        } catch (Doubt d) {
-            return new Failed(d.getMessage(), new ArrayList<>(p.consulted));
+        if (layouts.isEmpty()) {
+            throw new IllegalArgumentException("no layout");
         }
+        Result first = null;
+        List<String> consulted = new ArrayList<>();
+        for (HostLayout layout : layouts) {
+            PullCredentials p = new PullCredentials(table, files, layout);
+            Result r;
+            try {
+                r = p.resolve();
+            } catch (Doubt d) {
+                r = new Failed(d.getMessage(), new ArrayList<>(p.consulted));
+            }
+            p.consulted.stream().filter(c -> !consulted.contains(c)).forEach(consulted::add);
+            if (first == null) {
+                first = r;
+            } else if (!sameAnswer(first, r)) {
+                return new Failed("containerd 1.x ignores a hosts.toml without [host] tables, 2.x reads it: they"
+                        + " would send different credentials here, and which containerd runs cannot be told", consulted);
+            }
+        }
+        return first instanceof Resolved r ? new Resolved(r.sent(), r.problems(), consulted, r.loaded())
+                : new Failed(((Failed) first).message(), consulted);
+    }
+
+    private static boolean sameAnswer(Result a, Result b) {
+        if (a instanceof Resolved x && b instanceof Resolved y) {
+            return x.sent().equals(y.sent()) && x.problems().equals(y.problems());
+        }
+        return a instanceof Failed && b instanceof Failed;
     }
 
     private Result resolve() throws Doubt {
@@ -284,7 +329,8 @@ public final class PullCredentials {
                 }
                 String text = ((Found) found).hostsToml();
                 if (text != null && !text.isEmpty()) {
-                    chain = new Chain(defaultHost, hostsOf(path + "/hosts.toml", text, defaultHost), path + "/hosts.toml");
+                    List<String> hosts = hostsOf(path + "/hosts.toml", text, defaultHost, layout);
+                    chain = hosts == null ? chain : new Chain(defaultHost, hosts, path + "/hosts.toml");
                 }
                 break;
             }
@@ -293,7 +339,7 @@ public final class PullCredentials {
         return chain;
     }
 
-    /** containerd's {@code hostPaths}: {@code host_port_} (when there is a port), {@code host}, {@code _default}. */
+    /** containerd's {@code hostPaths}: {@code host_port_} (when there is a port), then {@code host}, {@code _default}. */
     static List<String> hostPaths(String host) {
         List<String> out = new ArrayList<>();
         int colon = host.lastIndexOf(':');
@@ -305,7 +351,7 @@ public final class PullCredentials {
         return out;
     }
 
-    private static String hostOfDirectory(String dir) {
+    private String hostOfDirectory(String dir) {
         if (dir.equals("_default") || dir.startsWith(".")) {
             return null;
         }
@@ -317,9 +363,10 @@ public final class PullCredentials {
      * The hosts a {@code hosts.toml} sends pulls (and resolves) to, in containerd's order: each
      * {@code [host."…"]} table in file order, then {@code server} (the default host when absent). containerd
      * falls back to the default host when it cannot decode the file; the agent does not guess at a parser's
-     * corner cases, so anything it cannot read plainly is a doubt.
+     * corner cases, so anything it cannot read plainly is a doubt. Null when the generation ignores the file
+     * (containerd 1.x, no {@code host} table).
      */
-    static List<String> hostsOf(String where, String text, String defaultHost) throws Doubt {
+    static List<String> hostsOf(String where, String text, String defaultHost, HostLayout layout) throws Doubt {
         JsonNode root;
         try {
             root = CriRegistryConfig.TOML.readTree(text);
@@ -344,6 +391,9 @@ public final class PullCredentials {
             }
         }
         JsonNode hostTable = root.get("host");
+        if (layout == HostLayout.ONE && (hostTable == null || hostTable.isMissingNode())) {
+            return null;
+        }
         Set<String> declared = new TreeSet<>();
         if (hostTable != null && !hostTable.isMissingNode()) {
             if (!hostTable.isObject()) {

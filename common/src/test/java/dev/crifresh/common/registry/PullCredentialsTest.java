@@ -1,5 +1,7 @@
 package dev.crifresh.common.registry;
 
+import static dev.crifresh.common.registry.PullCredentials.HostLayout.ONE;
+import static dev.crifresh.common.registry.PullCredentials.HostLayout.TWO;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -194,6 +196,21 @@ class PullCredentialsTest {
         assertTrue(h3.problems().get(0).detail().startsWith(HOSTS + "/127.0.0.1_5000_/hosts.toml sends pulls from "
                 + H + " to " + ALIAS), h3.toString());
         assertTrue(h3.consulted().containsAll(List.of(HOSTS, HOSTS + "/127.0.0.1_5000_")), h3.consulted().toString());
+    }
+
+    @Test
+    void containerd1xIgnoresAHostsTomlWithoutHostTablesAnd2xReadsIt() {
+        RegistryTable table = new RegistryTable(Map.of(H, cred(H, "new"), ALIAS, cred(ALIAS, "old")), Map.of(), HOSTS);
+        Tree serverOnly = Tree.of("127.0.0.1_5000_", "server = \"http://" + ALIAS + "\"\n");
+        var one = (PullCredentials.Resolved) PullCredentials.resolve(table, serverOnly, List.of(ONE));
+        assertEquals("new", one.sent().get(H).password());
+        assertTrue(one.problems().isEmpty(), one.problems().toString());
+        var two = (PullCredentials.Resolved) PullCredentials.resolve(table, serverOnly, List.of(TWO));
+        assertEquals("old", two.sent().get(H).password());
+        assertInstanceOf(PullCredentials.Failed.class, PullCredentials.resolve(table, serverOnly, List.of(ONE, TWO)));
+        Tree withHost = Tree.of("127.0.0.1_5000_", "server = \"http://" + ALIAS + "\"\n[host.\"http://" + ALIAS + "\"]\n");
+        var both = (PullCredentials.Resolved) PullCredentials.resolve(table, withHost, List.of(ONE, TWO));
+        assertEquals("old", both.sent().get(H).password());
     }
 
     @Test

@@ -1,9 +1,5 @@
-package dev.crifresh.agent.loop;
+package dev.crifresh.common.evidence;
 
-import dev.crifresh.common.evidence.Evaluation;
-import dev.crifresh.common.evidence.Proof;
-import dev.crifresh.common.evidence.Reason;
-import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.registry.PullCredentials;
 import java.util.List;
 
@@ -14,10 +10,11 @@ import java.util.List;
  * with a reason that names the problem, and the published fingerprint is the credential pulls do send (the
  * coordinator then finds the desired credential missing when it is: config-pending, no reboot). A verdict that
  * is already stale for a reboot-worthy reason keeps its reason and says the rest; unknown stays unknown. Applied
- * after the rules; the memory the rules returned is kept (it concerns the config's bytes, not the pull path).
+ * after the rules ({@link EvidenceRules}) and the agent's parse check; the memory the rules returned is kept (it
+ * concerns the config's bytes, not the pull path). Pure.
  */
-public final class PullPathCheck {
-    private PullPathCheck() {
+public final class PullPathRules {
+    private PullPathRules() {
     }
 
     public static Evaluation apply(Evaluation evaluation, List<PullCredentials.Problem> problems) {
@@ -38,7 +35,7 @@ public final class PullPathCheck {
                 evaluation.containerdStartedAt(), evaluation.configDigest(), evaluation.memory());
     }
 
-    static Reason reason(PullCredentials.Kind kind) {
+    public static Reason reason(PullCredentials.Kind kind) {
         return switch (kind) {
             case KEY_NEVER_MATCHED -> Reason.REGISTRY_KEY_NEVER_MATCHED;
             case AUTHS_OVERRIDE_CONFIGS -> Reason.REGISTRY_AUTHS_OVERRIDE_CONFIGS;
