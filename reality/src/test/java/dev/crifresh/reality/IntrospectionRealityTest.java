@@ -217,7 +217,16 @@ class IntrospectionRealityTest {
      * A shape of {@code cri.toml} (under the version 3 root) and, per generation, whether the images plugin ends up
      * with {@code registry.configs} — so whether containerd records {@code cri-registry-configs}.
      */
-    record Shape(String name, String criToml, java.util.Set<String> recordedOn) {
+    record Shape(String name, int rootVersion, String criToml, java.util.Set<String> recordedOn,
+            java.util.Set<String> loadedBy) {
+        Shape(String name, String criToml, java.util.Set<String> recordedOn) {
+            this(name, 3, criToml, recordedOn, java.util.Set.of("2.1", "2.2", "2.3"));
+        }
+
+        String containerdToml(String criToml) {
+            return "version = " + rootVersion + "\nimports = [\"" + criToml + "\"]\n";
+        }
+
         @Override
         public String toString() {
             return name;
@@ -249,6 +258,14 @@ class IntrospectionRealityTest {
                         [plugins."io.containerd.cri.v1.images"]
                           snapshotter = "native"
                         """ + AUTH.formatted("io.containerd.grpc.v1.cri", REGISTRY), java.util.Set.of("2.3")),
+                new Shape("version 4 root and file, registry.configs in io.containerd.cri.v1.images (Talos 1.15)", 4, """
+                        version = 4
+                        [plugins."io.containerd.cri.v1.images"]
+                          snapshotter = "native"
+                        [plugins."io.containerd.cri.v1.images".registry]
+                          config_path = "/etc/cri/conf.d/hosts"
+                        """ + AUTH.formatted("io.containerd.cri.v1.images", REGISTRY), java.util.Set.of("2.3"),
+                        java.util.Set.of("2.3")),
                 new Shape("version 3, registry.config_path only", """
                         version = 3
                         [plugins."io.containerd.cri.v1.images"]
@@ -256,7 +273,7 @@ class IntrospectionRealityTest {
                         [plugins."io.containerd.cri.v1.images".registry]
                           config_path = "/etc/cri/conf.d/hosts"
                         """, java.util.Set.of()));
-        return twoX().flatMap(g -> shapes.stream().map(s -> Arguments.of(g, s)));
+        return twoX().flatMap(g -> shapes.stream().filter(s -> s.loadedBy().contains(g.name())).map(s -> Arguments.of(g, s)));
     }
 
     /**
@@ -270,10 +287,7 @@ class IntrospectionRealityTest {
             Shape shape) throws Exception {
         ContainerdGeneration generation = fetched(c2x.name());
         CriNode node = new CriNode(tmp.resolve("node"));
-        node.write("/etc/cri/containerd.toml", """
-                version = 3
-                imports = ["/etc/cri/conf.d/cri.toml"]
-                """, false);
+        node.write("/etc/cri/containerd.toml", shape.containerdToml("/etc/cri/conf.d/cri.toml"), false);
         node.write("/etc/cri/conf.d/cri.toml", shape.criToml(), false);
         TruthTableTest.settle(Instant.now());
         boolean dumped = imagesPluginHasConfigs(generation, shape);
@@ -302,7 +316,7 @@ class IntrospectionRealityTest {
     private boolean imagesPluginHasConfigs(ContainerdGeneration generation, Shape shape) throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("dump"));
         Files.writeString(dir.resolve("cri.toml"), shape.criToml());
-        Files.writeString(dir.resolve("containerd.toml"), "version = 3\nimports = [\"" + dir.resolve("cri.toml") + "\"]\n");
+        Files.writeString(dir.resolve("containerd.toml"), shape.containerdToml(dir.resolve("cri.toml").toString()));
         String dump = Commands.check(List.of(generation.binDir().resolve("containerd").toString(), "--config",
                 dir.resolve("containerd.toml").toString(), "config", "dump"));
         return dump.contains("[plugins.'io.containerd.cri.v1.images'.registry.configs.");
