@@ -8,7 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Processes on this machine whose command line is the CRI containerd's (Talos's flags), read from /proc. */
+/**
+ * Processes on this machine the agent would take for the CRI containerd (comm {@code containerd}, Talos's flags), read
+ * from /proc: the suite's own, another suite's, or another module's stand-ins (the agent tests' fake containerds
+ * and benchmarks take no machine lock, so a case waits for them to go before it starts).
+ */
 final class CriProcesses {
     private CriProcesses() {
     }
@@ -41,8 +45,11 @@ final class CriProcesses {
                     continue;
                 }
                 try {
+                    // as the agent finds it: comm "containerd" (argv[0] may be a path, as Talos' "/bin/containerd" and
+                    // the agent tests' stand-ins have it) and Talos' config flag
+                    String comm = Files.readString(p.resolve("comm"), StandardCharsets.UTF_8).strip();
                     String cmdline = new String(Files.readAllBytes(p.resolve("cmdline")), StandardCharsets.UTF_8);
-                    if (cmdline.startsWith("containerd\0") && cmdline.contains("\0--config\0/etc/cri/containerd.toml")) {
+                    if (comm.equals("containerd") && cmdline.contains("\0--config\0/etc/cri/containerd.toml")) {
                         pids.add(Long.parseLong(name));
                     }
                 } catch (IOException e) {

@@ -33,7 +33,7 @@ final class RealityGate {
     private static final java.util.Set<String> SAID_GENERATIONS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
-     * A containerd generation the test runs on: where it cannot be had (1.7 and 2.1 come from
+     * A containerd generation the test runs on: where it cannot be had (1.7, 2.1, 2.2 and 2.3 come from
      * {@code reality/bin/fetch-containerd}) the test is skipped with one line naming what is missing, once per
      * generation; on CI that is a failure.
      */

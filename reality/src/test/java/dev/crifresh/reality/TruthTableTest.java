@@ -198,8 +198,9 @@ class TruthTableTest {
         }
 
         /**
-         * The platform restarts the refusing containerd without pause while the agent observes, alternately with
-         * and without {@code --containerd-introspection}: each process lives only until it has read its config,
+         * The platform restarts the refusing containerd without pause while the agent observes, in turn without
+         * flags, with {@code --cri-socket} and with {@code --containerd-introspection}: each process lives only
+         * until it has read its config,
          * but while it lives it has Talos' command line and a start after the files. Only observations naming
          * one of these refusing processes count (another containerd on the machine is not this case).
          *

@@ -24,8 +24,8 @@ import java.util.List;
  *       registries in memory into {@code cri.toml} (mode 0600), headed {@code ## file <path>} and
  *       {@code ## in-memory registries} ({@code internal/app/machined/pkg/controllers/files/cri_config.go},
  *       {@code renderConfig}; its test asserts no part file);</li>
- *   <li>{@link Layout#TALOS_1_15}: the 1.14 layout in config version 4 (from source only: no containerd here
- *       reads version 4 as 2.2+ does).</li>
+ *   <li>{@link Layout#TALOS_1_15}: the 1.14 layout in config version 4, which containerd 2.3 loads and 2.2
+ *       refuses (the reality suite's truth table runs both).</li>
  * </ul>
  */
 public final class TalosConfigFiles {
