@@ -206,8 +206,7 @@ class VertxNodeApiTest {
         List<Throwable> errors = new CopyOnWriteArrayList<>();
         watch = client().watch(NODE, seen::add, errors::add);
         Poll.until(WAIT, "the listed Node", () -> !seen.isEmpty());
-        Poll.until(WAIT, "the watch open", () -> api.requests().stream().anyMatch(r -> r.path().contains("watch=true")));
-        Thread.sleep(200); // let the upgrade complete
+        awaitWatchLive(seen, "BeforeCut");
         cluster.front().dropConnections();
         addConditionAsAdmin(condition("AfterCut", "True"));
         Poll.until(WAIT, "the change made after the cut", () -> seen.stream()
@@ -219,8 +218,7 @@ class VertxNodeApiTest {
         List<Node> seen = new CopyOnWriteArrayList<>();
         watch = client().watch(NODE, seen::add, t -> { });
         Poll.until(WAIT, "the listed Node", () -> !seen.isEmpty());
-        Poll.until(WAIT, "the watch open", () -> api.requests().stream().anyMatch(r -> r.path().contains("watch=true")));
-        Thread.sleep(200);
+        awaitWatchLive(seen, "BeforeRotation");
         cluster.rotateToken("token-2");
         cluster.front().dropConnections();
         addConditionAsAdmin(condition("AfterRotation", "True"));
@@ -235,13 +233,29 @@ class VertxNodeApiTest {
         List<Node> seen = new CopyOnWriteArrayList<>();
         AutoCloseable w = client().watch(NODE, seen::add, t -> { });
         Poll.until(WAIT, "the listed Node", () -> !seen.isEmpty());
-        Poll.until(WAIT, "the watch open", () -> api.requests().stream().anyMatch(r -> r.path().contains("watch=true")));
+        awaitWatchLive(seen, "BeforeClose");
         w.close();
-        Thread.sleep(300);
         int before = seen.size();
         addConditionAsAdmin(condition("AfterClose", "True"));
-        Thread.sleep(1000);
-        assertEquals(before, seen.size());
+        // A second, live watch sees the change: the server has sent it to every watch still open by then.
+        List<Node> witness = new CopyOnWriteArrayList<>();
+        watch = client.watch(NODE, witness::add, t -> { });
+        Poll.until(WAIT, "the change through a live watch", () -> witness.stream()
+                .anyMatch(n -> ConditionPatch.find(n, "AfterClose") != null));
+        addConditionAsAdmin(condition("AfterWitness", "True"));
+        Poll.until(WAIT, "a later change through the live watch", () -> witness.stream()
+                .anyMatch(n -> ConditionPatch.find(n, "AfterWitness") != null));
+        assertEquals(before, seen.size(), "the closed watch delivered a change made after close");
+    }
+
+    /**
+     * Waits until the watch delivers a change made now: the request alone does not say the stream is
+     * established, a change delivered through it does.
+     */
+    private void awaitWatchLive(List<Node> seen, String probe) throws Exception {
+        addConditionAsAdmin(condition(probe, "True"));
+        Poll.until(WAIT, "the watch live (" + probe + " delivered)", () -> seen.stream()
+                .anyMatch(n -> ConditionPatch.find(n, probe) != null));
     }
 
     @Test

@@ -502,6 +502,18 @@ public final class SimulatedWorld implements AutoCloseable {
         return List.copyOf(events);
     }
 
+    /**
+     * Completes on the platform thread once every platform action due within {@code delay} from now has run:
+     * the thread runs its actions in the order of their due times, so an action scheduled earlier for an
+     * earlier time (a containerd restart, a node coming back) has run by then. Lets a test say "this did not
+     * happen" on the simulation's own schedule instead of sleeping.
+     */
+    public CompletableFuture<Void> platformPassed(Duration delay) {
+        CompletableFuture<Void> passed = new CompletableFuture<>();
+        platform.schedule(() -> passed.complete(null), delay.toNanos(), TimeUnit.NANOSECONDS);
+        return passed;
+    }
+
     public List<RebootRequest> rebootRequests() {
         return List.copyOf(rebootRequests);
     }

@@ -40,6 +40,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -214,8 +215,9 @@ class SimulatedWorldTest {
         assertEquals(new Credential("bot", "v3"), fresh.loadedCredential().orElseThrow());
         assertTrue(mtime(fresh, HostRoot.CONTAINERD_SOCKET).isAfter(mtime(fresh, TalosConfigFiles.CRI_TOML)),
                 "the restarted containerd bound a new socket after the write");
-        // w-old (Talos 1.13) never restarts containerd: give a restart ample time (4× its delay), then check.
-        Thread.sleep(SimulatedWorld.CONTAINERD_RESTART_DELAY.multipliedBy(4).toMillis());
+        // w-old (Talos 1.13) never restarts containerd: once the platform has run everything due by the time a
+        // restart would have been (4x its delay after now, so after the render), it has not restarted.
+        cluster.platformPassed(SimulatedWorld.CONTAINERD_RESTART_DELAY.multipliedBy(4)).get(5, TimeUnit.SECONDS);
         assertEquals(oldBefore.criPid(), old.boot().criPid());
         assertEquals(new Credential("bot", "v2"), old.loadedCredential().orElseThrow());
     }
@@ -279,10 +281,12 @@ class SimulatedWorldTest {
 
         SimulatedNode w2 = cluster.node("w-2");
         cluster.requestReboot("w-2");
-        // "Never comes back" cannot be polled for: wait a bounded time by which a returning node would
-        // certainly be up again (twice its reboot time), then check it is still gone.
+        Poll.until(Duration.ofSeconds(5), "w-2 going down for good", () -> cluster.events().stream()
+                .anyMatch(e -> e.node().equals("w-2") && e.kind() == SimEvent.Kind.NEVER_RETURNED));
+        // "Never comes back": once the platform has run everything due by the time a returning node would be
+        // up again (twice its reboot time), it is still gone.
         Duration wouldBeBackWithin = cluster.scenario().simulation().reboot().multipliedBy(2);
-        Thread.sleep(wouldBeBackWithin.toMillis());
+        cluster.platformPassed(wouldBeBackWithin).get(5, TimeUnit.SECONDS);
         assertEquals(SimulatedNode.State.GONE, w2.state());
         assertEquals("False", ready(cluster.client().nodes().withName("w-2").get()));
         assertEquals(3, launcher.starts.size(), "no agent on a node that never came back");
