@@ -12,6 +12,7 @@ import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,7 +32,9 @@ import tools.jackson.databind.node.ObjectNode;
  *   Talos: 202 once the request was taken, 404 for an unknown node;</li>
  *   <li>{@code POST /crifresh-sim/v1/rotate} with {@code {"username":…,"password":…}}: the platform
  *   renders a new credential on every node; 202 with the nodes whose running agent will re-attest;</li>
- *   <li>{@code GET /crifresh-sim/v1/nodes}: each node's state and agent.</li>
+ *   <li>{@code GET /crifresh-sim/v1/nodes}: each node's state and agent;</li>
+ *   <li>{@code GET /crifresh-sim/v1/watches}: how many watch requests {@code kubectl} has sent so far
+ *   ({@code {"kubectlWatches": n}}), so that a walkthrough can tell that {@code kubectl wait} is watching.</li>
  * </ul>
  *
  * Answers come from the API server's event loop, which the platform thread's own API calls need, so
@@ -45,6 +48,7 @@ final class ControlRoutes extends Dispatcher {
     private final Dispatcher api;
     private volatile SimulatedWorld cluster;
     private volatile Consumer<Credential> rotated = c -> { };
+    private final AtomicInteger kubectlWatches = new AtomicInteger();
 
     ControlRoutes(Dispatcher api) {
         this.api = api;
@@ -64,6 +68,10 @@ final class ControlRoutes extends Dispatcher {
     public MockResponse dispatch(RecordedRequest request) {
         String path = request.getPath();
         if (path == null || !path.startsWith(PREFIX)) {
+            String agent = request.getHeader("User-Agent");
+            if (path != null && path.contains("watch=true") && agent != null && agent.startsWith("kubectl")) {
+                kubectlWatches.incrementAndGet();
+            }
             return api.dispatch(request);
         }
         SimulatedWorld served = cluster;
@@ -80,6 +88,11 @@ final class ControlRoutes extends Dispatcher {
         }
         if (path.equals(PREFIX + "nodes") && "GET".equals(method)) {
             return json(200, nodes(served));
+        }
+        if (path.equals(PREFIX + "watches") && "GET".equals(method)) {
+            ObjectNode body = JSON.createObjectNode();
+            body.put("kubectlWatches", kubectlWatches.get());
+            return json(200, body);
         }
         return json(404, error("no such control request: " + method + " " + path));
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.mockapi.testing.Poll;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -370,9 +371,32 @@ class TryItLocallyIT {
     private void startWait(String exports, String command) throws Exception {
         wait = bash(exports + command).redirectOutput(work.resolve("wait.out").toFile())
                 .redirectErrorStream(true).start();
-        // three nodes are stale: it cannot return before the rollout
-        Thread.sleep(3000);
+        // three nodes are stale: once kubectl is watching, it cannot have returned before the rollout
+        Poll.until(Duration.ofMinutes(1), "kubectl wait to watch a node", () -> !wait.isAlive() || kubectlWatches() > 0);
         assertTrue(wait.isAlive(), "kubectl wait returned while nodes were stale: " + output("wait.out"));
+    }
+
+    /** The serve's count of kubectl's watch requests (its control endpoint, at the kubeconfig's server). */
+    private int kubectlWatches() {
+        try {
+            return kubectlWatchesAt(Files.readString(work.resolve("crifresh-sim/kubeconfig")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int kubectlWatchesAt(String kubeconfig) throws IOException, InterruptedException {
+        Matcher server = Pattern.compile("server:\\s*(\\S+)").matcher(kubeconfig);
+        assertTrue(server.find(), "the kubeconfig names no server");
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                server.group(1).replaceAll("/$", "") + "/crifresh-sim/v1/watches")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        Matcher n = Pattern.compile("\"kubectlWatches\"\\s*:\\s*(\\d+)").matcher(r.body());
+        assertTrue(n.find(), r.body());
+        return Integer.parseInt(n.group(1));
     }
 
     private void checkRollout(Result r) throws Exception {
