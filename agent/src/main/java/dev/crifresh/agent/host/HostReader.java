@@ -1,6 +1,7 @@
 package dev.crifresh.agent.host;
 
 import dev.crifresh.common.evidence.BootClock;
+import dev.crifresh.common.evidence.ContainerdListener;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.ContainerdSocket;
 import dev.crifresh.common.evidence.Observation;
@@ -54,7 +55,8 @@ public final class HostReader {
         }
     }
 
-    private record Tracked(View view, Long pid, Set<String> evidence) {
+    /** {@code address}: where the tracked containerd binds its socket; null without a single containerd. */
+    private record Tracked(View view, Long pid, Set<String> evidence, String address) {
     }
 
     public HostReader(Path procRoot, Path hostRoot, List<String> watchGlobs, ContainerdMatcher matcher,
@@ -75,7 +77,7 @@ public final class HostReader {
         this.matcher = matcher;
         this.clock = clock;
         this.times = clock.changeTimes();
-        this.tracked = new Tracked(hostView, null, Set.of());
+        this.tracked = new Tracked(hostView, null, Set.of(), null);
     }
 
     /** The view of one containerd: its root (and mount namespace) when so configured, else the host root. */
@@ -155,6 +157,14 @@ public final class HostReader {
                 toml.add(new ConfigDocument(path, texts.get(path)));
             }
         }
+        ContainerdListener listener = null;
+        String address = null;
+        if (closure != null) {
+            ContainerdAddress.Resolved resolved = ContainerdAddress.of(candidates.get(0).cmdline(), toml);
+            address = resolved.address();
+            listener = address == null ? ContainerdListener.unreadable(null, resolved.problem())
+                    : UnixSocketTable.read(procRoot, pid, address);
+        }
         List<String> loadedUndecodable = undecodable.stream()
                 .filter(u -> loaded.stream().anyMatch(p -> u.startsWith(p + ": "))).toList();
 
@@ -174,12 +184,12 @@ public final class HostReader {
             }
         }
         directories.sort(Comparator.comparing(WatchedDirectory::path));
-        tracked = new Tracked(view, pid, Set.copyOf(evidence));
+        tracked = new Tracked(view, pid, Set.copyOf(evidence), address);
 
         String hostError = hostErrors.isEmpty() ? null : String.join("; ", hostErrors);
         Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, watched,
                 directories, closure == null ? List.of() : closure.unwatched(), observedAt,
-                mountProblems(pid, evidence), socket);
+                mountProblems(pid, evidence), socket, null, listener);
         return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable);
     }
 
@@ -299,6 +309,12 @@ public final class HostReader {
         }
         // A mount moves no stamp: the mounts on the evidence's way are part of the signature.
         signature.put("\0mounts", String.join("\n", mountProblems(last.pid(), last.evidence())));
+        // containerd binds its socket once it has loaded its config: a containerd found still starting is
+        // evaluated again at the next poll after it listens, not at the next heartbeat.
+        if (last.pid() != null && last.address() != null) {
+            ContainerdListener listening = UnixSocketTable.read(procRoot, last.pid(), last.address());
+            signature.put("\0listener", listening.state().name());
+        }
         return signature;
     }
 
