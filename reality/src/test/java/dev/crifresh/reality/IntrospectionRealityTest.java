@@ -22,14 +22,19 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Rule 1b and the no-silent-fallback rule on the real containerd 2.1 (sid's, fetched by
- * {@code reality/bin/fetch-containerd}) with Talos 1.9+'s layout: {@code containerd.toml} version 3 importing
- * {@code conf.d/cri.toml}, whose {@code io.containerd.cri.v1.images} carries {@code registry.configs} auth — the
- * shape that makes containerd record {@code io.containerd.deprecation/cri-registry-configs}. The agent runs
- * in-process ({@code observe}) on the real /proc and the node's files.
+ * Rule 1b and the no-silent-fallback rule on every real containerd 2.x here — sid's 2.1.9 and containerd's own
+ * 2.2.7 and 2.3.4 (fetched by {@code reality/bin/fetch-containerd}), each test named by its generation — with
+ * Talos 1.9+'s layout: {@code containerd.toml} version 3 importing {@code conf.d/cri.toml}, whose
+ * {@code io.containerd.cri.v1.images} carries {@code registry.configs} auth — the shape that makes containerd
+ * record {@code io.containerd.deprecation/cri-registry-configs}. Which shapes record it, per generation, is pinned
+ * against the generation's own {@code config dump}: exactly those where the images plugin ends up with
+ * {@code registry.configs}. The agent runs in-process ({@code observe}) on the real /proc and the node's files.
  *
  * <p>Threat-model side: the rewrites and the second containerd are ordinary operations (defended); the socket
  * replaced by a dead or garbage-speaking listener stands for a broken runtime (defended: never fresh). A process
@@ -49,8 +54,9 @@ class IntrospectionRealityTest {
         Files.write(key, "reality-suite-fingerprint-key-32-bytes!".getBytes(StandardCharsets.US_ASCII));
     }
 
-    private static ContainerdGeneration containerd21() {
-        return fetched("2.1");
+    /** Every containerd 2.x generation the suites run. */
+    static java.util.stream.Stream<ContainerdGeneration> twoX() {
+        return ContainerdGeneration.all().stream().filter(ContainerdGeneration::two);
     }
 
     private static ContainerdGeneration fetched(String name) {
@@ -101,9 +107,10 @@ class IntrospectionRealityTest {
         return AgentView.of(view).summary() + ": " + view.get("message").stringValue();
     }
 
-    @Test
-    void theAnswerOfARealContainerd21IsWhatTheSourceSaysAndDecidesByEachRule() throws Exception {
-        ContainerdGeneration c21 = containerd21();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("twoX")
+    void theAnswerOfARealContainerd2xIsWhatTheSourceSaysAndDecidesByEachRule(ContainerdGeneration c2x) throws Exception {
+        ContainerdGeneration c21 = fetched(c2x.name());
         CriNode node = talos2x(tmp.resolve("node"), "token-v1");
         try (RealContainerd containerd = RealContainerd.start(node, c21)) {
             // Fresh: the answer agrees, the other rules prove it (ordering).
@@ -112,7 +119,7 @@ class IntrospectionRealityTest {
             JsonNode answer = fresh.get("containerd").get("introspection");
             assertEquals(containerd.pid(), answer.get("pid").longValue(), "the pid is the process /proc shows");
             JsonNode deprecation = deprecation(answer);
-            assertNotNull(deprecation, "containerd 2.1 records " + IntrospectionRules.REGISTRY_CONFIGS + ": " + answer);
+            assertNotNull(deprecation, c21 + " records " + IntrospectionRules.REGISTRY_CONFIGS + ": " + answer);
             Instant last = Instant.parse(deprecation.get("lastOccurrence").stringValue());
             Instant started = Instant.parse(fresh.get("containerd").get("startedAt").stringValue());
             Instant bound = Instant.parse(fresh.get("containerd").get("socket").get("mtime").stringValue());
@@ -151,9 +158,10 @@ class IntrospectionRealityTest {
         }
     }
 
-    @Test
-    void aContainerdThatLoadedNoCredentialOrIsNotTheOneOnTheSocketIsNeverFresh() throws Exception {
-        ContainerdGeneration c21 = containerd21();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("twoX")
+    void aContainerdThatLoadedNoCredentialOrIsNotTheOneOnTheSocketIsNeverFresh(ContainerdGeneration c2x) throws Exception {
+        ContainerdGeneration c21 = fetched(c2x.name());
         CriNode node = talos2x(tmp.resolve("node"), null);
         try (RealContainerd containerd = RealContainerd.start(node, c21)) {
             JsonNode none = introspected(node);
@@ -186,15 +194,16 @@ class IntrospectionRealityTest {
         }
     }
 
-    @Test
-    void runtimeStatusRequestedOnContainerd21FallsBackAndSaysSo() throws Exception {
-        ContainerdGeneration c21 = containerd21();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("twoX")
+    void runtimeStatusRequestedOnContainerd2xFallsBackAndSaysSo(ContainerdGeneration c2x) throws Exception {
+        ContainerdGeneration c21 = fetched(c2x.name());
         CriNode node = talos2x(tmp.resolve("node"), "token-v1");
         try (RealContainerd containerd = RealContainerd.start(node, c21)) {
             JsonNode view = observe(node, "--cri-socket", node.socket().toString());
             assertEquals("fresh", view.get("verdict").stringValue(), summary(view));
             JsonNode fallback = view.get("proofFallback");
-            assertNotNull(fallback, "containerd 2.1's CRI status has no registry section: " + view);
+            assertNotNull(fallback, c21 + "'s CRI status has no registry section: " + view);
             assertEquals("runtime-status", fallback.get("requested").stringValue());
             assertEquals("ordering", fallback.get("used").stringValue());
             assertEquals(view.get("proof").stringValue(), fallback.get("used").stringValue());
@@ -202,6 +211,101 @@ class IntrospectionRealityTest {
                     summary(view));
             System.out.println("--cri-socket on " + c21 + ": " + summary(view));
         }
+    }
+
+    /**
+     * A shape of {@code cri.toml} (under the version 3 root) and, per generation, whether the images plugin ends up
+     * with {@code registry.configs} — so whether containerd records {@code cri-registry-configs}.
+     */
+    record Shape(String name, String criToml, java.util.Set<String> recordedOn) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    private static final String AUTH = """
+            [plugins."%s".registry.configs."%s".auth]
+              username = "deploy-bot"
+              password = "token-v1"
+            """;
+
+    static java.util.stream.Stream<Arguments> shapes() {
+        List<Shape> shapes = List.of(
+                new Shape("version 3, registry.configs in io.containerd.cri.v1.images (Talos' layout)", """
+                        version = 3
+                        [plugins."io.containerd.cri.v1.images"]
+                          snapshotter = "native"
+                        [plugins."io.containerd.cri.v1.images".registry]
+                          config_path = "/etc/cri/conf.d/hosts"
+                        """ + AUTH.formatted("io.containerd.cri.v1.images", REGISTRY), java.util.Set.of("2.1", "2.2", "2.3")),
+                new Shape("version 2, registry.configs in io.containerd.grpc.v1.cri (migrated)", """
+                        version = 2
+                        [plugins."io.containerd.grpc.v1.cri".containerd]
+                          snapshotter = "native"
+                        """ + AUTH.formatted("io.containerd.grpc.v1.cri", REGISTRY), java.util.Set.of("2.1", "2.2", "2.3")),
+                new Shape("version 3, registry.configs in io.containerd.grpc.v1.cri (2.3 migrates it from 3 to 4)", """
+                        version = 3
+                        [plugins."io.containerd.cri.v1.images"]
+                          snapshotter = "native"
+                        """ + AUTH.formatted("io.containerd.grpc.v1.cri", REGISTRY), java.util.Set.of("2.3")),
+                new Shape("version 3, registry.config_path only", """
+                        version = 3
+                        [plugins."io.containerd.cri.v1.images"]
+                          snapshotter = "native"
+                        [plugins."io.containerd.cri.v1.images".registry]
+                          config_path = "/etc/cri/conf.d/hosts"
+                        """, java.util.Set.of()));
+        return twoX().flatMap(g -> shapes.stream().map(s -> Arguments.of(g, s)));
+    }
+
+    /**
+     * containerd 2.x records {@code cri-registry-configs} exactly when its images plugin ends up with
+     * {@code registry.configs} (its own {@code config dump} says whether it does), with {@code last_occurrence}
+     * at its start: after the process started, before its socket was bound. Rule 1b rests on both.
+     */
+    @ParameterizedTest(name = "{0}: {1}")
+    @MethodSource("shapes")
+    void theRegistryConfigsDeprecationIsRecordedAtStartExactlyWhenTheImagesPluginHasConfigs(ContainerdGeneration c2x,
+            Shape shape) throws Exception {
+        ContainerdGeneration generation = fetched(c2x.name());
+        CriNode node = new CriNode(tmp.resolve("node"));
+        node.write("/etc/cri/containerd.toml", """
+                version = 3
+                imports = ["/etc/cri/conf.d/cri.toml"]
+                """, false);
+        node.write("/etc/cri/conf.d/cri.toml", shape.criToml(), false);
+        TruthTableTest.settle(Instant.now());
+        boolean dumped = imagesPluginHasConfigs(generation, shape);
+        assertEquals(shape.recordedOn().contains(generation.name()), dumped,
+                generation + "'s config dump: does the images plugin end up with registry.configs?");
+        try (RealContainerd containerd = RealContainerd.start(node, generation)) {
+            JsonNode view = introspected(node);
+            JsonNode answer = view.get("containerd").get("introspection");
+            assertEquals(containerd.pid(), answer.get("pid").longValue(), summary(view));
+            JsonNode deprecation = deprecation(answer);
+            assertEquals(dumped, deprecation != null, generation + ", " + shape + ": " + answer);
+            if (deprecation != null) {
+                Instant last = Instant.parse(deprecation.get("lastOccurrence").stringValue());
+                Instant started = Instant.parse(view.get("containerd").get("startedAt").stringValue());
+                Instant bound = Instant.parse(view.get("containerd").get("socket").get("mtime").stringValue());
+                assertFalse(last.isBefore(started.minusMillis(10)), "last occurrence " + last + " before start " + started);
+                assertFalse(last.isAfter(bound), "last occurrence " + last + " after the socket's bind " + bound);
+                System.out.println(generation + ", " + shape + ": " + IntrospectionRules.REGISTRY_CONFIGS + " "
+                        + Duration.between(started, last).toMillis() + " ms after the start, "
+                        + Duration.between(last, bound).toMillis() + " ms before the socket's bind");
+            }
+        }
+    }
+
+    /** {@code containerd --config X config dump} of the shape (outside the node's root: absolute paths of its own). */
+    private boolean imagesPluginHasConfigs(ContainerdGeneration generation, Shape shape) throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("dump"));
+        Files.writeString(dir.resolve("cri.toml"), shape.criToml());
+        Files.writeString(dir.resolve("containerd.toml"), "version = 3\nimports = [\"" + dir.resolve("cri.toml") + "\"]\n");
+        String dump = Commands.check(List.of(generation.binDir().resolve("containerd").toString(), "--config",
+                dir.resolve("containerd.toml").toString(), "config", "dump"));
+        return dump.contains("[plugins.'io.containerd.cri.v1.images'.registry.configs.");
     }
 
     @Test
