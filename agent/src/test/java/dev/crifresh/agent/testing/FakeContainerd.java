@@ -93,10 +93,9 @@ public final class FakeContainerd implements AutoCloseable {
     }
 
     /**
-     * Starts it in a private mount namespace ({@code unshare --mount --propagation private}, root only)
-     * after {@code setup} ran there as a bash script: mounts made by {@code setup} are seen by this
-     * process alone, as a mount made in containerd's namespace would be. The process's start time is
-     * that of {@code unshare}, before {@code setup} ran.
+     * Starts it, serving, in its private mount namespace after {@code setup} ran there as a bash script: mounts
+     * made by {@code setup} are seen by this process alone, as a mount made in containerd's namespace would be.
+     * The process's start time is that of {@code unshare}, before {@code setup} ran.
      */
     public static FakeContainerd startInMountNamespace(List<String> argv, String setup) throws IOException {
         return launch(List.of(), setup, argv, null, true);
