@@ -55,8 +55,7 @@ public final class HostReader {
         }
     }
 
-    /** {@code address}: where the tracked containerd binds its socket; null without a single containerd. */
-    private record Tracked(View view, Long pid, Set<String> evidence, String address) {
+    private record Tracked(View view, Long pid, Set<String> evidence) {
     }
 
     public HostReader(Path procRoot, Path hostRoot, List<String> watchGlobs, ContainerdMatcher matcher,
@@ -77,7 +76,7 @@ public final class HostReader {
         this.matcher = matcher;
         this.clock = clock;
         this.times = clock.changeTimes();
-        this.tracked = new Tracked(hostView, null, Set.of(), null);
+        this.tracked = new Tracked(hostView, null, Set.of());
     }
 
     /** The view of one containerd: its root (and mount namespace) when so configured, else the host root. */
@@ -158,12 +157,10 @@ public final class HostReader {
             }
         }
         ContainerdListener listener = null;
-        String address = null;
         if (closure != null) {
             ContainerdAddress.Resolved resolved = ContainerdAddress.of(candidates.get(0).cmdline(), toml);
-            address = resolved.address();
-            listener = address == null ? ContainerdListener.unreadable(null, resolved.problem())
-                    : UnixSocketTable.read(procRoot, pid, address);
+            listener = resolved.address() == null ? ContainerdListener.unreadable(null, resolved.problem())
+                    : UnixSocketTable.read(procRoot, pid, resolved.address());
         }
         List<String> loadedUndecodable = undecodable.stream()
                 .filter(u -> loaded.stream().anyMatch(p -> u.startsWith(p + ": "))).toList();
@@ -184,7 +181,7 @@ public final class HostReader {
             }
         }
         directories.sort(Comparator.comparing(WatchedDirectory::path));
-        tracked = new Tracked(view, pid, Set.copyOf(evidence), address);
+        tracked = new Tracked(view, pid, Set.copyOf(evidence));
 
         String hostError = hostErrors.isEmpty() ? null : String.join("; ", hostErrors);
         Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, watched,
@@ -309,13 +306,12 @@ public final class HostReader {
         }
         // A mount moves no stamp: the mounts on the evidence's way are part of the signature.
         signature.put("\0mounts", String.join("\n", mountProblems(last.pid(), last.evidence())));
-        // containerd binds its socket once it has loaded its config: a containerd found still starting is
-        // evaluated again at the next poll after it listens, not at the next heartbeat.
-        if (last.pid() != null && last.address() != null) {
-            ContainerdListener listening = UnixSocketTable.read(procRoot, last.pid(), last.address());
-            signature.put("\0listener", listening.state().name());
-        }
         return signature;
+    }
+
+    /** Whether containerd {@code pid} listens at {@code address} now ({@link UnixSocketTable}), for the poll. */
+    public ContainerdListener listener(long pid, String address) {
+        return UnixSocketTable.read(procRoot, pid, address);
     }
 
     /** The watched globs, for the file watcher and the poller. */
