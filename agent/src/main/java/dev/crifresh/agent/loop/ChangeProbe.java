@@ -31,10 +31,6 @@ final class ChangeProbe {
             files = Map.copyOf(files);
             candidates = List.copyOf(candidates);
         }
-
-        Baseline(Map<String, String> files, List<ProcessSample> candidates) {
-            this(files, candidates, null);
-        }
     }
 
     ChangeProbe(HostReader reader, ContainerdMatcher matcher) {
