@@ -2,6 +2,8 @@ package dev.crifresh.agent;
 
 import dev.crifresh.agent.host.MountPolicy;
 import dev.crifresh.agent.host.WatchGlobs;
+import dev.crifresh.agent.loop.LoopSettings;
+import dev.crifresh.agent.publish.PublishSettings;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.registry.ContainerdReading;
@@ -51,7 +53,7 @@ public record AgentSettings(
         MountPolicy mounts,
         ContainerdReading.Generation containerdGeneration,
         Path criSocket,
-        boolean containerdIntrospection) {
+        boolean containerdIntrospection) implements LoopSettings, PublishSettings {
 
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofMinutes(5);
     public static final Duration DEFAULT_VALIDITY = Duration.ofMinutes(15);

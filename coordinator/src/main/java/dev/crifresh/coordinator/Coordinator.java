@@ -5,44 +5,30 @@ import dev.crifresh.common.attest.TrustBundle;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.common.registry.RegistryHosts;
-import dev.crifresh.coordinator.classify.Classification;
+import dev.crifresh.coordinator.base.Action;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.MarkerRule;
 import dev.crifresh.coordinator.classify.NodeClassifier;
-import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.gate.GateWiring;
-import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.kube.Fabric8EventOps;
 import dev.crifresh.coordinator.kube.Fabric8LeaseLock;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
 import dev.crifresh.coordinator.kube.LeaseClient;
-import dev.crifresh.coordinator.kube.NodeOps;
-import dev.crifresh.coordinator.report.NodeReport;
-import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
-import dev.crifresh.coordinator.report.Result;
-import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
-import dev.crifresh.coordinator.rollout.plan.BulkClassify;
-import dev.crifresh.coordinator.rollout.plan.Decisions;
-import dev.crifresh.coordinator.rollout.plan.PodCounts;
 import dev.crifresh.coordinator.rollout.run.Rollout;
-import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
-import dev.crifresh.coordinator.classify.NodeVerdict;
-import dev.crifresh.coordinator.placement.EvictionPlacement;
-import dev.crifresh.coordinator.rollout.plan.ApiAway;
-import dev.crifresh.coordinator.report.Decision;
-import io.fabric8.kubernetes.api.model.Node;
+import dev.crifresh.coordinator.silence.Silences;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.security.SecureRandom;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
+import java.util.HexFormat;
 import java.util.function.Consumer;
 
 /**
@@ -66,7 +52,7 @@ public final class Coordinator {
     private volatile KubernetesClient leaseClient;
     private volatile GateWiring gates = GateWiring.none();
     private volatile Consumer<RunEvent> runEvents = e -> { };
-    private volatile dev.crifresh.coordinator.silence.Silences silences = dev.crifresh.coordinator.silence.Silences.none();
+    private volatile Silences silences = Silences.none();
 
     /**
      * @param trust   the trusted attestation keys and the fingerprint HMAC key
@@ -111,73 +97,17 @@ public final class Coordinator {
      * The Alertmanager silences for {@link #rollout()}'s nodes while they are down; none by default. The rollout
      * closes them when it ends.
      */
-    public Coordinator withSilences(dev.crifresh.coordinator.silence.Silences silences) {
-        this.silences = silences == null ? dev.crifresh.coordinator.silence.Silences.none() : silences;
+    public Coordinator withSilences(Silences silences) {
+        this.silences = silences == null ? Silences.none() : silences;
         return this;
     }
 
     /** Classifies every selected node and reports what {@link #rollout()} would do. Never writes anything. */
     public Future<Report> plan() {
         Promise<Report> promise = Promise.promise();
-        context.runOnContext(v -> {
-            NodeOps nodes = new Fabric8NodeOps(context, client, settings.nodeSelector());
-            nodes.list()
-                    .compose(list -> BulkClassify.classifyAll(context, classifier, list.stream().map(NodeFacts::of).toList(), clock.instant())
-                            .compose(classified -> placement(list, classified).map(p -> planReport(classified, p)))
-                            .compose(report -> planGates(list, report)))
-                    .onComplete(promise);
-        });
+        context.runOnContext(v -> new PlanMode(vertx, context, client, settings, classifier, gates, clock, apiHost()).run()
+                .onComplete(promise));
         return promise.future();
-    }
-
-    /**
-     * Where a rollout would steer evicted pods: the stale taint on every node it would reboot, the fresh
-     * schedulable nodes, and the seed when there is none (see {@link EvictionPlacement}); null with
-     * action none (nothing is drained).
-     */
-    private Future<EvictionPlacement> placement(List<Node> nodes, Map<String, Classification> classified) {
-        if (settings.action() == Action.NONE) {
-            return Future.succeededFuture(null);
-        }
-        // Config-pending nodes are decided only after the rollout's wait for their config: not placed here.
-        List<Classification> decidable = classified.values().stream().filter(c -> c.verdict() != NodeVerdict.CONFIG_PENDING).toList();
-        RolloutPlan plan = RolloutPlan.decide(settings.action(), decidable, Map.of(), name -> classified.get(name).node());
-        RolloutPlan.Eviction eviction = RolloutPlan.eviction(settings.staleTaint(), plan.reboots(), nodes, plan.fresh());
-        Future<Map<String, Integer>> pods = eviction.seedNeeded()
-                ? PodCounts.evictable(new Fabric8PodOps(context, client, settings.podFieldSelector()), eviction.toTaint())
-                : Future.succeededFuture(Map.of());
-        return pods.map(eviction::placement);
-    }
-
-    /** What the gates say now about the nodes the plan would reboot (blockers, etcd); waits for nothing. */
-    private Future<Report> planGates(List<Node> list, Report report) {
-        Gates planGates = gates.build(vertx, context, client, settings.runId(), ProgressListener.NONE);
-        List<NodeFacts> all = list.stream().map(NodeFacts::of).toList();
-        java.util.Set<String> toReboot = report.nodes().stream().filter(n -> n.decision() == Decision.REBOOT)
-                .map(NodeReport::name).collect(java.util.stream.Collectors.toSet());
-        List<NodeFacts> rolled = settings.action() == Action.NONE ? List.of()
-                : all.stream().filter(f -> toReboot.contains(f.name())).toList();
-        return context.executeBlocking(() -> planCluster(all), false)
-                .compose(cluster -> planGates.plan(rolled, cluster).map(notes -> apiAway(report.withGates(notes), rolled, cluster)))
-                .eventually(planGates::close);
-    }
-
-    /**
-     * What a rollout says about a node whose reboot takes the API server away ({@link ApiAway}): refused before any
-     * node is touched without {@code --api-outage-budget}, waited out with it.
-     */
-    private Report apiAway(Report report, List<NodeFacts> rolled, List<NodeFacts> cluster) {
-        Map<String, String> says = new java.util.HashMap<>();
-        RolloutPlan.apiAway(rolled, cluster, apiHost()).forEach((name, why) -> says.put(name, settings.apiOutageBudget().isZero()
-                ? "a rollout refuses to reboot it: " + ApiAway.refusal(why) : ApiAway.allowed(why, settings.apiOutageBudget())));
-        if (says.isEmpty()) {
-            return report;
-        }
-        List<NodeReport> nodes = report.nodes().stream().map(n -> !says.containsKey(n.name()) ? n
-                : new NodeReport(n.name(), n.role(), n.verdict(), n.reason(), n.decision(), n.outcome(), n.markerSaysCurrent(),
-                        n.markerContradicts(), says.get(n.name()) + "; " + n.detail(), n.action())).toList();
-        return new Report(report.result(), nodes, report.summary(), report.rebootOrder(), report.stop(), report.error(),
-                report.placement(), report.joinedDuringRun(), report.gates(), report.cluster(), report.warnings());
     }
 
     /** The host of the API server URL this coordinator uses, or null. */
@@ -187,34 +117,6 @@ public final class Coordinator {
         } catch (RuntimeException e) {
             return null;
         }
-    }
-
-    /** The etcd gate needs every control plane, also those a node selector leaves out. Blocking. */
-    private List<NodeFacts> planCluster(List<NodeFacts> selected) {
-        if (settings.nodeSelector() == null) {
-            return selected;
-        }
-        try {
-            return client.nodes().list().getItems().stream().map(NodeFacts::of).toList();
-        } catch (RuntimeException e) {
-            return selected;
-        }
-    }
-
-    Report planReport(Map<String, Classification> classified, EvictionPlacement placement) {
-        List<NodeReport> nodes = new ArrayList<>();
-        classified.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(c -> {
-            Decision d = Decisions.of(c, settings.action());
-            String detail = settings.action() == Action.AUTO && d != Decision.SKIP
-                    ? NodeAction.forNode(Action.AUTO, c.node()).why() + "; " + c.detail() : c.detail();
-            nodes.add(new NodeReport(c.name(), c.node().role(), c.verdict(), c.reason(), d, Outcome.NOT_ATTEMPTED,
-                    c.markerSaysCurrent(), c.markerContradicts(), detail, Decisions.actionWire(c, settings.action(), d)));
-        });
-        List<String> order = Decisions.order(classified.values());
-        if (placement == null) {
-            return Report.of(Result.PLANNED, nodes, order, StopReason.COMPLETED, null);
-        }
-        return Report.of(Result.PLANNED, nodes, placement.order(order), StopReason.COMPLETED, null).withPlacement(placement);
     }
 
     /** Runs the rollout (see {@link Rollout} for the steps). */
@@ -249,10 +151,10 @@ public final class Coordinator {
     static String leaseHolder(String runId) {
         byte[] nonce = new byte[4];
         NONCE.nextBytes(nonce);
-        return runId + "/" + java.util.HexFormat.of().formatHex(nonce);
+        return runId + "/" + HexFormat.of().formatHex(nonce);
     }
 
-    private static final java.security.SecureRandom NONCE = new java.security.SecureRandom();
+    private static final SecureRandom NONCE = new SecureRandom();
 
     /**
      * Drops the connections of a running rollout's own Lease client at once, without any API call, as a killed

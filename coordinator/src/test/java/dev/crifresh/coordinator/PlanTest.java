@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.fixture.Harness;
 import dev.crifresh.coordinator.fixture.TestAgent;

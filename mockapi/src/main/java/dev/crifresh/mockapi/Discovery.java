@@ -1,6 +1,7 @@
 package dev.crifresh.mockapi;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -134,6 +135,6 @@ final class Discovery {
     }
 
     private static String singular(String kind) {
-        return kind.toLowerCase(java.util.Locale.ROOT);
+        return kind.toLowerCase(Locale.ROOT);
     }
 }

@@ -15,6 +15,7 @@ import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketConnectOptions;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -151,7 +152,7 @@ public final class HttpWatchGateway {
             WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
                     .setURI(request.uri());
             copy(request.headers()).forEach(h -> {
-                if (!h.getKey().toLowerCase(java.util.Locale.ROOT).startsWith("sec-websocket")) {
+                if (!h.getKey().toLowerCase(Locale.ROOT).startsWith("sec-websocket")) {
                     options.addHeader(h.getKey(), h.getValue());
                 }
             });
@@ -161,7 +162,7 @@ public final class HttpWatchGateway {
         private static MultiMap copy(MultiMap headers) {
             MultiMap out = MultiMap.caseInsensitiveMultiMap();
             headers.forEach(h -> {
-                if (!HOP_BY_HOP.contains(h.getKey().toLowerCase(java.util.Locale.ROOT))) {
+                if (!HOP_BY_HOP.contains(h.getKey().toLowerCase(Locale.ROOT))) {
                     out.add(h.getKey(), h.getValue());
                 }
             });

@@ -1,9 +1,11 @@
 package dev.crifresh.mockapi;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -129,13 +131,13 @@ final class IndexedStore extends LinkedHashMap<AttributeSet, String> {
      * For a pod's event (its stored key before the change, its state after it; either may be null): the nodes it was
      * and is on ("" when unbound); null when the event is not about a pod.
      */
-    Set<String> podNodes(AttributeSet before, io.fabric8.kubernetes.api.model.GenericKubernetesResource after) {
+    Set<String> podNodes(AttributeSet before, GenericKubernetesResource after) {
         boolean pod = (before != null && "pods".equals(single(before, "plural")))
                 || (after != null && "Pod".equals(after.getKind()));
         if (!pod) {
             return null;
         }
-        Set<String> nodes = new java.util.HashSet<>();
+        Set<String> nodes = new HashSet<>();
         if (before != null && nodeOfPod.containsKey(before)) {
             nodes.add(nodeOfPod.get(before));
         }

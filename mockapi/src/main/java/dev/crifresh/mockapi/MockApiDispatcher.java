@@ -16,8 +16,11 @@ import io.fabric8.mockwebserver.http.WebSocketListener;
 import io.fabric8.mockwebserver.internal.MockDispatcher;
 import io.fabric8.mockwebserver.internal.SimpleRequest;
 import io.fabric8.zjsonpatch.JsonPatchException;
+import java.util.concurrent.RejectedExecutionException;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 import java.lang.reflect.Field;
@@ -57,7 +60,7 @@ import java.util.concurrent.locks.ReadWriteLock;
  * </ul>
  */
 public final class MockApiDispatcher extends Dispatcher {
-    private static final ObjectMapper LIST_JSON = tools.jackson.databind.json.JsonMapper.builder().build();
+    private static final ObjectMapper LIST_JSON = JsonMapper.builder().build();
     private final Map<ServerRequest, Queue<ServerResponse>> responses;
     private final MockDispatcher expectations;
     private final KubernetesCrudDispatcher crud;
@@ -187,11 +190,11 @@ public final class MockApiDispatcher extends Dispatcher {
                 }
                 try {
                     teardown.run();
-                } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                } catch (RejectedExecutionException stopped) {
                     // The server's Vert.x stopped while this watch was closing: its connection went with it.
                 }
             });
-        } catch (java.util.concurrent.RejectedExecutionException shutDown) {
+        } catch (RejectedExecutionException shutDown) {
             // The server is shut down (a client closed its watch late): no request routes events to it any more.
         }
     }
@@ -294,7 +297,7 @@ public final class MockApiDispatcher extends Dispatcher {
                 Discovery.listKind(path).ifPresent(kind -> ((ObjectNode) root).put("kind", kind));
             }
             return LIST_JSON.writeValueAsString(root);
-        } catch (tools.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             return listBody;
         }
     }

@@ -1,7 +1,9 @@
 package dev.crifresh.mockapi;
 
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 import java.time.Duration;
@@ -23,7 +25,7 @@ import java.util.TreeSet;
  * {@code includeObject=Metadata}.
  */
 final class TableView {
-    private static final ObjectMapper JSON = tools.jackson.databind.json.JsonMapper.builder().build();
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private record Column(String name, String type, String format, int priority) {
     }
@@ -41,7 +43,7 @@ final class TableView {
         JsonNode root;
         try {
             root = JSON.readTree(body);
-        } catch (tools.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             return null;
         }
         if (root == null || !root.isObject()) {

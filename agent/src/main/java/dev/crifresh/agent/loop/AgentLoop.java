@@ -1,6 +1,5 @@
 package dev.crifresh.agent.loop;
 
-import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.common.evidence.Evaluation;
 import io.vertx.core.Context;
@@ -33,7 +32,7 @@ public final class AgentLoop {
 
     private final Vertx vertx;
     private final Context context;
-    private final AgentSettings settings;
+    private final LoopSettings settings;
     private final Evaluator evaluator;
     private final ChangeProbe probe;
     private final ConfigWatcher watcher;
@@ -54,7 +53,7 @@ public final class AgentLoop {
     private Evaluation lastLogged;
     private Promise<Void> idle;
 
-    public AgentLoop(Vertx vertx, Context context, AgentSettings settings, Evaluator evaluator, Listener listener) {
+    public AgentLoop(Vertx vertx, Context context, LoopSettings settings, Evaluator evaluator, Listener listener) {
         this.vertx = vertx;
         this.context = context;
         this.settings = settings;

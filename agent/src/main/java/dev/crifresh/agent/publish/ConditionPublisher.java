@@ -1,6 +1,5 @@
 package dev.crifresh.agent.publish;
 
-import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.http.AgentMetrics;
 import dev.crifresh.agent.kube.ApiException;
@@ -41,7 +40,7 @@ public final class ConditionPublisher {
     private final Vertx vertx;
     private final Context context;
     private final NodeApi api;
-    private final AgentSettings settings;
+    private final PublishSettings settings;
     private final AttestationSigner signer;
     private final HostClock clock;
     private final AgentMetrics metrics;
@@ -79,7 +78,7 @@ public final class ConditionPublisher {
         }
     }
 
-    public ConditionPublisher(Vertx vertx, Context context, NodeApi api, AgentSettings settings,
+    public ConditionPublisher(Vertx vertx, Context context, NodeApi api, PublishSettings settings,
                               AttestationSigner signer, HostClock clock, AgentMetrics metrics, Backoff backoff) {
         this.vertx = vertx;
         this.context = context;

@@ -7,10 +7,12 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -102,7 +104,7 @@ public final class ClaimsJson {
             }
         }
         throw new IllegalArgumentException("claims: \"proof\" must be one of "
-                + java.util.Arrays.stream(Proof.values()).map(Proof::wire).collect(java.util.stream.Collectors.joining(", "))
+                + Arrays.stream(Proof.values()).map(Proof::wire).collect(Collectors.joining(", "))
                 + ", not " + Sentences.quote(wire));
     }
 

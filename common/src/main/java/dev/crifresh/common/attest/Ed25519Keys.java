@@ -3,6 +3,7 @@ package dev.crifresh.common.attest;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.Key;
 import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
@@ -196,11 +197,11 @@ public final class Ed25519Keys {
         }
     }
 
-    static boolean isEd25519(java.security.Key key) {
+    static boolean isEd25519(Key key) {
         return key instanceof EdECKey && ALGORITHM.equalsIgnoreCase(((EdECKey) key).getParams().getName());
     }
 
-    private static void requireEd25519(java.security.Key key) {
+    private static void requireEd25519(Key key) {
         if (!isEd25519(key)) {
             throw new IllegalArgumentException("not an Ed25519 key: "
                     + (key == null ? "null" : key.getAlgorithm()));

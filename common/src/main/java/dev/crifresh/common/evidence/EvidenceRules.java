@@ -3,7 +3,9 @@ package dev.crifresh.common.evidence;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -132,7 +134,7 @@ public final class EvidenceRules {
 
         // Rule 1b (opt-in): containerd's introspection answer, a veto before any proof of fresh.
         Stamp newestEvidence = newestChange(o);
-        java.util.Optional<IntrospectionRules.Finding> introspected = IntrospectionRules.check(o.introspection(),
+        Optional<IntrospectionRules.Finding> introspected = IntrospectionRules.check(o.introspection(),
                 containerd, newestEvidence.at(), newestEvidence.describe(), settings.margin(), o.observedAt());
         if (introspected.isPresent()) {
             return Outcome.notFresh(introspected.get().reason(), introspected.get().message());
@@ -356,7 +358,7 @@ public final class EvidenceRules {
      * times the smallest path, so the order of the input never changes the result or the message.
      */
     private static Stamp newestChange(Observation o) {
-        List<Stamp> stamps = new java.util.ArrayList<>();
+        List<Stamp> stamps = new ArrayList<>();
         o.files().forEach(f -> stamps.add(new Stamp(f.path(), f.changedAt() == null ? f.mtime() : f.changedAt(),
                 f.changedBy() == null ? "mtime" : f.changedBy())));
         o.directories().forEach(d -> stamps.add(new Stamp(d.path(), d.changedAt(), "directory " + d.changedBy())));

@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.cli;
 
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.Coordinator;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
@@ -8,6 +9,7 @@ import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewStatu
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -44,7 +46,7 @@ final class ApiPreflight {
 
     /** What a rollout does besides reading: watch and patch nodes, list pods, evict them, create and renew the Lease. */
     static List<Permission> rolloutPermissions(String leaseNamespace, boolean reboots) {
-        List<Permission> needed = new java.util.ArrayList<>(List.of(
+        List<Permission> needed = new ArrayList<>(List.of(
                 new Permission("watch", "", "nodes", null, null, null),
                 new Permission("create", "coordination.k8s.io", "leases", null, leaseNamespace, null),
                 new Permission("update", "coordination.k8s.io", "leases", null, leaseNamespace, Coordinator.LEASE_NAME)));
@@ -116,12 +118,12 @@ final class ApiPreflight {
                             long left = deadline - System.nanoTime();
                             if (left <= 0) {
                                 throw new ApiUnreachableException("cannot reach " + target.server() + ": " + problem.detail()
-                                        + "; gave up after --connect-timeout " + dev.crifresh.common.text.DurationText.format(connectTimeout)
+                                        + "; gave up after --connect-timeout " + DurationText.format(connectTimeout)
                                         + " (" + target.source() + ")", e);
                             }
                             if (!told) {
                                 progress.accept("cannot reach " + target.server() + ": " + problem.detail() + "; trying for up to "
-                                        + dev.crifresh.common.text.DurationText.format(connectTimeout) + " (--connect-timeout)");
+                                        + DurationText.format(connectTimeout) + " (--connect-timeout)");
                                 told = true;
                             }
                             sleep(Math.min(backoffMillis, Math.max(1, left / 1_000_000)));

@@ -5,6 +5,7 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.SSLException;
 
@@ -25,7 +26,7 @@ record ApiProblem(Kind kind, String detail) {
                 return new ApiProblem(Kind.TLS, "TLS handshake failed: " + message(t));
             }
             if (t instanceof ConnectException) {
-                String m = message(t).toLowerCase(java.util.Locale.ROOT);
+                String m = message(t).toLowerCase(Locale.ROOT);
                 return new ApiProblem(Kind.UNREACHABLE, m.contains("timed out") ? "connection timed out" : m.contains("refused")
                         ? "connection refused" : message(t));
             }

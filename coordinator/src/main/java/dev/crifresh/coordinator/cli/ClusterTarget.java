@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.cli;
 
+import dev.crifresh.coordinator.report.ClusterRef;
 import io.fabric8.kubernetes.client.Config;
 
 /**
@@ -21,7 +22,7 @@ public record ClusterTarget(Config config, String server, String context, String
     }
 
     /** The cluster as the report shows it. */
-    public dev.crifresh.coordinator.report.ClusterRef ref() {
-        return new dev.crifresh.coordinator.report.ClusterRef(server, context, source);
+    public ClusterRef ref() {
+        return new ClusterRef(server, context, source);
     }
 }

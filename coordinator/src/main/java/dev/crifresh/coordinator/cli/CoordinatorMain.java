@@ -1,5 +1,7 @@
 package dev.crifresh.coordinator.cli;
 
+import dev.crifresh.common.cli.CrifreshVersion;
+import dev.crifresh.common.cli.HelpText;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -31,7 +33,7 @@ public final class CoordinatorMain implements Callable<Integer> {
     }
 
     public static CommandLine commandLine() {
-        CommandLine cmd = dev.crifresh.common.cli.HelpText.install(new CommandLine(new CoordinatorMain()));
+        CommandLine cmd = HelpText.install(new CommandLine(new CoordinatorMain()));
         cmd.setParameterExceptionHandler((ex, args) -> {
             PrintWriter err = ex.getCommandLine().getErr();
             String message = ex.getMessage() == null ? "bad arguments" : ex.getMessage().replaceFirst("^Error: ", "");
@@ -80,7 +82,7 @@ public final class CoordinatorMain implements Callable<Integer> {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"crifresh-coordinator " + dev.crifresh.common.cli.CrifreshVersion.current()};
+            return new String[] {"crifresh-coordinator " + CrifreshVersion.current()};
         }
     }
 }

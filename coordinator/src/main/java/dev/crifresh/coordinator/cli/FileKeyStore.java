@@ -1,8 +1,10 @@
 package dev.crifresh.coordinator.cli;
 
 import dev.crifresh.common.attest.TrustBundle;
+import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -65,8 +67,8 @@ final class FileKeyStore implements KeyStore {
 
     /** Why writing to {@code dir} failed, naming the path that failed when it is not {@code dir} itself. */
     static String describe(Path dir, IOException e) {
-        String cause = dev.crifresh.common.text.IoErrors.describe(e);
-        if (e instanceof java.nio.file.FileSystemException fse && fse.getFile() != null && !Path.of(fse.getFile()).equals(dir)) {
+        String cause = IoErrors.describe(e);
+        if (e instanceof FileSystemException fse && fse.getFile() != null && !Path.of(fse.getFile()).equals(dir)) {
             return "cannot write " + fse.getFile() + ": " + cause;
         }
         if (Files.exists(dir) && !Files.isDirectory(dir)) {

@@ -1,8 +1,8 @@
 package dev.crifresh.coordinator.cli;
 
-import dev.crifresh.coordinator.Action;
+import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.Coordinator;
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.report.Report;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -2,6 +2,7 @@ package dev.crifresh.coordinator.cli;
 
 import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.common.text.IoErrors;
+import dev.crifresh.coordinator.base.StaleTaint;
 import dev.crifresh.coordinator.report.MarkdownReport;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.TextReport;
@@ -11,9 +12,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** Options shared by {@code plan} and {@code rollout}: inputs, node selection and output. */
 public final class ReportOptions {
@@ -37,7 +40,7 @@ public final class ReportOptions {
 
     @Option(names = "--api-outage-budget", paramLabel = "DURATION", defaultValue = "0s", converter = DurationConverter.class,
             description = "How long the API server may be away while a node whose reboot takes it away (the only control plane, or the node the API endpoint lives on) reboots; the run sends nothing meanwhile. 0s refuses such a reboot (default: ${DEFAULT-VALUE}).")
-    java.time.Duration apiOutageBudget;
+    Duration apiOutageBudget;
 
     @Option(names = "--marker-annotation", paramLabel = "KEY", defaultValue = ConditionContract.DEFAULT_MARKER_ANNOTATION,
             // the default on a line of its own: at 80 columns it fits there whole, not after the wrap indent
@@ -55,7 +58,7 @@ public final class ReportOptions {
     @Option(names = "--stale-taint", paramLabel = "PreferNoSchedule|NoSchedule|off", defaultValue = "PreferNoSchedule",
             converter = StaleTaintConverter.class,
             description = "Before the first drain, taint every stale node to be rebooted with crifresh.dev/stale=<run id> and this effect, so evicted pods land on fresh nodes; with no fresh schedulable node, one stale worker is rolled first as the seed; off: neither (default: ${DEFAULT-VALUE}).")
-    dev.crifresh.coordinator.StaleTaint staleTaint;
+    StaleTaint staleTaint;
 
     @Option(names = "--log-format", paramLabel = "text|json", defaultValue = "text",
             description = "How stderr log lines look: text, or json (one object per line); both carry the time, level and run id (default: ${DEFAULT-VALUE}).")
@@ -69,13 +72,13 @@ public final class ReportOptions {
     Path stepSummary;
 
     /** {@code PreferNoSchedule}, {@code NoSchedule} or {@code off}. */
-    public static final class StaleTaintConverter implements picocli.CommandLine.ITypeConverter<dev.crifresh.coordinator.StaleTaint> {
+    public static final class StaleTaintConverter implements CommandLine.ITypeConverter<StaleTaint> {
         @Override
-        public dev.crifresh.coordinator.StaleTaint convert(String value) {
+        public StaleTaint convert(String value) {
             try {
-                return dev.crifresh.coordinator.StaleTaint.fromWire(value);
+                return StaleTaint.fromWire(value);
             } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not PreferNoSchedule, NoSchedule or off");
+                throw new CommandLine.TypeConversionException("'" + value + "' is not PreferNoSchedule, NoSchedule or off");
             }
         }
     }

@@ -1,8 +1,9 @@
 package dev.crifresh.coordinator.cli;
 
-import dev.crifresh.coordinator.Action;
+import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.Coordinator;
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.driver.CommandDriver;
 import dev.crifresh.coordinator.driver.CommandTemplate;
 import dev.crifresh.coordinator.driver.ProcessRunner;
@@ -12,6 +13,7 @@ import dev.crifresh.coordinator.report.Pushgateway;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.RolloutMetrics;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
@@ -23,6 +25,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 @Command(name = "rollout", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
         description = {"Reboot exactly the nodes whose containerd has not loaded the desired credential, safely, then verify them.",
@@ -112,7 +115,7 @@ public final class RolloutCommand implements Callable<Integer> {
                 ApiPreflight.rolloutPermissions(namespace, action != Action.NONE))) {
             Coordinator coordinator = session.coordinator(settings, rebootDriver).withGates(gates);
             if (silencing) {
-                coordinator.withSilences(silence.silences(session.vertx, java.time.Clock.systemUTC(), settings.runId(),
+                coordinator.withSilences(silence.silences(session.vertx, Clock.systemUTC(), settings.runId(),
                         rebootTimeout, attestTimeout));
             }
             CompletableFuture<Report> result = coordinator.rollout().toCompletionStage().toCompletableFuture();
@@ -155,7 +158,7 @@ public final class RolloutCommand implements Callable<Integer> {
             Session.await(Pushgateway.push(session.vertx, pushgateway,
                     RolloutMetrics.render(report, Duration.between(started, Instant.now()), Instant.now())));
         } catch (Exception e) {
-            log.log(dev.crifresh.coordinator.ProgressListener.Level.WARN,
+            log.log(ProgressListener.Level.WARN,
                     "warning: could not push metrics to " + pushgateway + ": " + e.getMessage());
         }
     }
@@ -205,13 +208,13 @@ public final class RolloutCommand implements Callable<Integer> {
     }
 
     /** {@code reboot}, {@code none} or {@code auto}. */
-    public static final class ActionConverter implements picocli.CommandLine.ITypeConverter<Action> {
+    public static final class ActionConverter implements CommandLine.ITypeConverter<Action> {
         @Override
         public Action convert(String value) {
             try {
                 return Action.fromWire(value);
             } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException("'" + value + "' is not reboot, none or auto");
+                throw new CommandLine.TypeConversionException("'" + value + "' is not reboot, none or auto");
             }
         }
     }

@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.cli;
 
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.ProgressListener;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.format.DateTimeFormatter;

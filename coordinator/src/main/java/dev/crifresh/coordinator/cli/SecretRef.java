@@ -3,6 +3,7 @@ package dev.crifresh.coordinator.cli;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /** A {@code NS/NAME} reference to a Secret, from a flag. */
@@ -49,7 +50,7 @@ public record SecretRef(String flag, String namespace, String name) {
             }
         }
         if (secret.getStringData() != null && secret.getStringData().get(key) != null) {
-            return secret.getStringData().get(key).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return secret.getStringData().get(key).getBytes(StandardCharsets.UTF_8);
         }
         return null;
     }

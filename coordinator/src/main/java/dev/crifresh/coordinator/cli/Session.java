@@ -3,13 +3,15 @@ package dev.crifresh.coordinator.cli;
 import dev.crifresh.common.attest.TrustBundle;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.coordinator.Coordinator;
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.kube.UnhandledErrors;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.PrintWriter;
+import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -50,14 +52,14 @@ final class Session implements AutoCloseable {
                         List<ApiPreflight.Permission> permissions) {
         ClusterTarget target = options.cluster.target();
         PrintWriter err = spec.commandLine().getErr();
-        RunLog log = new RunLog(err, options.logFormat, settings.runId(), java.time.Clock.systemUTC());
+        RunLog log = new RunLog(err, options.logFormat, settings.runId(), Clock.systemUTC());
         log.line("cluster " + target.describe());
         Vertx vertx = UnhandledErrors.on(Vertx.vertx());
         KubernetesClient client = null;
         try {
             client = options.cluster.connect(vertx, target);
             ApiPreflight.check(client, target, options.cluster.connectTimeout(), probes,
-                    text -> log.log(dev.crifresh.coordinator.ProgressListener.Level.WARN, text));
+                    text -> log.log(ProgressListener.Level.WARN, text));
             ApiPreflight.review(client, target, permissions);
             TrustBundle trust = options.trust.load(client);
             RegistryAuth desired = options.credential.load(client, options.registry);
@@ -77,7 +79,7 @@ final class Session implements AutoCloseable {
 
     /** The run's log on stderr, every line with the run id. */
     RunLog log(CoordinatorSettings settings) {
-        return new RunLog(err, logFormat, settings.runId(), java.time.Clock.systemUTC());
+        return new RunLog(err, logFormat, settings.runId(), Clock.systemUTC());
     }
 
     static <T> T await(Future<T> future) throws Exception {

@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.cli;
 
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
 
 /** Builds {@link CoordinatorSettings} from the shared flags; bad values become usage errors. */
 final class Settings {

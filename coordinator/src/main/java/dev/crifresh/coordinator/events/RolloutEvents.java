@@ -1,9 +1,12 @@
 package dev.crifresh.coordinator.events;
 
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.kube.EventOps;
 import io.fabric8.kubernetes.api.model.Node;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import java.time.Clock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 /**
@@ -19,18 +22,18 @@ public final class RolloutEvents {
     private final Function<String, Node> nodes;
     private final ProgressListener log;
     private final Clock clock;
-    private final java.util.function.BooleanSupplier mayWrite;
+    private final BooleanSupplier mayWrite;
     private long sequence;
     private int failures;
     private int inFlight;
-    private io.vertx.core.Promise<Void> idle;
+    private Promise<Void> idle;
 
     /**
      * @param nodes     the run's latest view of a node by name (null when unknown), for its UID
      * @param mayWrite  whether the run may write now (it holds the Lease); an Event is dropped otherwise
      */
     public RolloutEvents(EventOps events, String runId, Function<String, Node> nodes,
-                         ProgressListener log, Clock clock, java.util.function.BooleanSupplier mayWrite) {
+                         ProgressListener log, Clock clock, BooleanSupplier mayWrite) {
         this.mayWrite = mayWrite;
         this.events = events;
         this.runId = runId;
@@ -53,7 +56,7 @@ public final class RolloutEvents {
                                 + " on " + nodeName + "): " + ar.cause().getMessage() + "; the rollout goes on without them");
                     }
                     if (--inFlight == 0 && idle != null) {
-                        io.vertx.core.Promise<Void> waiting = idle;
+                        Promise<Void> waiting = idle;
                         idle = null;
                         waiting.complete();
                     }
@@ -61,12 +64,12 @@ public final class RolloutEvents {
     }
 
     /** Completes once every Event sent so far was answered (written or failed). */
-    public io.vertx.core.Future<Void> settled() {
+    public Future<Void> settled() {
         if (inFlight == 0) {
-            return io.vertx.core.Future.succeededFuture();
+            return Future.succeededFuture();
         }
         if (idle == null) {
-            idle = io.vertx.core.Promise.promise();
+            idle = Promise.promise();
         }
         return idle.future();
     }

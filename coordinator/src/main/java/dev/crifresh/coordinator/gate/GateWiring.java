@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.gate;
 
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.gate.block.Blockers;
 import dev.crifresh.coordinator.gate.block.Fabric8BlockerPods;
 import dev.crifresh.coordinator.gate.block.PrometheusAlerts;

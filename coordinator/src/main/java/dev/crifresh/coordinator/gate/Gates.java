@@ -1,7 +1,8 @@
 package dev.crifresh.coordinator.gate;
 
 import dev.crifresh.common.text.DurationText;
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.GateVerdict;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.coordinator.gate.block.Blockers;

@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.gate;
 
+import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import io.vertx.core.Future;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.crifresh.coordinator.kube;
 
+import java.util.List;
+
 /** Annotations the coordinator writes on Nodes it works on. */
 public final class CrifreshAnnotations {
     private CrifreshAnnotations() {
@@ -20,5 +22,5 @@ public final class CrifreshAnnotations {
     public static final String NOT_CARRIED_OUT = "crifresh.dev/reboot-not-carried-out";
 
     /** Every annotation the coordinator writes: a release drops each the node carries. */
-    public static final java.util.List<String> ALL = java.util.List.of(ROLLOUT, CORDONED, BOOT_ID, RECORDED_AT, NOT_CARRIED_OUT);
+    public static final List<String> ALL = List.of(ROLLOUT, CORDONED, BOOT_ID, RECORDED_AT, NOT_CARRIED_OUT);
 }

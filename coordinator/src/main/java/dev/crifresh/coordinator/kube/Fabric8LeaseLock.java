@@ -10,7 +10,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.function.Consumer;
 
 /**
  * {@link LeaseLock} on a {@code coordination.k8s.io/v1} Lease. Every write carries the resource
@@ -66,7 +68,7 @@ public final class Fabric8LeaseLock implements LeaseLock {
             boolean ours = identity.equals(holder);
             if (!ours && holder != null && !holder.isEmpty() && !expired(current, now)) {
                 return new Attempt(false, holder + (spec.getAcquireTime() == null ? ""
-                        : " since " + java.time.format.DateTimeFormatter.ISO_INSTANT.format(spec.getAcquireTime().truncatedTo(ChronoUnit.SECONDS))));
+                        : " since " + DateTimeFormatter.ISO_INSTANT.format(spec.getAcquireTime().truncatedTo(ChronoUnit.SECONDS))));
             }
             int transitions = spec == null || spec.getLeaseTransitions() == null ? 0 : spec.getLeaseTransitions();
             Lease taken = new LeaseBuilder(current).editOrNewSpec()
@@ -133,7 +135,7 @@ public final class Fabric8LeaseLock implements LeaseLock {
     }
 
     @Override
-    public Future<Watch> watch(java.util.function.Consumer<String> holder) {
+    public Future<Watch> watch(Consumer<String> holder) {
         return LeaseHolderWatch.start(context, client, namespace, name, holder);
     }
 }

@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.kube;
 
 import io.vertx.core.Future;
+import java.util.function.Consumer;
 
 /** The rollout lock: a {@code coordination.k8s.io/v1} Lease. */
 public interface LeaseLock {
@@ -21,7 +22,7 @@ public interface LeaseLock {
      * Watches the Lease: {@code holder} gets the holder it names (null: none, or deleted) at the start and on every
      * change, on the caller's context. The future completes once the watch runs.
      */
-    Future<Watch> watch(java.util.function.Consumer<String> holder);
+    Future<Watch> watch(Consumer<String> holder);
 
     interface Watch {
         void close();

@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.kube;
 
 import io.fabric8.kubernetes.api.model.Node;
+import java.time.Instant;
 import java.util.Map;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -63,7 +64,7 @@ public final class NodePatches {
      * Like {@link #phase(Node, String, String)}; with a boot id it also records {@code recordedAt} (when given) in
      * {@code crifresh.dev/recorded-at}, so that a later run can judge whether the node stayed up since.
      */
-    public static String phase(Node node, String ownership, String bootIdBefore, java.time.Instant recordedAt) {
+    public static String phase(Node node, String ownership, String bootIdBefore, Instant recordedAt) {
         Ops ops = new Ops(node);
         ops.testPresentAnnotation(CrifreshAnnotations.ROLLOUT);
         ops.testUid();

@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.placement;
 
-import dev.crifresh.coordinator.StaleTaint;
+import dev.crifresh.coordinator.base.StaleTaint;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.coordinator.kube.TaintPatches;

@@ -1,7 +1,9 @@
 package dev.crifresh.coordinator.report;
 
+import dev.crifresh.coordinator.base.StaleTaint;
 import dev.crifresh.coordinator.gate.GateNote;
 import dev.crifresh.coordinator.placement.EvictionPlacement;
+import java.util.ArrayList;
 import java.util.List;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.SerializationFeature;
@@ -74,7 +76,7 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
 
     /** With warnings that did not stop the run (an Alertmanager silence that could not be created or expired). */
     public Report withWarnings(List<String> more) {
-        List<String> all = new java.util.ArrayList<>(warnings);
+        List<String> all = new ArrayList<>(warnings);
         all.addAll(more);
         return new Report(result, nodes, summary, rebootOrder, stop, error, placement, joinedDuringRun, gates, cluster, all);
     }
@@ -128,7 +130,7 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
         rebootOrder.forEach(order::add);
         if (placement != null) {
             ObjectNode t = root.putObject("staleTaint");
-            t.put("key", dev.crifresh.coordinator.StaleTaint.KEY);
+            t.put("key", StaleTaint.KEY);
             t.put("effect", placement.taint().wire());
             placement.tainted().forEach(t.putArray("tainted")::add);
             placement.freshSchedulable().forEach(t.putArray("freshSchedulable")::add);

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.GateVerdict;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.coordinator.fixture.ManualTicker;

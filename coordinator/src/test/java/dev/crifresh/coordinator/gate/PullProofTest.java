@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.gate.pull.Fabric8ProbePods;
 import dev.crifresh.coordinator.gate.pull.PullProof;
 import dev.crifresh.mockapi.CrudApiServer;

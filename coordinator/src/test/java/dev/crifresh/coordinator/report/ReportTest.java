@@ -129,7 +129,7 @@ class ReportTest {
     void theStaleTaintAndJoinedNodesAppearInEveryFormat() {
         Report r = sample(StopReason.COMPLETED, null)
                 .withPlacement(new dev.crifresh.coordinator.placement.EvictionPlacement(
-                        dev.crifresh.coordinator.StaleTaint.PREFER_NO_SCHEDULE, List.of("worker-b", "cp-2"), List.of(), "worker-b", 0))
+                        dev.crifresh.coordinator.base.StaleTaint.PREFER_NO_SCHEDULE, List.of("worker-b", "cp-2"), List.of(), "worker-b", 0))
                 .withJoinedDuringRun(List.of("cp-2"));
         JsonNode root = JSON.readTree(r.toJson());
         assertEquals(Set.of("result", "nodes", "summary", "rebootOrder", "staleTaint", "joinedDuringRun"), fields(root));

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.evidence.Verdict;
-import dev.crifresh.coordinator.Action;
+import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.fixture.Harness;
 import dev.crifresh.coordinator.fixture.RunEvents;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;

@@ -26,7 +26,7 @@ class RolloutEventsTest {
     }
 
     /** The harness's settings with a Lease that a loaded 2-core machine cannot let expire by a late renewal. */
-    private static dev.crifresh.coordinator.CoordinatorSettings settings() {
+    private static dev.crifresh.coordinator.base.CoordinatorSettings settings() {
         return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
     }
 

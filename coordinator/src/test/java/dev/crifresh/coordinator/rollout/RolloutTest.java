@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.evidence.Verdict;
-import dev.crifresh.coordinator.Action;
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.Action;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.driver.ProcessRunner;
 import dev.crifresh.coordinator.driver.TalosctlDriver;

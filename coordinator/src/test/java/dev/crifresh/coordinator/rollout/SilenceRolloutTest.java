@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.evidence.Verdict;
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.fixture.Harness;
 import dev.crifresh.coordinator.fixture.RunEvents;

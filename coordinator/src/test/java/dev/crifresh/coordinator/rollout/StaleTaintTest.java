@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.evidence.Verdict;
-import dev.crifresh.coordinator.StaleTaint;
+import dev.crifresh.coordinator.base.StaleTaint;
 import dev.crifresh.coordinator.fixture.ApiFixture;
 import dev.crifresh.coordinator.fixture.Harness;
 import dev.crifresh.coordinator.fixture.TestDriver.Behaviour;
@@ -45,7 +45,7 @@ class StaleTaintTest {
     }
 
     /** The harness's settings with a Lease that a loaded 2-core machine cannot let expire by a late renewal. */
-    private static dev.crifresh.coordinator.CoordinatorSettings settings() {
+    private static dev.crifresh.coordinator.base.CoordinatorSettings settings() {
         return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
     }
 

@@ -1,5 +1,6 @@
 package dev.crifresh.sim.cli;
 
+import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -49,7 +50,7 @@ final class ControlClient {
             if (env == null || env.isBlank()) {
                 throw new UsageError("no kubeconfig: pass --kubeconfig FILE (the one serve wrote) or set KUBECONFIG");
             }
-            file = Path.of(env.split(java.io.File.pathSeparator)[0]);
+            file = Path.of(env.split(File.pathSeparator)[0]);
         }
         JsonNode config;
         try {

@@ -9,7 +9,7 @@ import dev.crifresh.sim.scenario.AgentMode;
 import dev.crifresh.sim.scenario.Marker;
 import dev.crifresh.sim.scenario.NodeSpec;
 import dev.crifresh.sim.scenario.Scenario;
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;

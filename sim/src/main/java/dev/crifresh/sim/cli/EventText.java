@@ -1,6 +1,6 @@
 package dev.crifresh.sim.cli;
 
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 
 /** One human line per simulated platform event. */
 final class EventText {

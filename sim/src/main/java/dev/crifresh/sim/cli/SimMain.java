@@ -1,5 +1,7 @@
 package dev.crifresh.sim.cli;
 
+import dev.crifresh.common.cli.CrifreshVersion;
+import dev.crifresh.common.cli.HelpText;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,7 +25,7 @@ public final class SimMain implements Runnable {
 
     /** The simulator's command line: subcommands and one-line error handling. */
     public static CommandLine commandLine() {
-        CommandLine cl = dev.crifresh.common.cli.HelpText.install(new CommandLine(new SimMain()));
+        CommandLine cl = HelpText.install(new CommandLine(new SimMain()));
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler(SimMain::usageError);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -54,7 +56,7 @@ public final class SimMain implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"crifresh-sim " + dev.crifresh.common.cli.CrifreshVersion.current()};
+            return new String[] {"crifresh-sim " + CrifreshVersion.current()};
         }
     }
 }

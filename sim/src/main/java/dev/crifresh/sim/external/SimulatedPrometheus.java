@@ -7,6 +7,8 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -21,7 +23,7 @@ public final class SimulatedPrometheus implements AutoCloseable {
     private final List<AlertSpec> alerts;
     private final Supplier<Instant> runStartedAt;
     private final Instant firingSince = Instant.now();
-    private final java.util.Set<String> cleared = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> cleared = ConcurrentHashMap.newKeySet();
 
     private SimulatedPrometheus(HttpServer server, List<AlertSpec> alerts, Supplier<Instant> runStartedAt) {
         this.server = server;

@@ -2,7 +2,7 @@ package dev.crifresh.sim.kube;
 
 import dev.crifresh.sim.node.NodeClaims;
 import dev.crifresh.sim.node.SimulatedNode;
-import dev.crifresh.sim.world.SimKeys;
+import dev.crifresh.sim.base.SimKeys;
 import dev.crifresh.common.attest.AttestationClaims;
 import dev.crifresh.common.attest.AttestationSigner;
 import dev.crifresh.common.attest.AttestationVerifier;
@@ -14,6 +14,7 @@ import dev.crifresh.common.evidence.Reason;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.sim.node.StatusPatch;
 import dev.crifresh.sim.scenario.AgentMode;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;

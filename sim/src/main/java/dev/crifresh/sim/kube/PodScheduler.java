@@ -1,6 +1,6 @@
 package dev.crifresh.sim.kube;
 
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -15,6 +15,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
@@ -173,7 +174,7 @@ public final class PodScheduler {
             boolean key = t.getKey() == null || t.getKey().isEmpty()
                     ? "Exists".equals(t.getOperator())
                     : t.getKey().equals(taint.getKey())
-                            && ("Exists".equals(t.getOperator()) || java.util.Objects.equals(t.getValue(), taint.getValue()));
+                            && ("Exists".equals(t.getOperator()) || Objects.equals(t.getValue(), taint.getValue()));
             if (effect && key) {
                 return true;
             }

@@ -2,7 +2,7 @@ package dev.crifresh.sim.kube;
 
 import dev.crifresh.sim.external.SimulatedRegistry;
 import dev.crifresh.sim.node.SimulatedNode;
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;

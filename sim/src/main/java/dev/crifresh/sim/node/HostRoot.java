@@ -3,11 +3,15 @@ package dev.crifresh.sim.node;
 import dev.crifresh.sim.scenario.Credential;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
@@ -98,7 +102,7 @@ public final class HostRoot {
                 Path dir = Files.createTempDirectory("cs");
                 try {
                     Path shortPath = bind(dir.resolve("s"));
-                    Files.move(shortPath, socket, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                    Files.move(shortPath, socket, StandardCopyOption.ATOMIC_MOVE);
                 } finally {
                     Files.deleteIfExists(dir);
                 }
@@ -110,9 +114,9 @@ public final class HostRoot {
     }
 
     private static Path bind(Path path) throws IOException {
-        try (java.nio.channels.ServerSocketChannel server =
-                java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
-            server.bind(java.net.UnixDomainSocketAddress.of(path));
+        try (ServerSocketChannel server =
+                ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(path));
         }
         return path;
     }

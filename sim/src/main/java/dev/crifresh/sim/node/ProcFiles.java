@@ -1,5 +1,6 @@
 package dev.crifresh.sim.node;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -27,7 +28,7 @@ public final class ProcFiles {
         for (String arg : argv) {
             sb.append(arg).append('\0');
         }
-        return sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** Clock ticks since boot, truncated as the kernel does. */

@@ -1,9 +1,7 @@
 package dev.crifresh.sim.node;
 
 import dev.crifresh.agent.AgentRuntime;
-import dev.crifresh.sim.kube.Kubelet;
-import dev.crifresh.sim.kube.NodeObjects;
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 
 import dev.crifresh.sim.scenario.AgentMode;
 import dev.crifresh.sim.scenario.ClockSpec;
@@ -107,8 +105,8 @@ public final class SimulatedNode {
      * The credential the node's running CRI containerd loaded when it started — what its image pulls use,
      * whatever the file says now (containerd never reloads it). Empty while containerd does not run.
      */
-    public java.util.Optional<Credential> loadedCredential() {
-        return java.util.Optional.ofNullable(loadedCredential);
+    public Optional<Credential> loadedCredential() {
+        return Optional.ofNullable(loadedCredential);
     }
 
     public State state() {

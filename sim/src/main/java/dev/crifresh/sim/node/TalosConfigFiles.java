@@ -3,6 +3,7 @@ package dev.crifresh.sim.node;
 import dev.crifresh.common.evidence.ConfigDigest;
 import dev.crifresh.sim.scenario.Credential;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -95,7 +96,7 @@ public final class TalosConfigFiles {
          * registries part where it is on disk, then the merged file).
          */
         public List<File> files(String registry, Credential credential, CriSettings settings) {
-            List<File> files = new java.util.ArrayList<>();
+            List<File> files = new ArrayList<>();
             files.add(new File(CONTAINERD_TOML, containerdToml(), false));
             files.add(new File(BASE_PART, basePart(settings), false));
             if (registriesPartOnDisk) {

@@ -1,8 +1,9 @@
 package dev.crifresh.sim.run;
 
 import dev.crifresh.common.registry.RegistryAuth;
-import dev.crifresh.coordinator.Action;
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.Action;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.StaleTaint;
 import dev.crifresh.coordinator.gate.EtcdCheckMode;
 import dev.crifresh.coordinator.gate.GateSettings;
 import dev.crifresh.coordinator.gate.GateWiring;
@@ -11,7 +12,7 @@ import dev.crifresh.coordinator.gate.etcd.TalosctlEtcdProbe;
 import dev.crifresh.sim.world.SimulatedWorld;
 import dev.crifresh.sim.scenario.GateSpec;
 import java.util.regex.Pattern;
-import dev.crifresh.sim.kube.NodeObjects;
+import dev.crifresh.sim.node.NodeObjects;
 import dev.crifresh.sim.scenario.CoordinatorSpec;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.scenario.ScenarioAction;
@@ -38,7 +39,7 @@ public final class CoordinatorFlags {
                 .withConfigTimeout(c.configTimeout())
                 .withRebootTimeout(c.rebootTimeout())
                 .withAttestTimeout(c.attestTimeout())
-                .withStaleTaint(dev.crifresh.coordinator.StaleTaint.fromWire(c.staleTaint().wire()))
+                .withStaleTaint(StaleTaint.fromWire(c.staleTaint().wire()))
                 .withDrainTimeout(DRAIN_TIMEOUT)
                 .withLockTimeout(LOCK_TIMEOUT)
                 .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT)

@@ -7,7 +7,7 @@ import dev.crifresh.agent.kube.VertxNodeApi;
 import dev.crifresh.sim.node.AgentLauncher;
 import dev.crifresh.sim.node.HostRoot;
 import dev.crifresh.sim.node.SimulatedHostClock;
-import dev.crifresh.sim.world.SimKeys;
+import dev.crifresh.sim.base.SimKeys;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Duration;

@@ -1,12 +1,12 @@
 package dev.crifresh.sim.run;
 
 import dev.crifresh.coordinator.Coordinator;
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.kube.UnhandledErrors;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.sim.scenario.Scenario;
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 import dev.crifresh.sim.world.SimulatedWorld;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;

@@ -1,17 +1,21 @@
 package dev.crifresh.sim.scenario;
 
-import dev.crifresh.coordinator.rollout.plan.MaxUnavailable;
+import dev.crifresh.common.text.IoErrors;
+import dev.crifresh.coordinator.base.MaxUnavailable;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.TokenStreamLocation;
@@ -77,8 +81,8 @@ public final class ScenarioReader {
         } catch (NoSuchFileException e) {
             throw new ScenarioException(file + ": no such file");
         } catch (IOException e) {
-            throw new ScenarioException(file + ": cannot read: " + (java.nio.file.Files.isDirectory(file) ? "is a directory, not a scenario file"
-                    : dev.crifresh.common.text.IoErrors.describe(e)));
+            throw new ScenarioException(file + ": cannot read: " + (Files.isDirectory(file) ? "is a directory, not a scenario file"
+                    : IoErrors.describe(e)));
         }
         try {
             return parse(text);
@@ -197,7 +201,7 @@ public final class ScenarioReader {
         if (alert != null) {
             try {
                 Pattern.compile(alert);
-            } catch (java.util.regex.PatternSyntaxException e) {
+            } catch (PatternSyntaxException e) {
                 throw new ScenarioException(c.pathOf("blockOnAlert") + ": not a regular expression: " + e.getDescription());
             }
         }
@@ -329,7 +333,7 @@ public final class ScenarioReader {
         Duration stepped = c.seconds("steppedSecondsAfterBoot", 0d, false);
         // the agent starts only after the step, and it runs now
         notAfterNow(c, "steppedSecondsAfterBoot", stepped, bootedAgo);
-        Duration sinceEpoch = Duration.ofSeconds(java.time.Instant.now().getEpochSecond()).minus(bootedAgo);
+        Duration sinceEpoch = Duration.ofSeconds(Instant.now().getEpochSecond()).minus(bootedAgo);
         if (offset.negated().compareTo(sinceEpoch) >= 0) {
             throw new ScenarioException(c.pathOf("offsetAtBootSeconds") + ": " + format(offset)
                     + " puts the clock at boot before 1970-01-01");
@@ -437,7 +441,7 @@ public final class ScenarioReader {
     }
 
     private static String format(Duration d) {
-        return java.math.BigDecimal.valueOf(d.toNanos(), 9).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(d.toNanos(), 9).stripTrailingZeros().toPlainString();
     }
 
     private static String yamlError(JacksonException e) {

@@ -11,6 +11,7 @@ import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -134,7 +135,7 @@ final class ControlRoutes extends Dispatcher {
         for (SimulatedNode node : cluster.nodes()) {
             ObjectNode item = items.addObject();
             item.put("name", node.name());
-            item.put("state", node.state().name().toLowerCase(java.util.Locale.ROOT));
+            item.put("state", node.state().name().toLowerCase(Locale.ROOT));
             item.put("agent", node.agentMode().wire());
             item.put("boots", node.boots());
             item.put("attestsDesired", attestsDesired(cluster, node));

@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -64,7 +65,7 @@ final class NodeMetricsServer {
 
     private static void down(SimulatedNode node, HttpServerRequest request) {
         request.response().setStatusCode(503).putHeader("content-type", "text/plain; charset=utf-8")
-                .end("no agent runs on " + node.name() + " now (" + node.state().name().toLowerCase(java.util.Locale.ROOT)
+                .end("no agent runs on " + node.name() + " now (" + node.state().name().toLowerCase(Locale.ROOT)
                         + ", agent " + node.agentMode().wire() + ")\n");
     }
 

@@ -12,6 +12,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
@@ -183,7 +184,7 @@ final class ServeFiles implements AutoCloseable {
             lock = null;
         }
         synchronized (createdDirs) {
-            createdDirs.sort(java.util.Comparator.comparingInt(Path::getNameCount).reversed());
+            createdDirs.sort(Comparator.comparingInt(Path::getNameCount).reversed());
             for (Path dir : createdDirs) {
                 try {
                     Files.deleteIfExists(dir);

@@ -6,18 +6,20 @@ import dev.crifresh.sim.kube.ApiOptions;
 import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.run.RealAgentLauncher;
 import dev.crifresh.sim.scenario.Scenario;
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 import dev.crifresh.sim.world.SimulatedWorld;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -117,12 +119,12 @@ public final class ServedSimulation implements AutoCloseable {
         // flag: the flag and the value the user gave it
         try {
             return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            String why = cause instanceof java.net.BindException ? "address already in use"
+            String why = cause instanceof BindException ? "address already in use"
                     : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
             throw new ServeUsageException(flag + ": cannot listen on 127.0.0.1:" + port + what + ": " + why, cause);
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new IllegalStateException("a loopback server did not start within 30 s", e);
         }
     }

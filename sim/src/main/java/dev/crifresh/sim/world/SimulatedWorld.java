@@ -1,17 +1,19 @@
 package dev.crifresh.sim.world;
 
+import dev.crifresh.sim.base.SimEvent;
+import dev.crifresh.sim.base.SimKeys;
 import dev.crifresh.sim.external.SimulatedPrometheus;
 import dev.crifresh.sim.external.SimulatedRegistry;
 import dev.crifresh.sim.external.SimulatedTalosctl;
 import dev.crifresh.sim.kube.ApiOptions;
 import dev.crifresh.sim.kube.EvictionResponder;
 import dev.crifresh.sim.kube.HostileAttestations;
-import dev.crifresh.sim.kube.Kubelet;
+import dev.crifresh.sim.node.Kubelet;
 import dev.crifresh.sim.kube.MockApi;
-import dev.crifresh.sim.kube.NodeObjects;
+import dev.crifresh.sim.node.NodeObjects;
 import dev.crifresh.sim.kube.PodScheduler;
 import dev.crifresh.sim.kube.PodStarter;
-import dev.crifresh.sim.kube.StatusPatch;
+import dev.crifresh.sim.node.StatusPatch;
 import dev.crifresh.sim.node.AgentLauncher;
 import dev.crifresh.sim.node.HostRoot;
 import dev.crifresh.sim.node.SimulatedNode;
@@ -39,6 +41,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +93,7 @@ public final class SimulatedWorld implements AutoCloseable {
      * ({@link StatusPatch} re-reads and retries).
      */
     private final ScheduledExecutorService kubeletHeartbeats;
-    private final java.util.concurrent.ExecutorService kubeletPosts;
+    private final ExecutorService kubeletPosts;
     private final ScheduledExecutorService terminations;
     /**
      * The ReplicaSet controller, the scheduler and the kubelets' pod starts ({@link PodScheduler}, {@link PodStarter}),
@@ -108,7 +111,7 @@ public final class SimulatedWorld implements AutoCloseable {
     private final SimulatedTalosctl talosctl;
     private final AgentLauncher launcher;
     /** Synchronized: nodes that join during the run are added on the platform thread while others read. */
-    private final Map<String, SimulatedNode> nodes = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
+    private final Map<String, SimulatedNode> nodes = Collections.synchronizedMap(new LinkedHashMap<>());
     private final List<SimEvent> events = new CopyOnWriteArrayList<>();
     private final List<Consumer<SimEvent>> listeners = new CopyOnWriteArrayList<>();
     private final List<RebootRequest> rebootRequests = new CopyOnWriteArrayList<>();

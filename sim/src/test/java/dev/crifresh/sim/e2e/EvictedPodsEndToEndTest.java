@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

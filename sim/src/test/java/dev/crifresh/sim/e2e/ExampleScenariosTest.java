@@ -11,7 +11,7 @@ import dev.crifresh.common.evidence.Proof;
 import dev.crifresh.coordinator.report.NodeReport;
 import dev.crifresh.coordinator.report.Summary;
 import dev.crifresh.sim.world.RebootRequest;
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.crifresh.sim.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -8,7 +8,7 @@ import dev.crifresh.coordinator.gate.GateNote;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.mockapi.testing.Poll;
-import dev.crifresh.sim.kube.NodeObjects;
+import dev.crifresh.sim.node.NodeObjects;
 import dev.crifresh.sim.world.RebootRequest;
 import dev.crifresh.sim.world.SimulatedWorld;
 import dev.crifresh.sim.run.SimulationRun;
@@ -20,7 +20,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -11,7 +11,7 @@ import dev.crifresh.sim.run.SimulationRun;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.scenario.ScenarioReader;
 import dev.crifresh.sim.world.RebootRequest;
-import dev.crifresh.sim.world.SimEvent;
+import dev.crifresh.sim.base.SimEvent;
 import dev.crifresh.sim.world.SimulatedWorld;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;

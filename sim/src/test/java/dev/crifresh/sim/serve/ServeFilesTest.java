@@ -9,7 +9,7 @@ import dev.crifresh.common.registry.DockerConfig;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.common.registry.RegistryParse;
 import dev.crifresh.sim.scenario.Credential;
-import dev.crifresh.sim.world.SimKeys;
+import dev.crifresh.sim.base.SimKeys;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.gate.etcd.CommandOutput;
 import dev.crifresh.mockapi.testing.Poll;
+import dev.crifresh.sim.base.SimEvent;
 import dev.crifresh.sim.external.SimulatedTalosctl;
-import dev.crifresh.sim.kube.NodeObjects;
+import dev.crifresh.sim.node.NodeObjects;
 import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.scenario.ScenarioReader;
 import java.net.URI;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.mockapi.testing.Poll;
+import dev.crifresh.sim.base.SimEvent;
 import dev.crifresh.sim.external.SimulatedRegistry;
 import dev.crifresh.sim.node.SimulatedNode;
 import dev.crifresh.sim.scenario.Credential;

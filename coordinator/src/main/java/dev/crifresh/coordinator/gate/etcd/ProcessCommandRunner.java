@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.gate.etcd;
 
+import dev.crifresh.common.text.DurationText;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,7 +35,7 @@ public final class ProcessCommandRunner implements CommandRunner {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
             throw new IOException(argv.get(0) + " did not finish within "
-                    + dev.crifresh.common.text.DurationText.format(timeout));
+                    + DurationText.format(timeout));
         }
         outReader.join(1000);
         errReader.join(1000);

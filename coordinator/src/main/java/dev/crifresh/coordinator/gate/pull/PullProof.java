@@ -1,7 +1,7 @@
 package dev.crifresh.coordinator.gate.pull;
 
 import dev.crifresh.common.text.DurationText;
-import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;

@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.rollout.api;
 
 import io.vertx.core.Future;
+import java.util.function.BooleanSupplier;
 
 /**
  * The one fence every cluster write of a run passes (docs/design.md, "Fencing"): a write is sent only while
@@ -35,7 +36,7 @@ public interface Fence {
      * A fence that allows writing while {@code mayWrite} says so, without a Lease (tests): no outage to wait out, so
      * {@link #whenMayWrite()} and {@link #confirm()} answer at once.
      */
-    static Fence of(java.util.function.BooleanSupplier mayWrite) {
+    static Fence of(BooleanSupplier mayWrite) {
         return new Fence() {
             @Override
             public boolean mayWrite() {

@@ -1,15 +1,19 @@
 package dev.crifresh.coordinator.rollout.lease;
 
 import dev.crifresh.common.text.DurationText;
-import dev.crifresh.coordinator.CoordinatorSettings;
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.kube.LeaseLock;
 import dev.crifresh.coordinator.rollout.api.ErrorText;
 import dev.crifresh.coordinator.rollout.api.GuardedPatch;
 import dev.crifresh.coordinator.time.Ticker;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * The run's hold on the Lease {@code crifresh-rollout}, as a fence for every side effect: takes it
@@ -68,7 +72,7 @@ public final class LeaseKeeper {
     private int lapses;
     private long outageTimer = -1;
     /** Side effects waiting for the hold to come back after an allowed outage. */
-    private final java.util.List<io.vertx.core.Promise<Void>> waiting = new java.util.ArrayList<>();
+    private final List<Promise<Void>> waiting = new ArrayList<>();
 
     public LeaseKeeper(Vertx vertx, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
         this(Ticker.of(vertx), lease, settings, progress, run);
@@ -105,7 +109,7 @@ public final class LeaseKeeper {
             return Future.succeededFuture();
         }
         if (suspended()) {
-            io.vertx.core.Promise<Void> p = io.vertx.core.Promise.promise();
+            Promise<Void> p = Promise.promise();
             waiting.add(p);
             return p.future();
         }
@@ -140,7 +144,7 @@ public final class LeaseKeeper {
             return Future.failedFuture(new GuardedPatch.Fenced());
         }
         return lease.holder().compose(holder -> {
-            if (!lost && !run.done() && !java.util.Objects.equals(identity, holder)) {
+            if (!lost && !run.done() && !Objects.equals(identity, holder)) {
                 lose(takenBy(holder));
             }
             return held() ? Future.<Void>succeededFuture() : Future.failedFuture(new GuardedPatch.Fenced());
@@ -190,7 +194,7 @@ public final class LeaseKeeper {
         if (!locked || stopped || lost || run.done()) {
             return;
         }
-        if (!java.util.Objects.equals(identity, holder)) {
+        if (!Objects.equals(identity, holder)) {
             lose(takenBy(holder));
         }
     }
@@ -356,9 +360,9 @@ public final class LeaseKeeper {
     }
 
     private void wake(boolean held) {
-        java.util.List<io.vertx.core.Promise<Void>> woken = java.util.List.copyOf(waiting);
+        List<Promise<Void>> woken = List.copyOf(waiting);
         waiting.clear();
-        for (io.vertx.core.Promise<Void> p : woken) {
+        for (Promise<Void> p : woken) {
             if (held && held()) {
                 p.tryComplete();
             } else {

@@ -2,7 +2,7 @@ package dev.crifresh.coordinator.rollout.node;
 
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
-import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.rollout.plan.Phase;
 import io.fabric8.kubernetes.api.model.Node;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.crifresh.coordinator.rollout.node;
 
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.Role;
-import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.gate.NodeGates;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.rollout.api.ErrorText;
@@ -20,6 +20,8 @@ import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.function.Function;
@@ -301,7 +303,7 @@ public final class NodeRoll {
             RollPatches.Recording[] last = {null};
             GuardedPatch.apply(GuardedPatch.Target.of(host), name, r.node(), node -> {
                 last[0] = RollPatches.rebooting(runId(), r.recorded(), startedAs, r.cluster(), r.inFlight(), r.budget(), node,
-                        host.clock().instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+                        host.clock().instant().truncatedTo(ChronoUnit.MILLIS));
                 return last[0].step();
             }).onComplete(ar -> {
                 if (ar.succeeded() && last[0].verdict() instanceof LastMomentCheck.Go go) {
@@ -372,7 +374,7 @@ public final class NodeRoll {
         host.progress(this, text);
     }
 
-    public static String seconds(java.time.Duration d) {
+    public static String seconds(Duration d) {
         return NodeStep.seconds(d);
     }
 }

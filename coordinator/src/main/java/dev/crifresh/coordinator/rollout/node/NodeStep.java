@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.events.EventReason;
@@ -425,6 +426,6 @@ final class NodeStep {
     }
 
     static String seconds(Duration d) {
-        return dev.crifresh.common.text.DurationText.format(d);
+        return DurationText.format(d);
     }
 }

@@ -1,7 +1,7 @@
 package dev.crifresh.coordinator.rollout.node;
 
-import dev.crifresh.coordinator.CoordinatorSettings;
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
@@ -15,7 +15,11 @@ import dev.crifresh.coordinator.rollout.api.Fence;
 import dev.crifresh.coordinator.rollout.api.GuardedPatch;
 import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.util.List;
+import java.util.Set;
 
 /** What a {@link NodeRoll} needs from the run it belongs to. Every call happens on the run's context. */
 public interface RollHost extends GuardedPatch.Host {
@@ -37,8 +41,8 @@ public interface RollHost extends GuardedPatch.Host {
     }
 
     /** Every node of the cluster in its latest state, selected or not (what the safety checks and etcd gate see). */
-    default java.util.List<NodeFacts> clusterView() {
-        return java.util.List.of();
+    default List<NodeFacts> clusterView() {
+        return List.of();
     }
 
     /** The node's latest state from the informer; null once deleted. */
@@ -53,7 +57,7 @@ public interface RollHost extends GuardedPatch.Host {
     }
 
     /** Requests the node's reboot from the driver, on a worker thread (the driver blocks). */
-    default io.vertx.core.Future<Void> reboot(Node node) {
+    default Future<Void> reboot(Node node) {
         return vertx().executeBlocking(() -> {
             driver().reboot(node);
             return null;
@@ -72,8 +76,8 @@ public interface RollHost extends GuardedPatch.Host {
 
     /** Time and timers. */
     /** The wall clock: when phase rebooting is recorded ({@code crifresh.dev/recorded-at}). */
-    default java.time.Clock clock() {
-        return java.time.Clock.systemUTC();
+    default Clock clock() {
+        return Clock.systemUTC();
     }
 
     default Ticker ticker() {
@@ -89,7 +93,7 @@ public interface RollHost extends GuardedPatch.Host {
      * read, and its conversion to facts, between the nodes that ask at about the same time ({@code SharedNodeList}
      * in rollout.view): a wave of B nodes in a cluster of N converts N nodes, not B × N.
      */
-    default io.vertx.core.Future<java.util.List<NodeFacts>> freshNodeList() {
+    default Future<List<NodeFacts>> freshNodeList() {
         return retry().call(() -> nodes().listAll()).map(NodeFacts::all);
     }
 
@@ -97,7 +101,7 @@ public interface RollHost extends GuardedPatch.Host {
     int budget();
 
     /** The nodes of this run in progress now. */
-    java.util.Set<String> inFlight();
+    Set<String> inFlight();
 
     void progress(NodeRoll roll, String text);
 
@@ -115,8 +119,8 @@ public interface RollHost extends GuardedPatch.Host {
      * and creates nothing once the run may not act (the Lease not held) or is stopping. The run expires it when
      * the node's step ends.
      */
-    default io.vertx.core.Future<Void> silence(String node) {
-        return io.vertx.core.Future.succeededFuture();
+    default Future<Void> silence(String node) {
+        return Future.succeededFuture();
     }
 
     void rebootRequested(NodeRoll roll);

@@ -8,6 +8,7 @@ import dev.crifresh.coordinator.rollout.plan.Decisions;
 import dev.crifresh.coordinator.rollout.plan.Ownership;
 import dev.crifresh.coordinator.rollout.plan.Phase;
 import io.fabric8.kubernetes.api.model.Node;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Set;
 import java.util.function.Function;
@@ -88,7 +89,7 @@ final class RollPatches {
 
     /** Like the above; {@code at}: when it is recorded ({@code crifresh.dev/recorded-at}), or null. */
     static Recording rebooting(String runId, boolean recorded, NodeFacts startedAs, Collection<NodeFacts> cluster,
-                               Set<String> inFlight, int budget, Node node, java.time.Instant at) {
+                               Set<String> inFlight, int budget, Node node, Instant at) {
         LastMomentCheck.Verdict v = LastMomentCheck.check(runId, recorded, startedAs, node == null ? null : NodeFacts.of(node),
                 cluster, inFlight, budget);
         if (v instanceof LastMomentCheck.Go go) {

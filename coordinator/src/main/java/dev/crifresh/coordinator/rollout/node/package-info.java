@@ -3,6 +3,18 @@
  * {@code RebootStep}) over sealed states, inputs and effects, and the one effect runner that carries the effects out
  * ({@link dev.crifresh.coordinator.rollout.node.NodeRoll}: drain, last-moment check, reboot request, verify, uncordon),
  * through what the run lends it ({@link dev.crifresh.coordinator.rollout.node.RollHost}).
- * May use {@code rollout.api}, {@code rollout.plan}, and {@code coordinator.classify, gate, driver, events, kube, report, time}.
  */
+@MayUse({
+        "coordinator.base",
+        "coordinator.classify",
+        "coordinator.driver",
+        "coordinator.events",
+        "coordinator.gate",
+        "coordinator.kube",
+        "coordinator.report",
+        "coordinator.rollout.api",
+        "coordinator.rollout.plan",
+        "coordinator.time"})
 package dev.crifresh.coordinator.rollout.node;
+
+import dev.crifresh.common.arch.MayUse;

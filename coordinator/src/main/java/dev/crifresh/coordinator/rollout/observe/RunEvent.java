@@ -1,7 +1,7 @@
 package dev.crifresh.coordinator.rollout.observe;
 
-import dev.crifresh.coordinator.NodeAction;
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.NodeAction;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.placement.EvictionPlacement;

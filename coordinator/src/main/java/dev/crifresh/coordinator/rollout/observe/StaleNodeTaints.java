@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.rollout.observe;
 
-import dev.crifresh.coordinator.StaleTaint;
+import dev.crifresh.coordinator.base.StaleTaint;
 import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.kube.TaintPatches;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;

@@ -1,7 +1,7 @@
 package dev.crifresh.coordinator.rollout.plan;
 
-import dev.crifresh.coordinator.Action;
-import dev.crifresh.coordinator.NodeAction;
+import dev.crifresh.coordinator.base.Action;
+import dev.crifresh.coordinator.base.NodeAction;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;

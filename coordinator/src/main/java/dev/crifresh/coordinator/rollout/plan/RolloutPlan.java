@@ -1,8 +1,8 @@
 package dev.crifresh.coordinator.rollout.plan;
 
-import dev.crifresh.coordinator.Action;
-import dev.crifresh.coordinator.NodeAction;
-import dev.crifresh.coordinator.StaleTaint;
+import dev.crifresh.coordinator.base.Action;
+import dev.crifresh.coordinator.base.NodeAction;
+import dev.crifresh.coordinator.base.StaleTaint;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
@@ -13,6 +13,7 @@ import dev.crifresh.coordinator.report.Outcome;
 import io.fabric8.kubernetes.api.model.Node;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -126,7 +127,7 @@ public record RolloutPlan(List<NodePlan> nodes, List<NodeFacts> reboots, List<No
      * earlier run may already have rebooted are only waited for and not checked.
      */
     public static Map<String, String> apiAway(List<NodeFacts> reboots, Collection<NodeFacts> cluster, String apiHost) {
-        Map<String, String> away = new java.util.LinkedHashMap<>();
+        Map<String, String> away = new LinkedHashMap<>();
         for (NodeFacts f : rebootedHere(reboots)) {
             String why = ApiAway.why(f, cluster, apiHost);
             if (why != null) {

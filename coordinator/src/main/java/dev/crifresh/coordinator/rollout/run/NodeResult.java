@@ -1,7 +1,7 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.Action;
-import dev.crifresh.coordinator.NodeAction;
+import dev.crifresh.coordinator.base.Action;
+import dev.crifresh.coordinator.base.NodeAction;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.report.Decision;
 import dev.crifresh.coordinator.report.NodeReport;

@@ -1,7 +1,7 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.CoordinatorSettings;
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.driver.RebootDriver;
@@ -40,6 +40,8 @@ import io.vertx.core.Vertx;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * One rollout run: carries out the steps of {@link RunStep} (the algorithm, as numbered steps) and feeds their
@@ -130,7 +132,7 @@ public final class Rollout {
     }
 
     /** Every {@link RunEvent} of the run also goes to {@code tap}, on the run's context (a test's typed view); set before {@link #run()}. */
-    public Rollout withRunEvents(java.util.function.Consumer<RunEvent> tap) {
+    public Rollout withRunEvents(Consumer<RunEvent> tap) {
         observer.also(tap);
         return this;
     }
@@ -382,7 +384,7 @@ public final class Rollout {
         }
 
         @Override
-        public java.util.Set<String> inFlight() {
+        public Set<String> inFlight() {
             return rolls.inFlight();
         }
 

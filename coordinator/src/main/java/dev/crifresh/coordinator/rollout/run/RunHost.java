@@ -1,7 +1,7 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.CoordinatorSettings;
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;

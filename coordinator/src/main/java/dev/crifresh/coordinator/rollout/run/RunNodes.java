@@ -1,8 +1,8 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.Action;
-import dev.crifresh.coordinator.CoordinatorSettings;
-import dev.crifresh.coordinator.NodeAction;
+import dev.crifresh.coordinator.base.Action;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.NodeAction;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;

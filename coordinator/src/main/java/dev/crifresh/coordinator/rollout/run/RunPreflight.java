@@ -1,9 +1,9 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.CoordinatorSettings;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
-import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.NodePatches;
@@ -14,7 +14,7 @@ import dev.crifresh.coordinator.rollout.node.RollHost;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
 import dev.crifresh.coordinator.rollout.plan.ApiAway;
-import dev.crifresh.coordinator.rollout.plan.PodCounts;
+import dev.crifresh.coordinator.rollout.view.PodCounts;
 import dev.crifresh.coordinator.rollout.plan.RolloutOrder;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
 import dev.crifresh.coordinator.rollout.view.NodeView;
@@ -26,6 +26,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -144,7 +146,7 @@ final class RunPreflight {
      * @param fresh the nodes fresh by now: where evicted pods should land
      * @param over  whether the run ended meanwhile: then nothing is tainted (its end already took the taints off)
      */
-    Future<RunInput> place(List<NodeFacts> ordered, java.util.Set<String> fresh, java.util.function.BooleanSupplier over) {
+    Future<RunInput> place(List<NodeFacts> ordered, Set<String> fresh, BooleanSupplier over) {
         RolloutPlan.Eviction eviction = RolloutPlan.eviction(settings.staleTaint(), ordered, view.nodes(results.names()), fresh);
         Future<Map<String, Integer>> counts = eviction.seedNeeded() ? PodCounts.evictable(pods, eviction.toTaint())
                 : Future.succeededFuture(Map.of());

@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.Action;
+import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.gate.GateNote;
 import dev.crifresh.coordinator.placement.EvictionPlacement;

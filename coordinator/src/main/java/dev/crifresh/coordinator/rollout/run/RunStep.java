@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.Action;
+import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.report.Decision;
 import dev.crifresh.coordinator.report.Outcome;

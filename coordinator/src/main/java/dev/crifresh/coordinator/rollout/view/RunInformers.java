@@ -4,7 +4,6 @@ import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.kube.NodeOps;
-import dev.crifresh.coordinator.rollout.plan.BulkClassify;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Context;
 import io.vertx.core.Future;

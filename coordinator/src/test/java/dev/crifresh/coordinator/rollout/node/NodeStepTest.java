@@ -12,7 +12,7 @@ import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.coordinator.events.EventReason;
-import dev.crifresh.coordinator.gate.GateVerdict;
+import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.StopReason;

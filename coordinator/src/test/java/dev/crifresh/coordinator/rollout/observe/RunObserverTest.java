@@ -3,9 +3,9 @@ package dev.crifresh.coordinator.rollout.observe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.coordinator.Action;
-import dev.crifresh.coordinator.NodeAction;
-import dev.crifresh.coordinator.ProgressListener;
+import dev.crifresh.coordinator.base.Action;
+import dev.crifresh.coordinator.base.NodeAction;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;

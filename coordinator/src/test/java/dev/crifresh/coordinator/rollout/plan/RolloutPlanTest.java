@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.coordinator.Action;
-import dev.crifresh.coordinator.StaleTaint;
+import dev.crifresh.coordinator.base.Action;
+import dev.crifresh.coordinator.base.StaleTaint;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;

@@ -1,0 +1,7 @@
+package dev.crifresh.archfixture.high;
+
+import dev.crifresh.archfixture.low.Low;
+
+public final class High {
+    public Low low;
+}

@@ -1,0 +1,7 @@
+package dev.crifresh.archfixture.low;
+
+import dev.crifresh.archfixture.high.High;
+
+public final class Low {
+    public High high;
+}

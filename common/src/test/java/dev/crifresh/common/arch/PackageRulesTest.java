@@ -1,0 +1,26 @@
+package dev.crifresh.common.arch;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/** The package rules of the common module, as its packages' package-info state them (see {@link PackageRules}). */
+@AnalyzeClasses(packages = "dev.crifresh.common", importOptions = ImportOption.DoNotIncludeTests.class)
+class PackageRulesTest {
+    private static final PackageRules RULES = PackageRules.of("common");
+
+    @ArchTest
+    static final ArchRule noCycleBetweenPackages = PackageRules.noCycles();
+
+    @ArchTest
+    static void everyPackageStatesWhatItMayUse(JavaClasses classes) {
+        RULES.assertStated(classes);
+    }
+
+    @ArchTest
+    static void everyPackageUsesOnlyWhatItsPackageInfoLists(JavaClasses classes) {
+        RULES.mayUse(classes).check(classes);
+    }
+}
