@@ -229,6 +229,22 @@ class AgentRuntimeTest {
         assertEquals(200, ((VerificationResult.Valid) verify(again)).claims().containerd().pid());
     }
 
+    /**
+     * A containerd that is still loading its config (or refusing it) is unknown; the poll evaluates it again once
+     * it listens, long before the heartbeat (5 min here). Ordinary start-up, inside the threat model.
+     */
+    @Test
+    void aContainerdStillStartingIsEvaluatedAgainOnceItListensNotAtTheHeartbeat() throws Exception {
+        proc.notServing(100);
+        startAgent(settings(Duration.ofMinutes(5)));
+        NodeCondition starting = awaitOurs("unknown while containerd starts",
+                c -> "ContainerdNotServing".equals(c.getReason()));
+        assertEquals("Unknown", starting.getStatus());
+        proc.serving(100, "/run/containerd/containerd.sock");
+        NodeCondition fresh = awaitOurs("fresh once it listens", c -> "True".equals(c.getStatus()));
+        assertEquals("ContainerdStartedAfterConfig", fresh.getReason());
+    }
+
     @Test
     void aRemovedConditionIsPublishedAgain() throws Exception {
         startAgent(settings(Duration.ofMinutes(5)));

@@ -46,6 +46,19 @@ final class ObservationJson {
         }
     }
 
+    /** Whether containerd listens at its address (rule 1, serving), when read. */
+    private static void putListener(ObjectNode containerd, dev.crifresh.common.evidence.ContainerdListener listener) {
+        if (listener == null) {
+            return;
+        }
+        ObjectNode ln = containerd.putObject("listener");
+        ln.put("address", listener.address());
+        ln.put("state", listener.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        if (listener.detail() != null) {
+            ln.put("detail", listener.detail());
+        }
+    }
+
     /** containerd's introspection answer (rule 1b), when the check is on. */
     private static void putIntrospection(ObjectNode containerd, Introspection check) {
         if (check == null) {
@@ -111,6 +124,7 @@ final class ObservationJson {
             c.cmdline().forEach(argv::add);
             putSocket(cn, o, e);
             putIntrospection(cn, o.introspection());
+            putListener(cn, o.listener());
         }
         ObjectNode config = root.putObject("config");
         config.put("digest", e.configDigest());

@@ -1,6 +1,7 @@
 package dev.crifresh.agent.host;
 
 import dev.crifresh.common.evidence.BootClock;
+import dev.crifresh.common.evidence.ContainerdListener;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.ContainerdSocket;
 import dev.crifresh.common.evidence.Observation;
@@ -155,6 +156,12 @@ public final class HostReader {
                 toml.add(new ConfigDocument(path, texts.get(path)));
             }
         }
+        ContainerdListener listener = null;
+        if (closure != null) {
+            ContainerdAddress.Resolved resolved = ContainerdAddress.of(candidates.get(0).cmdline(), toml);
+            listener = resolved.address() == null ? ContainerdListener.unreadable(null, resolved.problem())
+                    : UnixSocketTable.read(procRoot, pid, resolved.address());
+        }
         List<String> loadedUndecodable = undecodable.stream()
                 .filter(u -> loaded.stream().anyMatch(p -> u.startsWith(p + ": "))).toList();
 
@@ -180,7 +187,7 @@ public final class HostReader {
         String hostError = hostErrors.isEmpty() ? null : String.join("; ", hostErrors);
         Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, watched,
                 directories, closure == null ? List.of() : closure.unwatched(), observedAt,
-                mountProblems(pid, evidence), socket);
+                mountProblems(pid, evidence), socket, null, listener);
         return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable, hosts);
     }
 
@@ -311,6 +318,11 @@ public final class HostReader {
      */
     public Set<String> hostsDirectories() {
         return tracked.hosts().consulted();
+    }
+
+    /** Whether containerd {@code pid} listens at {@code address} now ({@link UnixSocketTable}), for the poll. */
+    public ContainerdListener listener(long pid, String address) {
+        return UnixSocketTable.read(procRoot, pid, address);
     }
 
     /** The watched globs, for the file watcher and the poller. */

@@ -185,7 +185,8 @@ public final class AgentLoop {
         context.<Evaluated>executeBlocking(() -> {
             var files = probe.fileSignature();
             Assessment a = evaluator.evaluate();
-            return new Evaluated(a, new ChangeProbe.Baseline(files, a.observation().candidates()));
+            return new Evaluated(a, new ChangeProbe.Baseline(files, a.observation().candidates(),
+                    a.observation().listener()));
         }, false).onComplete(ar -> {
             evaluating = false;
             if (ar.succeeded()) {

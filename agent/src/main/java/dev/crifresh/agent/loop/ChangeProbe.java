@@ -3,6 +3,7 @@ package dev.crifresh.agent.loop;
 import dev.crifresh.agent.host.ProcessScan;
 import dev.crifresh.agent.host.ProcessScanner;
 import dev.crifresh.agent.host.HostReader;
+import dev.crifresh.common.evidence.ContainerdListener;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.ProcessSample;
 import java.io.IOException;
@@ -21,8 +22,11 @@ final class ChangeProbe {
     private final ProcessScanner scanner;
     private final ContainerdMatcher matcher;
 
-    /** What the last evaluation was based on; captured before that evaluation read anything. */
-    record Baseline(Map<String, String> files, List<ProcessSample> candidates) {
+    /**
+     * What the last evaluation was based on; the files captured before that evaluation read anything. {@code listener}:
+     * what containerd's socket table showed it (null when not read).
+     */
+    record Baseline(Map<String, String> files, List<ProcessSample> candidates, ContainerdListener listener) {
         Baseline {
             files = Map.copyOf(files);
             candidates = List.copyOf(candidates);
@@ -59,6 +63,16 @@ final class ChangeProbe {
                 return Optional.of("containerd pid " + before.get(0).pid() + " exited");
             }
             return Optional.of("containerd candidates changed from " + identities(before) + " to " + identities(now));
+        }
+        // containerd binds its socket once it has loaded its config: one found still starting is evaluated again
+        // at the first poll after it listens, not at the next heartbeat (and one that closed it, at once).
+        ContainerdListener was = baseline.listener();
+        if (was != null && was.address() != null && now.size() == 1) {
+            ContainerdListener is = reader.listener(now.get(0).pid(), was.address());
+            if (is.state() != was.state()) {
+                return Optional.of("containerd pid " + now.get(0).pid() + (is.isListening() ? " now listens at "
+                        : " no longer listens at ") + was.address());
+            }
         }
         if (!fileSignature().equals(baseline.files())) {
             return Optional.of("a watched file's or directory's change stamps moved");

@@ -238,7 +238,7 @@ public final class AgentBench {
         List<String> argv = new ArrayList<>(FakeContainerd.TALOS_CRI);
         argv.addAll(List.of("--root", marker));
         InCluster inCluster = null;
-        try (MockApi api = new MockApi(vertx); FakeContainerd containerd = FakeContainerd.start(argv)) {
+        try (MockApi api = new MockApi(vertx); FakeContainerd containerd = FakeContainerd.startServing(argv)) {
             api.createNode(NODE, Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim());
             TalosFiles files = new TalosFiles(dir.resolve("host"));
             // the files must predate containerd but not the boot: place them just before the process started

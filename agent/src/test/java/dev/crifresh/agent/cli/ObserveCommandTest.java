@@ -71,9 +71,26 @@ class ObserveCommandTest {
         assertEquals("/run/containerd/containerd.sock", socket.get("path").asString());
         assertEquals("no such socket", socket.get("error").asString());
         assertEquals("no-witness", socket.get("clock").asString());
+        JsonNode listener = json.get("containerd").get("listener");
+        assertEquals("/run/containerd/containerd.sock", listener.get("address").asString());
+        assertEquals("listening", listener.get("state").asString());
         assertEquals(CredentialFingerprint.of(Files.readAllBytes(key),
                         new RegistryAuth("ghcr.io", "deploy-bot", PASSWORD, "")),
                 json.get("registries").get("ghcr.io").asString());
+    }
+
+    @Test
+    void aContainerdThatHasNotBoundItsSocketIsUnknownAndSaysWhere() throws Exception {
+        new FakeProc(proc).notServing(4242);
+        CliHarness r = CliHarness.run("observe", "--proc-root", proc.toString(), "--host-root", host.toString(),
+                "--fingerprint-key", key.toString());
+        assertEquals(0, r.exit(), r.err());
+        JsonNode json = JsonMapper.builder().build().readTree(r.out());
+        assertEquals("unknown", json.get("verdict").asString());
+        assertEquals("ContainerdNotServing", json.get("reason").asString());
+        JsonNode listener = json.get("containerd").get("listener");
+        assertEquals("not-listening", listener.get("state").asString());
+        assertEquals("no socket is bound there", listener.get("detail").asString());
     }
 
     @Test

@@ -61,9 +61,9 @@ class ClockWitnessOnHostTest {
         String marker = "/tmp/crifresh-test-" + UUID.randomUUID();
         List<String> argv = new ArrayList<>(FakeContainerd.TALOS_CRI);
         argv.addAll(List.of("--root", marker));
-        FakeContainerd cri = FakeContainerd.start(argv);
+        // it binds its socket once its plugins are up: the listener in its namespace is the file under the host root
+        FakeContainerd cri = FakeContainerd.startServingUnder(argv, host);
         processes.add(cri);
-        UnixSockets.bind(host.resolve(SOCK.substring(1))); // what containerd does once its plugins are up
         ContainerdMatcher matcher = ContainerdMatcher.parse(ContainerdMatcher.TALOS_CRI_SPEC + " --root " + marker);
         Evaluator evaluator = new Evaluator(new HostReader(PROC, host, WatchGlobs.TALOS_DEFAULT, matcher,
                 HostClock.system(PROC)), RuleSettings.defaults(), KEY);

@@ -67,6 +67,17 @@ class EvaluatorRealProcTest {
     private FakeContainerd start(List<String> talosArgv) throws Exception {
         List<String> argv = new ArrayList<>(talosArgv);
         argv.addAll(List.of("--root", marker));
+        // Talos' CRI containerd serves once started (it loaded its config); the system one is never matched
+        FakeContainerd p = talosArgv.equals(FakeContainerd.TALOS_SYSTEM) ? FakeContainerd.start(argv)
+                : FakeContainerd.startServing(argv);
+        processes.add(p);
+        return p;
+    }
+
+    /** A CRI containerd that has not bound its socket: still loading its config, or refusing it. */
+    private FakeContainerd startNotServing() throws Exception {
+        List<String> argv = new ArrayList<>(FakeContainerd.TALOS_CRI);
+        argv.addAll(List.of("--root", marker));
         FakeContainerd p = FakeContainerd.start(argv);
         processes.add(p);
         return p;
@@ -96,6 +107,39 @@ class EvaluatorRealProcTest {
 
     private static void waitPast(Instant t) {
         Poll.until(Duration.ofSeconds(5), "wall clock past " + t, () -> Instant.now().isAfter(t));
+    }
+
+    /**
+     * gens' F1 on real processes: a containerd with Talos' command line, started after the files, that has not
+     * bound its socket — it is still loading its config, or refused it and is about to exit (a platform restarts
+     * it) — is unknown, never fresh; once it listens at its address, ordering proves it fresh. Ordinary platform
+     * behaviour (a containerd that refuses a config it cannot load), inside the threat model.
+     */
+    @Test
+    void aContainerdThatHasNotBoundItsSocketIsUnknownUntilItListens() throws Exception {
+        files.writeAll("token-v1", null);
+        waitPast(Instant.now().plusMillis(300));
+        FakeContainerd loading = startNotServing();
+        waitPast(realStart(loading).plusMillis(300));
+
+        Evaluation starting = evaluate();
+        assertEquals(Reason.CONTAINERD_NOT_SERVING, starting.reason(), starting.message());
+        assertEquals(Verdict.UNKNOWN, starting.verdict());
+        assertEquals("containerd (pid " + loading.pid() + ") has not bound its socket /run/containerd/containerd.sock:"
+                + " it has not finished loading its config, or refused it (no socket is bound there)", starting.message());
+
+        loading.serve(); // it finished loading its config and bound its socket
+        Evaluation serving = evaluate();
+        assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, serving.reason(), serving.message());
+        assertEquals(loading.pid(), serving.containerd().pid());
+
+        // it exits; the platform restarts it, and the new one refuses the config again: its predecessor's socket
+        // closed with it, so nothing listens in the new one's namespace
+        loading.close();
+        FakeContainerd refusing = startNotServing();
+        Evaluation again = evaluate();
+        assertEquals(Reason.CONTAINERD_NOT_SERVING, again.reason(), again.message());
+        assertEquals(refusing.pid(), again.containerd().pid());
     }
 
     @Test

@@ -62,7 +62,9 @@ class EvidenceAttacksRealProcTest {
     }
 
     private FakeContainerd start(List<String> argv, String comm) throws Exception {
-        return node.track(FakeContainerd.start(node.withMarker(argv), comm));
+        // a CRI containerd serves (it loaded its config); the system one and others are never matched
+        List<String> marked = node.withMarker(argv);
+        return node.track(FakeContainerd.canServe(argv) ? FakeContainerd.startServing(marked, comm) : FakeContainerd.start(marked, comm));
     }
 
     /** The honest Talos order: the config is rendered, some time passes, then containerd starts. */

@@ -78,7 +78,7 @@ class IntrospectionEvaluatorTest {
         waitPast(Instant.now().plusMillis(300));
         List<String> argv = new ArrayList<>(FakeContainerd.TALOS_CRI);
         argv.addAll(List.of("--root", marker));
-        FakeContainerd cri = FakeContainerd.start(argv);
+        FakeContainerd cri = FakeContainerd.startServing(argv);
         processes.add(cri);
         return cri;
     }

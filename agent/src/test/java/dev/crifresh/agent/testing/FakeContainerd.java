@@ -1,5 +1,6 @@
 package dev.crifresh.agent.testing;
 
+import dev.crifresh.agent.host.UnixSocketTable;
 import dev.crifresh.mockapi.testing.Poll;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -23,7 +24,14 @@ import java.util.stream.Stream;
  * that, then waits in {@code pause()}), and once it waits the test writes the wanted argv over the
  * process's own argument area through {@code /proc/<pid>/mem} (the same bytes' length: the kernel's
  * {@code cmdline} is that area). The test JVM is the process's parent, which Yama's default ptrace
- * scope allows; no compiler, no capability.
+ * scope allows.
+ *
+ * <p>Each stand-in runs in a network and mount namespace of its own ({@code unshare --net --mount}, root only) with a
+ * tmpfs on {@code /run}: its {@code /proc/<pid>/net/unix} shows only its own sockets, so the machine's own
+ * containerd (or another suite's, listening at {@code /run/containerd/containerd.sock} in the host's namespace)
+ * never makes it look as if it served, and nothing is bound under the machine's {@code /run}. A stand-in
+ * {@linkplain #startServing serves} as a containerd that loaded its config does: a listening stream socket at its
+ * {@code --address} in its namespace, held by a small perl process there that exits with the stand-in.
  */
 public final class FakeContainerd implements AutoCloseable {
     private static final Map<String, Path> BINARIES = new HashMap<>();
@@ -36,40 +44,74 @@ public final class FakeContainerd implements AutoCloseable {
             "/system/run/containerd/containerd.sock", "--state", "/system/state", "--root",
             "/system/var/lib/containerd");
 
+    /** The private namespaces every stand-in runs in. */
+    private static final List<String> OWN_NAMESPACES = List.of("unshare", "--net", "--mount", "--propagation", "private");
+    /** Mounts the private /run, before the caller's setup. */
+    private static final String NAMESPACE_SETUP = "mount -t tmpfs crifresh-run /run\n";
+    /** When $SERVE is set, starts the listener, after the caller's setup, before the stand-in takes over. */
+    private static final String SERVE_SETUP = "if [ -n \"$SERVE\" ]; then " + listenerCommand("\"$SERVE\"") + " & fi\n";
+
     private final Process process;
     private final List<String> argv;
+    private final List<Process> listeners = new ArrayList<>();
 
     private FakeContainerd(Process process, List<String> argv) {
         this.process = process;
         this.argv = argv;
     }
 
+    /** A containerd that has not bound its socket: still loading its config, or refusing it. */
     public static FakeContainerd start(List<String> argv) throws IOException {
         return start(argv, null);
     }
 
     public static FakeContainerd start(List<String> argv, String comm) throws IOException {
-        return launch(List.of(), "true", argv, comm);
+        return launch(List.of(), "true", argv, comm, false);
+    }
+
+    /** A containerd that serves: listening at its {@code --address} by the time this returns. */
+    public static FakeContainerd startServing(List<String> argv) throws IOException {
+        return launch(List.of(), "true", argv, null, true);
     }
 
     /**
-     * Starts it in a private mount namespace ({@code unshare --mount --propagation private}, root only)
-     * after {@code setup} ran there as a bash script: mounts made by {@code setup} are seen by this
-     * process alone, as a mount made in containerd's namespace would be. The process's start time is
-     * that of {@code unshare}, before {@code setup} ran.
+     * {@link #startServing}, its socket's directory bind-mounted from under {@code hostRoot}: the socket it binds
+     * at its {@code --address} is the file the agent reads under the host root, as on a node (the clock witness).
      */
-    public static FakeContainerd startInMountNamespace(List<String> argv, String setup) throws IOException {
-        return launch(List.of("unshare", "--mount", "--propagation", "private"), setup, argv, null);
+    public static FakeContainerd startServingUnder(List<String> argv, Path hostRoot) throws IOException {
+        String address = servableAddress(argv);
+        String dir = address.substring(0, address.lastIndexOf('/'));
+        Path onHost = hostRoot.resolve(dir.substring(1));
+        Files.createDirectories(onHost);
+        return launch(List.of(), "mkdir -p '" + dir + "'\nmount --bind '" + onHost + "' '" + dir + "'", argv, null,
+                true);
     }
 
-    /** Starts it in the mount namespace of {@code pid} ({@code nsenter --mount}). */
+    /** {@link #startServing} with the kernel's {@code comm} {@code comm}. */
+    public static FakeContainerd startServing(List<String> argv, String comm) throws IOException {
+        return launch(List.of(), "true", argv, comm, true);
+    }
+
+    /**
+     * Starts it, serving, in its private mount namespace after {@code setup} ran there as a bash script: mounts
+     * made by {@code setup} are seen by this process alone, as a mount made in containerd's namespace would be.
+     * The process's start time is that of {@code unshare}, before {@code setup} ran.
+     */
+    public static FakeContainerd startInMountNamespace(List<String> argv, String setup) throws IOException {
+        return launch(List.of(), setup, argv, null, true);
+    }
+
+    /**
+     * Starts it, serving, in a mount namespace cloned from that of {@code pid} ({@code nsenter --mount}, then
+     * namespaces of its own): it sees {@code pid}'s mounts.
+     */
     public static FakeContainerd startInMountNamespaceOf(long pid, List<String> argv) throws IOException {
-        return launch(List.of("nsenter", "--mount", "--target", Long.toString(pid)), "true", argv, null);
+        return launch(List.of("nsenter", "--mount", "--target", Long.toString(pid)), "true", argv, null, true);
     }
 
     /** {@code launcher} must exec (not fork) into bash, so that the process the test started is the stand-in. */
-    private static FakeContainerd launch(List<String> launcher, String setup, List<String> argv, String comm)
-            throws IOException {
+    private static FakeContainerd launch(List<String> launcher, String setup, List<String> argv, String comm,
+            boolean serving) throws IOException {
         byte[] wanted = (String.join("\0", argv) + "\0").getBytes(StandardCharsets.UTF_8);
         // argv of the same total length that sleep accepts: "<padding>\0inf\0"
         int padding = wanted.length - "\0inf\0".length();
@@ -77,15 +119,23 @@ public final class FakeContainerd implements AutoCloseable {
             throw new IllegalArgumentException("command line too short for a stand-in process: " + argv);
         }
         List<String> command = new ArrayList<>(launcher);
-        command.addAll(List.of("bash", "-c", "set -e\n" + setup + "\nexec -a \"$0\" \"$FAKE_BIN\" \"$@\"",
-                "x".repeat(padding), "inf"));
+        command.addAll(OWN_NAMESPACES);
+        command.addAll(List.of("bash", "-c", "set -e\n" + NAMESPACE_SETUP + setup + "\n" + SERVE_SETUP
+                + "exec -a \"$0\" \"$FAKE_BIN\" \"$@\"", "x".repeat(padding), "inf"));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         Path binary = binary(comm == null ? "containerd" : comm);
         pb.environment().put("FAKE_BIN", binary.toString());
+        String address = serving ? servableAddress(argv) : null;
+        if (address != null) {
+            pb.environment().put("SERVE", address);
+        }
         FakeContainerd fake = new FakeContainerd(pb.start(), List.copyOf(argv));
         try {
             fake.rewriteArgv(binary, wanted);
+            if (address != null) {
+                fake.awaitListening(address);
+            }
         } catch (IOException | RuntimeException | Error e) {
             fake.close();
             throw e;
@@ -95,6 +145,68 @@ public final class FakeContainerd implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /**
+     * containerd finishes loading its config and binds its socket: a listener at its {@code --address} in its
+     * namespaces ({@code nsenter}), listening by the time this returns.
+     */
+    public FakeContainerd serve() throws IOException {
+        String address = servableAddress(argv);
+        ProcessBuilder pb = new ProcessBuilder("nsenter", "--net", "--mount", "--target", Long.toString(pid()),
+                "bash", "-c", listenerCommand("\"$0\""), address).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        listeners.add(pb.start());
+        awaitListening(address);
+        return this;
+    }
+
+    /** Whether its socket table shows a listener at its address now. */
+    public boolean listening() {
+        String address = servableAddress(argv);
+        return UnixSocketTable.read(Path.of("/proc"), pid(), address).isListening();
+    }
+
+    private void awaitListening(String address) {
+        Poll.until(Duration.ofSeconds(10), "pid " + pid() + " listening at " + address,
+                () -> UnixSocketTable.read(Path.of("/proc"), pid(), address).isListening());
+    }
+
+    /**
+     * A perl process that binds a stream socket at the address (an abstract name for a leading {@code @}), listens,
+     * and exits once its parent (the stand-in, or {@code nsenter}'s process) is gone.
+     */
+    private static String listenerCommand(String addressWord) {
+        return "perl -MSocket -e 'my $a = shift; $a =~ s/^@/\\0/; my $d = $a; $d =~ s{/[^/]*$}{};"
+                + " system(\"mkdir\", \"-p\", $d) if $a =~ m{^/} && length $d;"
+                + " socket(my $s, PF_UNIX, SOCK_STREAM, 0) or die $!; unlink $a if $a =~ m{^/};"
+                + " bind($s, pack_sockaddr_un($a)) or die $!; listen($s, 16) or die $!;"
+                + " my $p = getppid(); select(undef, undef, undef, 0.05) while getppid() == $p;' " + addressWord;
+    }
+
+    /** Whether a stand-in with this command line can serve: its {@code --address} is under /run or abstract. */
+    public static boolean canServe(List<String> argv) {
+        try {
+            servableAddress(argv);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** The stand-in's {@code --address}: under {@code /run} (its private tmpfs) or an abstract name, nowhere else. */
+    private static String servableAddress(List<String> argv) {
+        String address = null;
+        for (int i = 1; i + 1 < argv.size(); i++) {
+            if (argv.get(i).equals("--address") || argv.get(i).equals("-a")) {
+                address = argv.get(i + 1);
+            }
+        }
+        if (address == null || !(address.startsWith("/run/") || address.startsWith("@"))) {
+            throw new IllegalArgumentException("a serving stand-in needs an --address under /run (its private tmpfs)"
+                    + " or an abstract name, got " + argv);
+        }
+        return address;
     }
 
     public List<String> argv() {
@@ -110,6 +222,7 @@ public final class FakeContainerd implements AutoCloseable {
 
     @Override
     public void close() {
+        listeners.forEach(Process::destroyForcibly);
         process.destroyForcibly();
         try {
             process.waitFor(10, TimeUnit.SECONDS);

@@ -12,7 +12,9 @@ import java.util.stream.Stream;
 
 /**
  * A proc-root folder for tests where the real {@code /proc} is not the point: boot id, uptime and
- * {@code <pid>/{cmdline,stat}} in the kernel's formats.
+ * {@code <pid>/{cmdline,stat,mountinfo,net/unix}} in the kernel's formats. A process added here is a containerd
+ * that serves: its socket table shows a listener at the address its command line names (containerd's default
+ * without one), as a containerd that loaded its config has; {@link #notServing} takes it away.
  */
 public final class FakeProc {
     private final Path root;
@@ -53,7 +55,42 @@ public final class FakeProc {
                 + " 0 -1 4194560 100 0 0 0 5 7 0 0 20 0 12 0 " + startTicks + " 1000000 500 18446744073709551615");
         write(dir.resolve("mountinfo"), "22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
                 + "23 22 0:5 / /proc rw,nosuid,nodev,noexec shared:2 - proc proc rw\n");
+        return serving(pid, address(argv));
+    }
+
+    /** containerd {@code pid} listens at {@code address} (its socket table shows the listener and a connection). */
+    public FakeProc serving(long pid, String address) {
+        write(root.resolve(Long.toString(pid)).resolve("net/unix"), UNIX_HEADER
+                + "0000000000000000: 00000002 00000000 00010000 0001 01 250057 " + address + "\n"
+                + "0000000000000000: 00000003 00000000 00000000 0001 03 259206 " + address + "\n"
+                + "0000000000000000: 00000003 00000000 00000000 0001 03 259207\n");
         return this;
+    }
+
+    /** containerd {@code pid} has not bound its socket (still loading its config, or refusing it). */
+    public FakeProc notServing(long pid) {
+        write(root.resolve(Long.toString(pid)).resolve("net/unix"), UNIX_HEADER
+                + "0000000000000000: 00000003 00000000 00000000 0001 03 259207\n");
+        return this;
+    }
+
+    private static final String UNIX_HEADER = "Num       RefCount Protocol Flags    Type St Inode Path\n";
+
+    /** The value of {@code --address}/{@code -a}, else containerd's default. */
+    private static String address(List<String> argv) {
+        for (int i = 1; i < argv.size(); i++) {
+            String a = argv.get(i);
+            if ((a.equals("--address") || a.equals("-a") || a.equals("-address") || a.equals("--a"))
+                    && i + 1 < argv.size()) {
+                return argv.get(i + 1);
+            }
+            for (String flag : List.of("--address=", "-address=", "-a=", "--a=")) {
+                if (a.startsWith(flag)) {
+                    return a.substring(flag.length());
+                }
+            }
+        }
+        return "/run/containerd/containerd.sock";
     }
 
     /** Replaces a process's stat with a line that does not parse. */

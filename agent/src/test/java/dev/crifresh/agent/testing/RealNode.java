@@ -109,7 +109,7 @@ public final class RealNode implements AutoCloseable {
 
     /** containerd started once some time passed after the files were written; returns once time moved past its start. */
     public FakeContainerd containerdAfterTheFiles() throws IOException {
-        return containerdAfterTheFiles(() -> FakeContainerd.start(talosCri()));
+        return containerdAfterTheFiles(() -> FakeContainerd.startServing(talosCri()));
     }
 
     /** Like {@link #containerdAfterTheFiles()}, with the caller's way of starting it. */

@@ -125,6 +125,13 @@ public final class EvidenceRules {
                     + ", which the agent does not watch");
         }
 
+        // Rule 1, serving: containerd binds its socket only after it loaded its config; a containerd that refuses
+        // its config exits before that, so until it listens its start proves nothing about the files.
+        Outcome notServing = servingCheck(o.listener(), containerd);
+        if (notServing != null) {
+            return notServing;
+        }
+
         // Rule 1b (opt-in): containerd's introspection answer, a veto before any proof of fresh.
         Stamp newestEvidence = newestChange(o);
         Optional<IntrospectionRules.Finding> introspected = IntrospectionRules.check(o.introspection(),
@@ -221,6 +228,28 @@ public final class EvidenceRules {
                 + shortDigest(digest) + " while " + who + " was running, "
                 + (memory.loadedDigest() == null ? "and what it loaded was never proven"
                         : "but it loaded " + shortDigest(memory.loadedDigest())));
+    }
+
+    /**
+     * Rule 1, serving: the containerd the agent timed listens at its address, so it has loaded its config.
+     * Anything else — not listening, an unreadable socket table, or no reading at all — is unknown.
+     */
+    private static Outcome servingCheck(ContainerdListener listener, ProcessSample containerd) {
+        String who = "containerd (pid " + containerd.pid() + ")";
+        if (listener == null) {
+            return Outcome.notFresh(Reason.CONTAINERD_NOT_SERVING, "whether " + who
+                    + " listens on its socket was not read");
+        }
+        String address = listener.address() == null ? "its socket" : oneLine(listener.address());
+        return switch (listener.state()) {
+            case LISTENING -> null;
+            case NOT_LISTENING -> Outcome.notFresh(Reason.CONTAINERD_NOT_SERVING, who + " has not bound its socket "
+                    + address + ": it has not finished loading its config, or refused it"
+                    + (listener.detail() == null ? "" : " (" + oneLine(listener.detail()) + ")"));
+            case UNREADABLE -> Outcome.notFresh(Reason.CONTAINERD_NOT_SERVING, "whether " + who + " listens on "
+                    + address + " cannot be read" + (listener.detail() == null ? ""
+                            : " (" + oneLine(listener.detail()) + ")"));
+        };
     }
 
     /** Rule 1, mounts: a tree mounted on the way to the config moves no stamp, so nothing can be proven. */

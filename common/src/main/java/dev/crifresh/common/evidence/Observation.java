@@ -26,6 +26,8 @@ import java.util.List;
  *                         containerd, or no {@code --address} on its command line)
  * @param introspection    containerd's introspection answer and the files' credential hosts (rule 1b); null when
  *                         the check is off or there is no single containerd to ask
+ * @param listener         whether the single containerd listens at its address (rule 1, serving); null when not
+ *                         read (no single containerd), which the rules never take for serving
  */
 public record Observation(
         String bootId,
@@ -39,7 +41,8 @@ public record Observation(
         Instant observedAt,
         List<String> mountProblems,
         ContainerdSocket containerdSocket,
-        Introspection introspection) {
+        Introspection introspection,
+        ContainerdListener listener) {
 
     public Observation {
         candidates = List.copyOf(candidates);
@@ -47,6 +50,15 @@ public record Observation(
         directories = List.copyOf(directories);
         unwatchedImports = List.copyOf(unwatchedImports);
         mountProblems = List.copyOf(mountProblems);
+    }
+
+    /** An observation without the serving check (rules then say {@link Reason#CONTAINERD_NOT_SERVING}). */
+    public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
+                       List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
+                       Instant observedAt, List<String> mountProblems, ContainerdSocket containerdSocket,
+                       Introspection introspection) {
+        this(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports, observedAt,
+                mountProblems, containerdSocket, introspection, null);
     }
 
     /** An observation without the introspection check. */
@@ -60,7 +72,13 @@ public record Observation(
     /** The same observation with this introspection evidence. */
     public Observation withIntrospection(Introspection check) {
         return new Observation(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports,
-                observedAt, mountProblems, containerdSocket, check);
+                observedAt, mountProblems, containerdSocket, check, listener);
+    }
+
+    /** The same observation with what containerd's socket table shows at its address. */
+    public Observation withListener(ContainerdListener read) {
+        return new Observation(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports,
+                observedAt, mountProblems, containerdSocket, introspection, read);
     }
 
     /** An observation without a mount check or socket witness (simulated hosts and rule tests). */
@@ -81,7 +99,7 @@ public record Observation(
     /** The same observation with this socket witness. */
     public Observation withContainerdSocket(ContainerdSocket socket) {
         return new Observation(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports,
-                observedAt, mountProblems, socket, introspection);
+                observedAt, mountProblems, socket, introspection, listener);
     }
 
     /** An observation without directory stamps or import check (simulations and rule tests). */

@@ -55,7 +55,12 @@ public enum Reason {
     /** The introspection check is on and containerd's socket gave no usable answer (rule 1b). */
     INTROSPECTION_UNAVAILABLE("IntrospectionUnavailable", Verdict.UNKNOWN),
     /** containerd's socket is answered by another process than the containerd the agent timed (rule 1b). */
-    INTROSPECTION_OTHER_PROCESS("IntrospectionOtherProcess", Verdict.UNKNOWN);
+    INTROSPECTION_OTHER_PROCESS("IntrospectionOtherProcess", Verdict.UNKNOWN),
+    /**
+     * The containerd the agent timed has no listening socket at its address: it has not finished loading its
+     * config, or refused it and is about to exit (rule 1, serving).
+     */
+    CONTAINERD_NOT_SERVING("ContainerdNotServing", Verdict.UNKNOWN);
 
     private final String code;
     private final Verdict verdict;

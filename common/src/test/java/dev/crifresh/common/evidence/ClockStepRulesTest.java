@@ -140,7 +140,8 @@ class ClockStepRulesTest {
         // ...then the clock is stepped back an hour: the kernel's boot wall time moves, the stamps do not.
         Observation after = new Observation(before.bootId(), new BootClock(BOOT.minus(FAST), Duration.ZERO), null,
                 before.clkTck(), before.candidates(), before.files(), before.directories(), before.unwatchedImports(),
-                before.observedAt().minus(FAST), before.mountProblems(), before.containerdSocket());
+                before.observedAt().minus(FAST), before.mountProblems(), before.containerdSocket(), null,
+                before.listener());
         Evaluation same = EvidenceRules.evaluate(after, TALOS, proven.memory());
         assertEquals(CONFIG_UNCHANGED_SINCE_LOAD, same.reason(), same.message());
         assertEquals(Proof.CONTENT, same.proof());

@@ -20,6 +20,7 @@ import static dev.crifresh.common.evidence.Reason.CONFIG_UNWATCHED_IMPORT;
 import static dev.crifresh.common.evidence.Reason.CONTAINERD_START_IN_FUTURE;
 import static dev.crifresh.common.evidence.Reason.CONTAINERD_AMBIGUOUS;
 import static dev.crifresh.common.evidence.Reason.CONTAINERD_NOT_FOUND;
+import static dev.crifresh.common.evidence.Reason.CONTAINERD_NOT_SERVING;
 import static dev.crifresh.common.evidence.Reason.CONTAINERD_STARTED_AFTER_CONFIG;
 import static dev.crifresh.common.evidence.Reason.HOST_UNREADABLE;
 import static dev.crifresh.common.evidence.Reason.ORDERING_WITHIN_MARGIN;
@@ -48,6 +49,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class EvidenceRulesTest {
     private static final RuleSettings TALOS = RuleSettings.defaults();
     private static final RuleSettings GENERIC = new RuleSettings(ms(50), false);
+    private static final String SOCKET = "/run/containerd/containerd.sock";
     private static final Duration BEFORE_BOOT_1970 = Duration.between(BOOT, Instant.parse("1970-01-01T00:00:03Z"));
 
     private static RuleSettings margin(long millis) {
@@ -120,6 +122,28 @@ class EvidenceRulesTest {
                 row("no containerd outranks an unreadable config",
                         given().containerds().unreadable(CRI_TOML, "EACCES"), CONTAINERD_NOT_FOUND),
                 row("two CRI containerds", given().containerds(cri(PID, 500), cri(1300, 700)), CONTAINERD_AMBIGUOUS),
+                // F1: a containerd that refuses its config has Talos' command line and started after the files
+                row("containerd not listening yet (loading its config, or refusing it): ordering looks fresh",
+                        given().listener(ContainerdListener.notListening(SOCKET, null)), CONTAINERD_NOT_SERVING),
+                row("containerd not listening, generic mode",
+                        given().listener(ContainerdListener.notListening(SOCKET, null)), GENERIC, CONTAINERD_NOT_SERVING),
+                row("containerd's socket table unreadable",
+                        given().listener(ContainerdListener.unreadable(SOCKET, "EACCES")), CONTAINERD_NOT_SERVING),
+                row("containerd's socket table not read at all",
+                        given().listener(null), CONTAINERD_NOT_SERVING),
+                row("not serving outranks a forward clock step that would prove fresh by the socket's clock",
+                        given().allFilesAt(ms(-3_600_000)).socket(ms(-3_599_000))
+                                .listener(ContainerdListener.notListening(SOCKET, null)), CONTAINERD_NOT_SERVING),
+                row("no containerd outranks not serving",
+                        given().containerds().listener(null), CONTAINERD_NOT_FOUND),
+                row("an unreadable config outranks not serving",
+                        given().unreadable(CRI_TOML, "EACCES").listener(ContainerdListener.notListening(SOCKET, null)),
+                        CONFIG_UNREADABLE),
+                row("not serving outranks a mount on the way",
+                        given().mounted("/etc/cri/conf.d is a mount point")
+                                .listener(ContainerdListener.notListening(SOCKET, null)), CONTAINERD_NOT_SERVING),
+                row("serving, config changed after start: still stale",
+                        given().criToml(ms(55_000), "## merged v2\n"), CONFIG_CHANGED_AFTER_CONTAINERD_START),
                 row("three CRI containerds",
                         given().containerds(cri(PID, 500), cri(1300, 700), cri(1400, 900)), CONTAINERD_AMBIGUOUS),
                 row("two containerds outrank an unreadable config",
@@ -230,6 +254,30 @@ class EvidenceRulesTest {
         assertEquals(e, EvidenceRules.evaluate(observation, row.settings(), null), "same inputs, same output");
         assertEquals(e, EvidenceRules.evaluate(row.given().buildReversed(), row.settings(), null),
                 "file order must not matter");
+    }
+
+    @Test
+    void aContainerdStillStartingIsUnknownUntilItListensThenFreshByOrdering() {
+        Evaluation starting = EvidenceRules.evaluate(
+                given().listener(ContainerdListener.notListening(SOCKET, null)).build(), TALOS, null);
+        assertEquals(CONTAINERD_NOT_SERVING, starting.reason(), starting.message());
+        assertEquals(Verdict.UNKNOWN, starting.verdict());
+        assertEquals("containerd (pid 1234) has not bound its socket /run/containerd/containerd.sock: it has not"
+                + " finished loading its config, or refused it", starting.message());
+        assertNull(starting.memory().loadedDigest(), "nothing is proven loaded while it does not serve");
+
+        Evaluation serving = EvidenceRules.evaluate(given().build(), TALOS, starting.memory());
+        assertEquals(CONTAINERD_STARTED_AFTER_CONFIG, serving.reason(), serving.message());
+        assertEquals(Proof.ORDERING, serving.proof());
+    }
+
+    @Test
+    void anUnreadableSocketTableNamesWhy() {
+        Evaluation e = EvidenceRules.evaluate(
+                given().listener(ContainerdListener.unreadable(SOCKET, "NoSuchFileException: /proc/1234/net/unix"))
+                        .build(), TALOS, null);
+        assertEquals("whether containerd (pid 1234) listens on /run/containerd/containerd.sock cannot be read"
+                + " (NoSuchFileException: /proc/1234/net/unix)", e.message());
     }
 
     /** Steps evaluated in order, each with the memory the previous step returned. */

@@ -41,6 +41,8 @@ final class Given {
     private final List<String> mountProblems = new ArrayList<>();
     /** containerd's socket as a function of the boot wall time; null: not read. */
     private Function<Instant, ContainerdSocket> socket;
+    /** What containerd's socket table shows; by default it listens at Talos' address. */
+    private ContainerdListener listener = ContainerdListener.listening("/run/containerd/containerd.sock");
 
     private Given() {
         file(CONTAINERD_TOML, ms(1000), "version = 3\nimports = ['/etc/cri/conf.d/cri.toml']\n");
@@ -208,7 +210,7 @@ final class Given {
         List<WatchedDirectory> dirs = new ArrayList<>();
         directories.values().forEach(d -> dirs.add(d.apply(boot)));
         return new Observation(bootId, clock, hostError, clkTck, candidates, built, dirs, unwatchedImports,
-                boot.plus(observedAt), mountProblems, socket == null ? null : socket.apply(boot));
+                boot.plus(observedAt), mountProblems, socket == null ? null : socket.apply(boot), null, listener);
     }
 
     /** The same observation with its file list reversed (the rules must not care about order). */
@@ -219,7 +221,8 @@ final class Given {
         List<WatchedDirectory> dirs = new ArrayList<>(o.directories());
         java.util.Collections.reverse(dirs);
         return new Observation(o.bootId(), o.clock(), o.hostError(), o.clkTck(), o.candidates(), reversed, dirs,
-                o.unwatchedImports(), o.observedAt(), o.mountProblems(), o.containerdSocket());
+                o.unwatchedImports(), o.observedAt(), o.mountProblems(), o.containerdSocket(), o.introspection(),
+                o.listener());
     }
 
     /** containerd's socket, bound {@code sinceBoot} after boot in today's clock (mtime and ctime alike). */
@@ -231,6 +234,12 @@ final class Given {
     Given socket(Duration mtimeSinceBoot, Duration ctimeSinceBoot) {
         socket = b -> ContainerdSocket.found("/run/containerd/containerd.sock", b.plus(mtimeSinceBoot),
                 b.plus(ctimeSinceBoot));
+        return this;
+    }
+
+    /** What containerd's socket table shows at its address; null: not read. */
+    Given listener(ContainerdListener read) {
+        listener = read;
         return this;
     }
 

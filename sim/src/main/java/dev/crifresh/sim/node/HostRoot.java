@@ -22,7 +22,7 @@ import java.util.List;
 
 /**
  * One simulated node's host root folder, laid out as the agent reads a Talos node (TEAM.md "Host layout"):
- * {@code proc/<pid>/{cmdline,stat}}, {@code proc/uptime}, {@code proc/sys/kernel/random/boot_id} and
+ * {@code proc/<pid>/{cmdline,stat,net/unix}}, {@code proc/uptime}, {@code proc/sys/kernel/random/boot_id} and
  * {@code etc/cri/...}. Config files are written in place (truncate + write, no rename), as Talos does,
  * and carry real modification times.
  */
@@ -65,16 +65,32 @@ public final class HostRoot {
         process(systemContainerdPid, "containerd", 1, ProcFiles.CLK_TCK, ProcFiles.SYSTEM_CONTAINERD);
     }
 
-    /** The CRI containerd appears in /proc with its Talos command line and start time. */
+    /**
+     * The CRI containerd appears in /proc with its Talos command line and start time. It does not serve yet: its
+     * socket table has no listener until it has loaded its config and {@linkplain #bindContainerdSocket bound}.
+     */
     public void startCriContainerd(long pid, long startTicks) {
         process(pid, "containerd", 1, startTicks, ProcFiles.CRI_CONTAINERD);
+        write(procRoot().resolve(Long.toString(pid)).resolve("net/unix"),
+                ProcFiles.unixSockets(List.of()).getBytes(StandardCharsets.US_ASCII));
     }
 
     /**
-     * containerd binds its socket as {@code sys.CreateUnixSocket} does (unlink, then bind: a real socket
-     * inode), stamped {@code mtime}: the wall clock of its start, as that clock read then.
+     * containerd {@code pid}, having loaded its config, binds its socket as {@code sys.CreateUnixSocket} does
+     * (unlink, then bind: a real socket inode), stamped {@code mtime}: the wall clock of its start, as that clock
+     * read then; its socket table now shows the listener (it serves).
      */
-    public void bindContainerdSocket(Instant mtime) {
+    public void bindContainerdSocket(long pid, Instant mtime) {
+        bindContainerdSocket(mtime);
+        Path table = procRoot().resolve(Long.toString(pid)).resolve("net/unix");
+        if (Files.isDirectory(table.getParent().getParent())) {
+            write(table, ProcFiles.unixSockets(List.of(CONTAINERD_SOCKET + ".ttrpc", CONTAINERD_SOCKET))
+                    .getBytes(StandardCharsets.US_ASCII));
+        }
+    }
+
+    /** The socket file alone, as {@link #bindContainerdSocket(long, Instant)} binds it. */
+    void bindContainerdSocket(Instant mtime) {
         Path socket = file(CONTAINERD_SOCKET);
         try {
             Files.createDirectories(socket.getParent());

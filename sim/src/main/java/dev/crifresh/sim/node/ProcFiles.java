@@ -47,6 +47,21 @@ public final class ProcFiles {
                 + " 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n";
     }
 
+    /**
+     * {@code /proc/<pid>/net/unix}: the unix sockets of the process's network namespace, here a listening stream
+     * socket ({@code __SO_ACCEPTCON}, unconnected) at each of {@code listening}, and a client's connection.
+     */
+    public static String unixSockets(List<String> listening) {
+        StringBuilder sb = new StringBuilder("Num       RefCount Protocol Flags    Type St Inode Path\n");
+        long inode = 250_000;
+        for (String path : listening) {
+            sb.append("0000000000000000: 00000002 00000000 00010000 0001 01 ").append(inode++).append(' ')
+                    .append(path).append('\n');
+        }
+        sb.append("0000000000000000: 00000003 00000000 00000000 0001 03 ").append(inode).append('\n');
+        return sb.toString();
+    }
+
     /** {@code /proc/uptime}: seconds since boot and aggregate idle seconds, two decimals. */
     public static String uptime(Duration sinceBoot) {
         double up = sinceBoot.toMillis() / 1000.0;

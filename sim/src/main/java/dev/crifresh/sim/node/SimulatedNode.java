@@ -187,7 +187,7 @@ public final class SimulatedNode {
         long criPid = pid();
         long ticks = ProcFiles.ticks(containerd);
         host.startCriContainerd(criPid, ticks);
-        host.bindContainerdSocket(bootWall.plus(clock.stamp(containerd.plus(SOCKET_AFTER_START))));
+        host.bindContainerdSocket(criPid, bootWall.plus(clock.stamp(containerd.plus(SOCKET_AFTER_START))));
         loadedCredential = credentialAtContainerdStart();
         boot = new Boot(bootId, bootWall, systemPid, criPid, ticks);
         boots++;
@@ -312,7 +312,7 @@ public final class SimulatedNode {
         Instant now = Instant.now();
         long ticks = ProcFiles.ticks(Duration.between(boot.wallTime(), now));
         host.startCriContainerd(pid, ticks);
-        host.bindContainerdSocket(now.plus(SOCKET_AFTER_START)); // after the step: the true time
+        host.bindContainerdSocket(pid, now.plus(SOCKET_AFTER_START)); // after the step: the true time
         loadedCredential = credentialAtContainerdStart();
         boot = boot.withCriContainerd(pid, ticks);
         event(SimEvent.Kind.CONTAINERD_RESTARTED, "pid " + pid);

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.crifresh.agent.host.UnixSocketTable;
+import dev.crifresh.common.evidence.ContainerdListener;
 import dev.crifresh.sim.scenario.Credential;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,6 +80,25 @@ class HostRootTest {
         assertTrue(mtime("etc/cri/conf.d/cri.toml").isAfter(before));
         assertTrue(mtime("etc/cri/conf.d/01-registries.part").isAfter(before));
         assertEquals(boot, mtime("etc/cri/containerd.toml"));
+    }
+
+    /** containerd serves once it has loaded its config and bound its socket, not while it starts. */
+    @Test
+    void criContainerdServesOnlyOnceItHasBoundItsSocket() throws Exception {
+        HostRoot host = new HostRoot(dir);
+        Instant boot = Instant.now().minusSeconds(60);
+        host.boot("b-1", boot, 811);
+        host.startCriContainerd(1201, 600);
+        ContainerdListener starting = UnixSocketTable.read(host.procRoot(), 1201, HostRoot.CONTAINERD_SOCKET);
+        assertEquals(ContainerdListener.State.NOT_LISTENING, starting.state(), starting.detail());
+
+        host.bindContainerdSocket(1201, boot.plusSeconds(6));
+        assertTrue(UnixSocketTable.read(host.procRoot(), 1201, HostRoot.CONTAINERD_SOCKET).isListening());
+        assertFalse(UnixSocketTable.read(host.procRoot(), 1201, "/system/run/containerd/containerd.sock").isListening());
+
+        host.stopCriContainerd(1201);
+        assertEquals(ContainerdListener.State.UNREADABLE,
+                UnixSocketTable.read(host.procRoot(), 1201, HostRoot.CONTAINERD_SOCKET).state(), "gone with it");
     }
 
     @Test
