@@ -169,7 +169,7 @@ class RunModeTest {
      * The DaemonSet's view of GENS_FINDINGS F1: containerd 2.2 on Talos 1.15's version 4 files refuses them and
      * exits; the platform restarts it (here back to back for 10 s). The API is polled every 20 ms; a {@code True}
      * condition there is a false fresh (no containerd ever loads these files, no pull can work). Reported as the
-     * known gap while {@link TruthTableTest#REFUSED_CONFIG_CLOSED} is false, asserted never {@code True} after.
+     * false fresh the agent's serving check (rule 1: containerd listens at its address) rules out: never {@code True}.
      */
     @org.junit.jupiter.api.Test
     void aContainerdRefusingItsConfigIsNeverPublishedFresh() throws Exception {
@@ -224,10 +224,6 @@ class RunModeTest {
         System.out.println("run mode, containerd 2.2 refusing version 4 files: " + refusals.get()
                 + " refused starts; the API showed (polls per status/reason) " + published);
         assertTrue(refusals.get() > 0, "containerd 2.2 never refused the version 4 files");
-        if (!fresh.isEmpty() && !TruthTableTest.REFUSED_CONFIG_CLOSED) {
-            org.junit.jupiter.api.Assumptions.abort("KNOWN GAP (GENS_FINDINGS F1): the condition was True for a containerd"
-                    + " that refuses its config: " + fresh.get(0));
-        }
         assertTrue(fresh.isEmpty(), "True while containerd 2.2 refuses the files: " + published);
     }
 

@@ -55,13 +55,6 @@ class TruthTableTest {
      * skipped loudly (a branch without that evidence); true: they must give stale or unknown.
      */
     static final boolean HIDDEN_PATHS_CLOSED = true;
-    /**
-     * A containerd that refuses its config and is restarted by the platform: each process, while it lives, starts
-     * after the files, and the ordering rule calls it fresh although it never loads them (GENS_FINDINGS F1). With
-     * false a fresh seen there is reported as the known gap and the case skipped loudly; true once the agent
-     * needs evidence that containerd loaded its config (then it must never be fresh).
-     */
-    static final boolean REFUSED_CONFIG_CLOSED = false;
 
     @TempDir
     static Path shared;
@@ -204,9 +197,9 @@ class TruthTableTest {
          * but while it lives it has Talos' command line and a start after the files. Only observations naming
          * one of these refusing processes count (another containerd on the machine is not this case).
          *
-         * <p>With introspection the agent asks the process itself, which never answers: never fresh. Without it,
-         * the ordering rule proves "started after the files", not "loaded them": see
-         * {@link #REFUSED_CONFIG_CLOSED}.
+         * <p>The ordering rule proves only "started after the files", not "loaded them"; rule 1 also needs the
+         * containerd it timed to listen at its address, which a refusing process never does (GENS_FINDINGS F1,
+         * {@code ServingRealityTest}): never fresh, in every mode.
          */
         @Test
         void restartedWhileRefusing() throws Exception {
@@ -264,22 +257,7 @@ class TruthTableTest {
                     + " 2.2 refuses the files: " + seen);
             List<String> fresh = new ArrayList<>(freshOf(plain));
             fresh.addAll(freshOf(byMode.get(1)));
-            if (!fresh.isEmpty() && !REFUSED_CONFIG_CLOSED) {
-                AgentView first = firstFreshOr(plain.isEmpty() ? byMode.get(1) : plain);
-                AgentView withSocket = firstFreshOr(byMode.get(1).isEmpty() ? plain : byMode.get(1));
-                TruthTable.row(table, "restarted while refusing: KNOWN GAP (" + fresh.size() + " of "
-                        + (plain.size() + byMode.get(1).size()) + " refusing processes seen fresh)", DEFENDED, first,
-                        withSocket, isCurrent(first, a), pull);
-                org.junit.jupiter.api.Assumptions.abort("KNOWN GAP (GENS_FINDINGS F1, until the agent needs containerd"
-                        + " to have loaded its config): fresh for a containerd that refuses it: " + fresh.get(0));
-            }
             assertEquals(List.of(), fresh, "fresh while containerd 2.2 refuses the files: " + seen);
-        }
-
-        /** A fresh view among {@code views}, else any (the table row shows the worst seen). */
-        private static AgentView firstFreshOr(Map<Long, AgentView> views) {
-            return views.values().stream().filter(v -> "fresh".equals(v.verdict())).findFirst()
-                    .orElseGet(() -> views.values().iterator().next());
         }
 
         private static List<String> freshOf(Map<Long, AgentView> views) {
