@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One node's roll as a pure step: {@code next(state, input) → (state, effects)}. {@link NodeRoll} carries the effects
+ * One node's roll as a pure step: {@code next(state, input) → (state, effects)}. {@link NodeRunner} carries the effects
  * out and feeds the answers back. The algorithm:
  * <ol>
  *   <li><b>Gate</b> ({@code Gated}): wait out its blockers, bounded by {@code --block-timeout}; a control plane needs a

@@ -21,7 +21,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 
-/** What a {@link NodeRoll} needs from the run it belongs to. Every call happens on the run's context. */
+/** What a {@link NodeRunner} needs from the run it belongs to. Every call happens on the run's context. */
 public interface RollHost extends GuardedPatch.Host {
     Vertx vertx();
 
@@ -103,10 +103,10 @@ public interface RollHost extends GuardedPatch.Host {
     /** The nodes of this run in progress now. */
     Set<String> inFlight();
 
-    void progress(NodeRoll roll, String text);
+    void progress(NodeRunner roll, String text);
 
     /** A progress line with its level; a host without levels logs it as a plain line. */
-    default void progress(NodeRoll roll, ProgressListener.Level level, String text) {
+    default void progress(NodeRunner roll, ProgressListener.Level level, String text) {
         progress(roll, text);
     }
 
@@ -123,7 +123,7 @@ public interface RollHost extends GuardedPatch.Host {
         return Future.succeededFuture();
     }
 
-    void rebootRequested(NodeRoll roll);
+    void rebootRequested(NodeRunner roll);
 
-    void finished(NodeRoll roll);
+    void finished(NodeRunner roll);
 }

@@ -20,7 +20,7 @@ import dev.crifresh.coordinator.rollout.api.GuardedPatch;
 import dev.crifresh.coordinator.rollout.lease.LeaseFence;
 import dev.crifresh.coordinator.rollout.lease.LeaseKeeper;
 import dev.crifresh.coordinator.rollout.lease.WorkerFence;
-import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.RunObserver;
 import dev.crifresh.coordinator.rollout.observe.RunSilences;
@@ -50,7 +50,7 @@ import java.util.function.Consumer;
  * and the reboot driver run on worker threads, and every write passes the run's {@link Fence} on the event loop and
  * again on the worker right before it is sent ({@link WorkerFence}). The parts: the Lease ({@link LeaseKeeper}), the
  * node view ({@link NodeView}) and its events ({@link RunNodes}), the plan ({@link RolloutPlan}), the pre-flight
- * ({@link RunPreflight}), the rolls ({@link RunRolls}, each node's {@link NodeRoll} seeing the run as
+ * ({@link RunPreflight}), the rolls ({@link RunRolls}, each node's {@link NodeRunner} seeing the run as
  * {@link RunHost}), the report ({@link RunResults}) and the progress lines and Events ({@link RunObserver}).
  */
 public final class Rollout {
@@ -405,7 +405,7 @@ public final class Rollout {
         }
 
         @Override
-        public void finished(NodeRoll roll) {
+        public void finished(NodeRunner roll) {
             rolls.finished(roll);
         }
     }

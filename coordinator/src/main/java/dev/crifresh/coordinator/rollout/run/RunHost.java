@@ -11,7 +11,7 @@ import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.api.Fence;
-import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.node.RollHost;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.RunObserver;
@@ -27,7 +27,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * The run as each {@link NodeRoll} sees it ({@link RollHost}): the run's node view and write paths (fenced), its
+ * The run as each {@link NodeRunner} sees it ({@link RollHost}): the run's node view and write paths (fenced), its
  * time, its budget, and where a roll's progress, Events and end go — progress and Events become
  * {@link RunEvent}s for the run's {@link RunObserver}. Called on the run's context.
  */
@@ -50,7 +50,7 @@ final class RunHost implements RollHost {
 
         void rebootRequested(String node);
 
-        void finished(NodeRoll roll);
+        void finished(NodeRunner roll);
     }
 
     private final Vertx vertx;
@@ -169,12 +169,12 @@ final class RunHost implements RollHost {
     }
 
     @Override
-    public void progress(NodeRoll roll, String text) {
+    public void progress(NodeRunner roll, String text) {
         observer.accept(new RunEvent.NodeProgress(roll.prefix(), null, text));
     }
 
     @Override
-    public void progress(NodeRoll roll, ProgressListener.Level level, String text) {
+    public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
         observer.accept(new RunEvent.NodeProgress(roll.prefix(), level, text));
     }
 
@@ -189,13 +189,13 @@ final class RunHost implements RollHost {
     }
 
     @Override
-    public void rebootRequested(NodeRoll roll) {
+    public void rebootRequested(NodeRunner roll) {
         run.rebootRequested(roll.name());
         observer.accept(new RunEvent.RebootOrdered(roll.name(), roll.resumed()));
     }
 
     @Override
-    public void finished(NodeRoll roll) {
+    public void finished(NodeRunner roll) {
         run.finished(roll);
     }
 }

@@ -15,7 +15,7 @@ import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.NodePatches;
 import dev.crifresh.coordinator.kube.PodOps;
-import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.node.RollHost;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -332,15 +332,15 @@ class GuardedPatchTest {
         }
 
         @Override
-        public void progress(NodeRoll roll, String text) {
+        public void progress(NodeRunner roll, String text) {
         }
 
         @Override
-        public void rebootRequested(NodeRoll roll) {
+        public void rebootRequested(NodeRunner roll) {
         }
 
         @Override
-        public void finished(NodeRoll roll) {
+        public void finished(NodeRunner roll) {
         }
     }
 }

@@ -256,11 +256,11 @@ class NodeDrainTest {
         }
 
         @Override
-        public void progress(NodeRoll roll, String text) {
+        public void progress(NodeRunner roll, String text) {
         }
 
         @Override
-        public void progress(NodeRoll roll, ProgressListener.Level level, String text) {
+        public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
         }
 
         @Override
@@ -268,11 +268,11 @@ class NodeDrainTest {
         }
 
         @Override
-        public void rebootRequested(NodeRoll roll) {
+        public void rebootRequested(NodeRunner roll) {
         }
 
         @Override
-        public void finished(NodeRoll roll) {
+        public void finished(NodeRunner roll) {
         }
     }
 }

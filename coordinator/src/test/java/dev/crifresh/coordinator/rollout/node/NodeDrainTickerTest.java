@@ -132,13 +132,13 @@ class NodeDrainTickerTest {
             return java.util.Set.of();
         }
 
-        public void progress(NodeRoll roll, String text) {
+        public void progress(NodeRunner roll, String text) {
         }
 
-        public void rebootRequested(NodeRoll roll) {
+        public void rebootRequested(NodeRunner roll) {
         }
 
-        public void finished(NodeRoll roll) {
+        public void finished(NodeRunner roll) {
         }
     }
 }

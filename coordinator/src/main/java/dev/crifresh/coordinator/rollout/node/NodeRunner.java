@@ -40,7 +40,7 @@ import java.util.function.Function;
  * </ol>
  * Every node patch is a {@link GuardedPatch}, decided first on the copy of the node the run already has.
  */
-public final class NodeRoll {
+public final class NodeRunner {
     /** An input waiting its turn, with the epoch it was asked for in. */
     private record Pending(long epoch, NodeInput input) {
     }
@@ -67,7 +67,7 @@ public final class NodeRoll {
      * @param resumeFrom the ownership an earlier run left on the node in a phase where its reboot may have
      *                   happened (rebooting, verifying), or null
      */
-    public NodeRoll(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom) {
+    public NodeRunner(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom) {
         this(host, facts, index, total, resumeFrom, null);
     }
 
@@ -75,7 +75,7 @@ public final class NodeRoll {
      * @param note why the node is rolled again in this run (an earlier run's record judged never carried out), or null:
      *             recorded with its ownership and put before its report's detail
      */
-    public NodeRoll(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom, String note) {
+    public NodeRunner(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom, String note) {
         this.note = note;
         this.host = host;
         this.name = facts.name();

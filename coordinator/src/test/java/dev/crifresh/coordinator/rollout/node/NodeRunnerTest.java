@@ -47,7 +47,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The effect runner of a node's roll with fake interfaces and a {@link ManualTicker}: what it sends, what it does not
  * read again, the answers it drops, and the fence it passes before each call. No Vert.x, no sleeping.
  */
-class NodeRollTest {
+class NodeRunnerTest {
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private final ManualTicker ticker = new ManualTicker();
@@ -56,7 +56,7 @@ class NodeRollTest {
 
     @Test
     void aWholeRollReadsTheNodeOnlyForTheLastMomentCheck() {
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         roll.start();
         assertTrue(roll.finished() == false && host.driverCalls.size() == 1, host.lines.toString());
         host.driverCalls.get(0).complete();
@@ -79,7 +79,7 @@ class NodeRollTest {
     @Test
     void aStaleCopyIsRefusedAndReadAgain() {
         host.cacheStale = true;
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         roll.start();
         assertEquals(1, nodes.refusals, "the claim decided on the stale copy was refused by its guard");
         assertEquals(2, nodes.gets, "then read again (and once for the last-moment check)");
@@ -88,7 +88,7 @@ class NodeRollTest {
 
     @Test
     void anAnswerForAStateTheRollLeftIsDropped() {
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         roll.start();
         roll.abandon("interrupted");
         host.driverCalls.get(0).complete();
@@ -100,7 +100,7 @@ class NodeRollTest {
 
     @Test
     void nothingIsSentWhileTheRunMayNotWriteAndTheCheckIsReadAgainAfter() {
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         host.beforeSecondConfirm = () -> host.mayWrite = false; // the first one is the claim's
         roll.start();
         assertTrue(host.driverCalls.isEmpty(), "confirm fenced: no driver call");
@@ -113,7 +113,7 @@ class NodeRollTest {
 
     @Test
     void aDriverCallTheWorkerFenceRefusedIsCheckedAgainNotFailed() {
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         roll.start();
         int gets = nodes.gets;
         host.mayWrite = false; // the hold lapsed between the confirm and the worker (an allowed outage)
@@ -127,7 +127,7 @@ class NodeRollTest {
 
     @Test
     void theTimersRunOnTheTicker() {
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         roll.start();
         host.driverCalls.get(0).complete();
         ticker.advance(host.settings.rebootTimeout().minusSeconds(1));
@@ -143,7 +143,7 @@ class NodeRollTest {
     @Test
     void aRefusedRecordIsCheckedAgainOnTheNodeReadAgain() {
         nodes.refuseNext = 1; // the claim lands; the phase rebooting patch is refused once (injected)
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         nodes.refuseFrom = 2;
         roll.start();
         assertEquals(1, host.driverCalls.size(), host.lines.toString());
@@ -294,7 +294,7 @@ class NodeRollTest {
         final CoordinatorSettings settings = CoordinatorSettings.defaults().withRunId("run-t");
         final List<String> lines = new ArrayList<>();
         final List<EventReason> events = new ArrayList<>();
-        final List<NodeRoll> finished = new ArrayList<>();
+        final List<NodeRunner> finished = new ArrayList<>();
         final List<Promise<Void>> driverCalls = new ArrayList<>();
         final Promise<Void> outageOver = Promise.promise();
         NodeVerdict verdict = NodeVerdict.UNKNOWN;
@@ -303,8 +303,8 @@ class NodeRollTest {
         Runnable beforeSecondConfirm = () -> { };
         int confirms;
 
-        NodeRoll roll() {
-            return new NodeRoll(this, NodeFacts.of(nodes.current), 1, 1, null);
+        NodeRunner roll() {
+            return new NodeRunner(this, NodeFacts.of(nodes.current), 1, 1, null);
         }
 
         public Vertx vertx() {
@@ -383,7 +383,7 @@ class NodeRollTest {
             return Set.of("w1");
         }
 
-        public void progress(NodeRoll roll, String text) {
+        public void progress(NodeRunner roll, String text) {
             lines.add(text);
         }
 
@@ -391,10 +391,10 @@ class NodeRollTest {
             events.add(reason);
         }
 
-        public void rebootRequested(NodeRoll roll) {
+        public void rebootRequested(NodeRunner roll) {
         }
 
-        public void finished(NodeRoll roll) {
+        public void finished(NodeRunner roll) {
             finished.add(roll);
         }
 
