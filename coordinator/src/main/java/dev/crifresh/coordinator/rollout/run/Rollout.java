@@ -50,7 +50,7 @@ import java.util.function.Consumer;
  * and the reboot driver run on worker threads, and every write passes the run's {@link Fence} on the event loop and
  * again on the worker right before it is sent ({@link WorkerFence}). The parts: the Lease ({@link LeaseKeeper}), the
  * node view ({@link NodeView}) and its events ({@link RunNodes}), the plan ({@link RolloutPlan}), the pre-flight
- * ({@link RunPreflight}), the rolls ({@link RunRolls}, each node's {@link NodeRunner} seeing the run as
+ * ({@link RunPreflight}), the rolls ({@link RollingPhase}, each node's {@link NodeRunner} seeing the run as
  * {@link RunHost}), the report ({@link RunResults}) and the progress lines and Events ({@link RunObserver}).
  */
 public final class Rollout {
@@ -69,7 +69,7 @@ public final class Rollout {
     private final NodeView view = new NodeView();
     private final RunResults results = new RunResults();
     private final RunHost host;
-    private final RunRolls rolls;
+    private final RollingPhase rolls;
     private final RunNodes nodes;
     private final PodOps podOps;
     private final RebootDriver driver;
@@ -107,7 +107,7 @@ public final class Rollout {
         this.informers = new RunInformers(context, classifier, clock, new ClassificationCache(classifier), this.nodeOps, view,
                 settings.nodeSelector() != null, () -> loop.run().done());
         this.host = new RunHost(vertx, settings, this.nodeOps, this.podOps, this.driver, view, fence, ticker, retry, observer, sides);
-        this.rolls = new RunRolls(host, view, taints, () -> silences, ticker, settings.rebootTimeout(), observer, sides);
+        this.rolls = new RollingPhase(host, view, taints, () -> silences, ticker, settings.rebootTimeout(), observer, sides);
         this.nodes = new RunNodes(ticker, view, results, rolls, taints, settings, classifier.registry(), observer, sides);
         this.gates = Gates.none(vertx, context);
         this.silences = new RunSilences(Silences.none(), o -> observer.accept(new RunEvent.Silence(o)));
@@ -337,7 +337,7 @@ public final class Rollout {
 
     // ---- what the parts ask of the run -----------------------------------------------------------------------
 
-    private final class Sides implements RunHost.Run, RunRolls.Run, RunNodes.Run {
+    private final class Sides implements RunHost.Run, RollingPhase.Run, RunNodes.Run {
         @Override
         public Gates gates() {
             return gates;

@@ -63,7 +63,7 @@ final class RunNodes implements NodeOps.NodeEvents {
     private final JoinedNodes joined;
     private final NodeView view;
     private final RunResults results;
-    private final RunRolls rolls;
+    private final RollingPhase rolls;
     private final StaleNodeTaints taints;
     private final CoordinatorSettings settings;
     private final String registry;
@@ -77,7 +77,7 @@ final class RunNodes implements NodeOps.NodeEvents {
     private int joinsPending;
     private boolean inventoryReading;
 
-    RunNodes(Ticker ticker, NodeView view, RunResults results, RunRolls rolls, StaleNodeTaints taints, CoordinatorSettings settings,
+    RunNodes(Ticker ticker, NodeView view, RunResults results, RollingPhase rolls, StaleNodeTaints taints, CoordinatorSettings settings,
              String registry, Consumer<RunEvent> observer, Run run) {
         this.view = view;
         this.results = results;

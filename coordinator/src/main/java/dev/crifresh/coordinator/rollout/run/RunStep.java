@@ -37,7 +37,7 @@ import java.util.List;
  *       restart containerd themselves, then goes on with the reboots; else (and after auto's wait) a reboot that
  *       takes the API server away ({@link ApiAway}) or that the driver cannot do ({@link DriverCheck}) stops the
  *       run before any node is touched; an earlier run's leftovers are released, then the stale nodes tainted.</li>
- *   <li><b>Roll</b> ({@link RunRolls}): nodes an earlier run may have rebooted are resumed at once (only waited
+ *   <li><b>Roll</b> ({@link RollingPhase}): nodes an earlier run may have rebooted are resumed at once (only waited
  *       for); then workers — already-unavailable ones first — as many at once as {@code --max-unavailable} allows,
  *       counting nodes NotReady or cordoned by others, then control planes one at a time while every other one is
  *       Ready (both checks see every node of the cluster); nothing able to start for {@code --reboot-timeout} stops

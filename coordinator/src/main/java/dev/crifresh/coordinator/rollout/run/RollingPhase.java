@@ -31,7 +31,7 @@ import java.util.function.Supplier;
  * </ol>
  * Called on the run's context.
  */
-final class RunRolls {
+final class RollingPhase {
     /** What the rolls ask of the run. */
     interface Run {
         /** Whether the run is in its roll step. */
@@ -61,7 +61,7 @@ final class RunRolls {
     /** Taint removals after a reboot still under way: no new node starts until they are done. */
     private int untaintsPending;
 
-    RunRolls(RollHost host, NodeView view, StaleNodeTaints taints, Supplier<RunSilences> silences, Ticker ticker,
+    RollingPhase(RollHost host, NodeView view, StaleNodeTaints taints, Supplier<RunSilences> silences, Ticker ticker,
              Duration rebootTimeout, Consumer<RunEvent> observer, Run run) {
         this.host = host;
         this.view = view;
