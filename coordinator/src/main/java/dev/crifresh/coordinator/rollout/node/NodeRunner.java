@@ -82,7 +82,7 @@ public final class NodeRunner {
         this.role = facts.role();
         this.index = index;
         this.total = total;
-        this.state = NodeStep.start(NodeState.Roll.of(name, host.settings().runId(), resumeFrom,
+        this.state = NodeStep.start(NodeState.RollFacts.of(name, host.settings().runId(), resumeFrom,
                 host.settings().rebootTimeout(), host.settings().attestTimeout(),
                 new UnsentReboot.Allowance(host.settings().leaseDuration(), host.settings().clockSkew())));
         this.drain = new NodeDrain(host, name, () -> state instanceof Draining && epoch == drainEpoch, this::say,

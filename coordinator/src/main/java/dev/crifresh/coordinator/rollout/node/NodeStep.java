@@ -52,7 +52,7 @@ final class NodeStep {
     private NodeStep() {
     }
 
-    static NodeState start(Roll roll) {
+    static NodeState start(RollFacts roll) {
         return new Queued(roll);
     }
 
@@ -73,7 +73,7 @@ final class NodeStep {
         if (in instanceof Fenced) {
             return stay(s); // the lost Lease ends the run, which abandons the roll
         }
-        Roll r = s.roll();
+        RollFacts r = s.roll();
         if (s instanceof Queued && in instanceof Start start) {
             return start(r, start.facts());
         }
@@ -133,11 +133,11 @@ final class NodeStep {
 
     // ---- 1. gate ---------------------------------------------------------------------------------------------
 
-    private static Step start(Roll r, NodeFacts facts) {
+    private static Step start(RollFacts r, NodeFacts facts) {
         if (facts == null) {
             return finish(r, new NodeEnd.Deleted("the node was deleted before it was started"));
         }
-        Roll roll = r.started(facts);
+        RollFacts roll = r.started(facts);
         Ownership from = roll.resumeFrom();
         if (from == null) {
             return new Step(new Gated(roll), List.of(new Gate(facts)));
@@ -158,7 +158,7 @@ final class NodeStep {
         return then(said, from.phase() == Phase.VERIFYING || bootBefore == null ? attest(roll) : awaitReturn(roll));
     }
 
-    private static Step gated(Roll r, GateAnswered g) {
+    private static Step gated(RollFacts r, GateAnswered g) {
         if (g.stopping()) {
             return finish(r, new NodeEnd.NotStarted("not rebooted: the rollout stopped before its turn; not touched"));
         }
@@ -173,7 +173,7 @@ final class NodeStep {
 
     // ---- 2. own + cordon, 3. drain ----------------------------------------------------------------------------
 
-    private static Step owning(Roll r, NodeInput in, NodeState s) {
+    private static Step owning(RollFacts r, NodeInput in, NodeState s) {
         if (in instanceof Patched p) {
             NodeFacts node = NodeFacts.of(p.node());
             boolean byUs = "true".equals(node.annotation(CrifreshAnnotations.CORDONED));
@@ -187,18 +187,18 @@ final class NodeStep {
         return in instanceof Failed f ? rollBack(r, "could not cordon: " + f.error()) : stay(s);
     }
 
-    private static Step drain(Roll r) {
+    private static Step drain(RollFacts r) {
         return new Step(new Draining(r), List.of(new Event(EventReason.DRAINING, "evicting its pods through the Eviction API"), new StartDrain()));
     }
 
     // ---- 7. return, 8. attest, 9. prove -------------------------------------------------------------------------
 
-    static Step awaitReturn(Roll r) {
+    static Step awaitReturn(RollFacts r) {
         return new Step(new Returning(r), List.of(new ArmTimer(r.rebootTimeout()), new Look()));
     }
 
     private static Step updated(NodeState s, NodeFacts facts) {
-        Roll r = s.roll();
+        RollFacts r = s.roll();
         if (s instanceof Attesting) {
             return facts == null ? finish(r, new NodeEnd.Deleted("the node was deleted while waiting for its attestation"))
                     : new Step(s, List.of(new Classify()));
@@ -223,7 +223,7 @@ final class NodeStep {
      * Whether the node is a resumed record of phase rebooting that this run has not rebooted itself, still on the boot
      * recorded before the reboot: then {@link UnsentReboot} may find the reboot never carried out.
      */
-    private static boolean judgeable(Roll r, NodeFacts facts) {
+    private static boolean judgeable(RollFacts r, NodeFacts facts) {
         return r.resumed() && !r.resumeFrom().phaseUnreadable() && r.resumeFrom().phase() == Phase.REBOOTING && r.reboots() == 1
                 && facts != null && facts.bootId() != null && facts.bootId().equals(r.bootBefore());
     }
@@ -233,7 +233,7 @@ final class NodeStep {
      * run, to be rebooted within the budget like its other nodes; else the fact that failed is kept for the timeout.
      */
     private static Step judged(Returning ret, Classified seen) {
-        Roll r = ret.roll();
+        RollFacts r = ret.roll();
         if (!judgeable(r, seen.facts())) {
             return stay(ret);
         }
@@ -251,12 +251,12 @@ final class NodeStep {
         throw new IllegalStateException("unknown judgement " + j);
     }
 
-    private static Step attest(Roll r) {
+    private static Step attest(RollFacts r) {
         return new Step(new Attesting(r, null), List.of(new ArmTimer(r.attestTimeout()), new Look()));
     }
 
     private static Step attesting(Attesting a, NodeInput in) {
-        Roll r = a.roll();
+        RollFacts r = a.roll();
         if (in instanceof TimerFired) {
             return finish(r, new NodeEnd.MayHaveRebooted("no fresh attestation from the new boot within " + seconds(r.attestTimeout())
                     + (a.lastWait() == null ? "" : " (last: " + a.lastWait() + ")") + LEFT + " so a rerun waits for it"));
@@ -299,7 +299,7 @@ final class NodeStep {
      * Why the node's attestation cannot prove this run's reboot, or null when it can: it must come from a boot other than
      * the one recorded before the reboot, and must not have been seen before this run's driver call.
      */
-    static String notFromThisReboot(Roll r, NodeFacts facts) {
+    static String notFromThisReboot(RollFacts r, NodeFacts facts) {
         if (facts == null) {
             return "the node is gone";
         }
@@ -314,12 +314,12 @@ final class NodeStep {
 
     // ---- 10. release; failures ------------------------------------------------------------------------------------
 
-    static Step release(Roll r, NodeEnd then) {
+    static Step release(RollFacts r, NodeEnd then) {
         return new Step(new Releasing(r, then), List.of(new CancelTimer(), new Release(r.cordonedByUs())));
     }
 
     private static Step releasing(Releasing rel, NodeInput in) {
-        Roll r = rel.roll();
+        RollFacts r = rel.roll();
         NodeEnd then = rel.then();
         if (in instanceof Patched p) {
             List<NodeEffect> said = p.uncordoned()
@@ -349,12 +349,12 @@ final class NodeStep {
      * How a failure ends the roll: the one place that tells "may have rebooted" (a reboot was requested: left cordoned
      * and owned, a rerun waits for it) from "not touched".
      */
-    static NodeEnd failed(Roll r, String why) {
+    static NodeEnd failed(RollFacts r, String why) {
         return r.reboots() > 0 ? new NodeEnd.MayHaveRebooted(why) : new NodeEnd.NotTouched(why);
     }
 
     /** A failure after the node was claimed: before any reboot request it is released again, else left as it is. */
-    static Step rollBack(Roll r, String why) {
+    static Step rollBack(RollFacts r, String why) {
         if (r.reboots() > 0) {
             return finish(r, failed(r, why + LEFT));
         }
@@ -362,7 +362,7 @@ final class NodeStep {
                 release(r, new NodeEnd.RolledBack(why + (r.crifreshCordoned() ? " (uncordoned again)" : ""), Outcome.FAILED)));
     }
 
-    static Step finish(Roll r, NodeEnd end) {
+    static Step finish(RollFacts r, NodeEnd end) {
         List<NodeEffect> effects = new ArrayList<>();
         effects.add(new CancelTimer());
         if (end.outcome() == Outcome.FAILED) {
@@ -375,7 +375,7 @@ final class NodeStep {
 
     /** The run is interrupted: stop here and leave the node as it is, for a rerun to resume. */
     private static Step abandon(NodeState s, String why) {
-        Roll r = s.roll();
+        RollFacts r = s.roll();
         NodeEnd end;
         if (s instanceof Releasing rel && rel.then().outcome() == Outcome.REBOOTED) {
             end = new NodeEnd.Abandoned(rel.then().why() + "; but NOT uncordoned: " + why + "; a rerun releases it", Outcome.REBOOTED);

@@ -188,7 +188,7 @@ public final class Rollout {
             preflight().release(r).onSuccess(in -> answer(epoch, in));
         } else if (effect instanceof RunEffect.Place p) {
             preflight().place(p.reboots(), nodes.fresh(), () -> loop.run().done()).onSuccess(in -> answer(epoch, in));
-        } else if (effect instanceof RunEffect.Roll r) {
+        } else if (effect instanceof RunEffect.StartRolling r) {
             rolls.start(r.ordered(), r.budget(), results.placement() == null ? null : results.placement().seed(), results.size());
             nodes.decidePending();
             rolls.pump();

@@ -43,7 +43,7 @@ sealed interface RunEffect {
     record Place(List<NodeFacts> reboots) implements RunEffect {
     }
 
-    record Roll(List<NodeFacts> ordered, int budget) implements RunEffect {
+    record StartRolling(List<NodeFacts> ordered, int budget) implements RunEffect {
     }
 
     /** Action none or auto: wait for these nodes to turn fresh by themselves. */

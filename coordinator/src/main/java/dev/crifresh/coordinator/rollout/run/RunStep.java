@@ -205,7 +205,7 @@ final class RunStep {
         } else if (in instanceof Released r) {
             return released(run, r, fx);
         } else if (in instanceof Placed p) {
-            fx.add(new Roll(p.ordered(), p.budget()));
+            fx.add(new StartRolling(p.ordered(), p.budget()));
             return run.to(new Rolling(p.budget()));
         } else if (in instanceof FreshWaitEnded && run.state() instanceof Waiting w) {
             if (w.reboots() == null || run.stopping()) {

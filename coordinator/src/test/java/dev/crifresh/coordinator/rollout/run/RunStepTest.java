@@ -237,7 +237,7 @@ class RunStepTest {
         assertEquals(List.of(w1), effect(released, RunEffect.Place.class).reboots());
         RunStep.Step placed = RunStep.next(REBOOT, released.run(), new RunInput.Placed(List.of(w1), 2));
         assertEquals(new RunStep.Rolling(2), placed.run().state());
-        assertEquals(new RunEffect.Roll(List.of(w1), 2), effect(placed, RunEffect.Roll.class));
+        assertEquals(new RunEffect.StartRolling(List.of(w1), 2), effect(placed, RunEffect.StartRolling.class));
         RunStep.Step idle = RunStep.next(REBOOT, placed.run(), new RunInput.Idle());
         effect(idle, RunEffect.FinalInventory.class);
         RunStep.Step done = RunStep.next(REBOOT, idle.run(), new RunInput.InventoryDone(4));
