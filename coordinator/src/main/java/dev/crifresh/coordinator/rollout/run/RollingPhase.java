@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The roll step of a run: its {@link NodeRunner}s, started within the budget as they fit ({@link RollScheduler}).
+ * The rolling phase of a run: its {@link NodeRunner}s, started within the budget as they fit ({@link RollScheduler}).
  * <ol>
  *   <li>{@link #start}: every node to reboot is queued in order; nodes an earlier run may already have rebooted start
  *       at once, outside the budget (only waited for); the seed, if any, goes first and alone.</li>
@@ -33,7 +33,7 @@ import java.util.function.Supplier;
  */
 final class RollingPhase {
     /** What the rolls ask of the run. */
-    interface Run {
+    interface RunControl {
         /** Whether the run is in its roll step. */
         boolean rolling();
 
@@ -53,7 +53,7 @@ final class RollingPhase {
     private final Ticker ticker;
     private final Duration rebootTimeout;
     private final Consumer<RunEvent> observer;
-    private final Run run;
+    private final RunControl run;
     private int budget;
     private int total;
     private long blockedTimer = -1;
@@ -62,7 +62,7 @@ final class RollingPhase {
     private int untaintsPending;
 
     RollingPhase(RollHost host, NodeView view, StaleNodeTaints taints, Supplier<RunSilences> silences, Ticker ticker,
-             Duration rebootTimeout, Consumer<RunEvent> observer, Run run) {
+             Duration rebootTimeout, Consumer<RunEvent> observer, RunControl run) {
         this.host = host;
         this.view = view;
         this.taints = taints;

@@ -227,7 +227,7 @@ public final class Rollout {
 
     // ---- 1. lock ---------------------------------------------------------------------------------------------
 
-    private final class LeaseEvents implements LeaseKeeper.Run {
+    private final class LeaseEvents implements LeaseKeeper.LockListener {
         @Override
         public boolean done() {
             return loop.run().done();
@@ -337,7 +337,7 @@ public final class Rollout {
 
     // ---- what the parts ask of the run -----------------------------------------------------------------------
 
-    private final class Sides implements RunHost.Run, RollingPhase.Run, RunNodes.Run {
+    private final class Sides implements RunHost.RollSupport, RollingPhase.RunControl, RunNodes.RunStatus {
         @Override
         public Gates gates() {
             return gates;

@@ -33,7 +33,7 @@ import java.util.function.Consumer;
  */
 final class RunHost implements RollHost {
     /** What the host asks of the run it belongs to. */
-    interface Run {
+    interface RollSupport {
         Gates gates();
 
         boolean stopping();
@@ -64,10 +64,10 @@ final class RunHost implements RollHost {
     private final ApiRetry retry;
     private final SharedNodeList<NodeFacts> freshNodes;
     private final Consumer<RunEvent> observer;
-    private final Run run;
+    private final RollSupport run;
 
     RunHost(Vertx vertx, CoordinatorSettings settings, NodeOps nodes, PodOps pods, RebootDriver driver, NodeView view,
-            Fence fence, Ticker ticker, ApiRetry retry, Consumer<RunEvent> observer, Run run) {
+            Fence fence, Ticker ticker, ApiRetry retry, Consumer<RunEvent> observer, RollSupport run) {
         this.vertx = vertx;
         this.settings = settings;
         this.nodes = nodes;

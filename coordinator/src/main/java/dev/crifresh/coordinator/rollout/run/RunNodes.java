@@ -42,7 +42,7 @@ import java.util.function.Function;
  */
 final class RunNodes implements NodeOps.NodeEvents {
     /** What the node events ask of the run. */
-    interface Run {
+    interface RunStatus {
         RunStep.RunState state();
 
         /** The epoch of the run's state now: an answer to an effect started now carries it. */
@@ -68,7 +68,7 @@ final class RunNodes implements NodeOps.NodeEvents {
     private final CoordinatorSettings settings;
     private final String registry;
     private final Consumer<RunEvent> observer;
-    private final Run run;
+    private final RunStatus run;
     /** Nodes fresh by now: where evicted pods should land. */
     private final Set<String> fresh = new TreeSet<>();
     /** Joined nodes that settled while the run was deciding: decided once rolling starts. */
@@ -78,7 +78,7 @@ final class RunNodes implements NodeOps.NodeEvents {
     private boolean inventoryReading;
 
     RunNodes(Ticker ticker, NodeView view, RunResults results, RollingPhase rolls, StaleNodeTaints taints, CoordinatorSettings settings,
-             String registry, Consumer<RunEvent> observer, Run run) {
+             String registry, Consumer<RunEvent> observer, RunStatus run) {
         this.view = view;
         this.results = results;
         this.rolls = rolls;

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** The run's loop: answers of a state the run has left are dropped, and no step runs inside another. */
 class RunLoopTest {
     private final List<RunEffect> carried = new ArrayList<>();
-    private final List<RunStep.Run> seenWhileCarrying = new ArrayList<>();
+    private final List<RunStep.Machine> seenWhileCarrying = new ArrayList<>();
 
     @Test
     void anAnswerForAStateTheRunHasLeftIsDropped() {
