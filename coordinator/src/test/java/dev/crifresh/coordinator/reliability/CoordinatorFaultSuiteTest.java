@@ -210,7 +210,8 @@ class CoordinatorFaultSuiteTest {
 
     /**
      * Two stale workers; the first run is frozen at {@code point} on w1 and killed; {@code whileRerun} (if
-     * any) happens once the rerun resumed w1. Asserts the promise of DESIGN §5.
+     * any) happens once the rerun resumed w1. Asserts the promise that a rerun resumes from the ownership
+     * annotations (docs/design.md, "The rollout").
      */
     private static String killedAndRerun(Harness h, FreezePoint point, boolean cordonedByOther, Runnable whileRerun)
             throws Exception {
