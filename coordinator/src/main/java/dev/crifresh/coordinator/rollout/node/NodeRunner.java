@@ -185,7 +185,7 @@ public final class NodeRunner {
                 }
                 state = step.state();
                 for (NodeEffect effect : step.effects()) {
-                    run(effect);
+                    carryOut(effect);
                 }
             }
         } finally {
@@ -193,7 +193,8 @@ public final class NodeRunner {
         }
     }
 
-    private void run(NodeEffect effect) {
+    /** Carries out one effect of the step; a type this does not know fails loudly. Package-private for its test. */
+    void carryOut(NodeEffect effect) {
         long e = epoch;
         if (effect instanceof Gate g) {
             gates().beforeTakeDown(g.facts(), host.clusterView(), () -> epoch != e || host.stopping(), this::say)
@@ -269,6 +270,8 @@ public final class NodeRunner {
             host.rebootRequested(this);
         } else if (effect instanceof Finish) {
             host.finished(this);
+        } else {
+            throw new IllegalStateException("unhandled " + effect);
         }
     }
 

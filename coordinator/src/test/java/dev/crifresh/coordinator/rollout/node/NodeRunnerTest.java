@@ -13,6 +13,7 @@ import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.fixture.ManualTicker;
+import dev.crifresh.coordinator.fixture.OneOfEach;
 import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.gate.NodeGates;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
@@ -148,6 +149,40 @@ class NodeRunnerTest {
         roll.start();
         assertEquals(1, host.driverCalls.size(), host.lines.toString());
         assertEquals("run-t/rebooting", nodes.current.getMetadata().getAnnotations().get(CrifreshAnnotations.ROLLOUT));
+    }
+
+    /** Every permitted effect type reaches a branch of its own in the runner, none its loud final one. */
+    @Test
+    void everyPermittedEffectTypeIsCarriedOut() {
+        List<NodeEffect> effects = OneOfEach.of(NodeEffect.class, this::sample);
+        assertEquals(OneOfEach.permitted(NodeEffect.class).size(), effects.size());
+        for (NodeEffect effect : effects) {
+            NodeRunner roll = host.roll();
+            try {
+                roll.carryOut(effect);
+            } catch (IllegalStateException e) {
+                throw new AssertionError("NodeRunner does not carry out " + effect.getClass().getSimpleName(), e);
+            }
+        }
+    }
+
+    private Object sample(Class<?> type) {
+        if (type == NodeFacts.class) {
+            return NodeFacts.of(nodes.current);
+        }
+        if (type == Node.class) {
+            return nodes.copy();
+        }
+        if (type == Duration.class) {
+            return Duration.ofSeconds(1);
+        }
+        if (type == EventReason.class) {
+            return EventReason.CORDONED;
+        }
+        if (type == String.class) {
+            return "sample";
+        }
+        return type == List.class ? List.of() : type == Set.class ? Set.of() : null;
     }
 
     // ---- fakes ---------------------------------------------------------------------------------------------------
