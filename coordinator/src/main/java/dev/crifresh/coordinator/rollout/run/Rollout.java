@@ -66,6 +66,7 @@ public final class Rollout {
     private final StaleNodeTaints taints;
     private final RunInformers informers;
     private final Sides sides = new Sides();
+    private final Effects effects = new Effects();
     private final NodeView view = new NodeView();
     private final RunResults results = new RunResults();
     private final RunHost host;
@@ -105,7 +106,7 @@ public final class Rollout {
         this.taints = new StaleNodeTaints(new GuardedPatch.Target(cleanup, new ApiRetry(ticker, fence.closing(), settings.leaseDuration()),
                 fence.closing()), settings.runId(), settings.staleTaint(), observer);
         this.informers = new RunInformers(context, classifier, clock, new ClassificationCache(classifier), this.nodeOps, view,
-                settings.nodeSelector() != null, () -> loop.run().done());
+                settings.nodeSelector() != null, () -> loop.machine().done());
         this.host = new RunHost(vertx, settings, this.nodeOps, this.podOps, this.driver, view, fence, ticker, retry, observer, sides);
         this.rolls = new RollingPhase(host, view, taints, () -> silences, ticker, settings.rebootTimeout(), observer, sides);
         this.nodes = new RunNodes(ticker, view, results, rolls, taints, settings, classifier.registry(), observer, sides);
@@ -163,44 +164,102 @@ public final class Rollout {
     }
 
     private void carryOut(RunEffect effect) {
-        long epoch = loop.run().epoch();
-        if (effect instanceof RunEffect.Emit e) {
+        RunEffect.dispatch(effect, effects);
+    }
+
+    /** Carries out each effect of the step; an answer carries the epoch of the state that asked for it. */
+    private final class Effects implements RunEffect.Handler {
+        private long epoch() {
+            return loop.machine().epoch();
+        }
+
+        @Override
+        public void emit(RunEffect.Emit e) {
             observer.accept(e.event());
-        } else if (effect instanceof RunEffect.NodeRecord r) {
+        }
+
+        @Override
+        public void record(RunEffect.NodeRecord r) {
             results.record(r);
-        } else if (effect instanceof RunEffect.Observe) {
-            observe(epoch);
-        } else if (effect instanceof RunEffect.ObserveLater l) {
+        }
+
+        @Override
+        public void observe(RunEffect.Observe o) {
+            Rollout.this.observe(epoch());
+        }
+
+        @Override
+        public void observeLater(RunEffect.ObserveLater l) {
+            long epoch = epoch();
             ticker.setTimer(l.delay(), () -> answer(epoch, new RunInput.ObserveDue()));
-        } else if (effect instanceof RunEffect.StartConfigWait) {
+        }
+
+        @Override
+        public void startConfigWait(RunEffect.StartConfigWait w) {
             nodes.startConfigWait(informers::classifyLatest);
-        } else if (effect instanceof RunEffect.Classify) {
+        }
+
+        @Override
+        public void classify(RunEffect.Classify c) {
+            long epoch = epoch();
             informers.classifyLatest(results.names()).onComplete(ar -> {
                 if (current(epoch)) {
                     feed(ar.failed() ? new RunInput.PlanFailed(ErrorText.message(ar.cause())) : planned(ar.result()));
                 }
             });
-        } else if (effect instanceof RunEffect.StartGates g) {
-            preflight().gates(gates, g.plan()).onSuccess(in -> answer(epoch, in));
-        } else if (effect instanceof RunEffect.Preflight p) {
-            preflight().check(p).onSuccess(in -> answer(epoch, in));
-        } else if (effect instanceof RunEffect.Release r) {
-            preflight().release(r).onSuccess(in -> answer(epoch, in));
-        } else if (effect instanceof RunEffect.Place p) {
-            preflight().place(p.reboots(), nodes.fresh(), () -> loop.run().done()).onSuccess(in -> answer(epoch, in));
-        } else if (effect instanceof RunEffect.StartRolling r) {
+        }
+
+        @Override
+        public void startGates(RunEffect.StartGates g) {
+            long epoch = epoch();
+            runPreflight().gates(gates, g.plan()).onSuccess(in -> answer(epoch, in));
+        }
+
+        @Override
+        public void preflight(RunEffect.Preflight p) {
+            long epoch = epoch();
+            runPreflight().check(p).onSuccess(in -> answer(epoch, in));
+        }
+
+        @Override
+        public void release(RunEffect.Release r) {
+            long epoch = epoch();
+            runPreflight().release(r).onSuccess(in -> answer(epoch, in));
+        }
+
+        @Override
+        public void place(RunEffect.Place p) {
+            long epoch = epoch();
+            runPreflight().place(p.reboots(), nodes.fresh(), () -> loop.machine().done()).onSuccess(in -> answer(epoch, in));
+        }
+
+        @Override
+        public void startRolling(RunEffect.StartRolling r) {
             rolls.start(r.ordered(), r.budget(), results.placement() == null ? null : results.placement().seed(), results.size());
             nodes.decidePending();
             rolls.pump();
-        } else if (effect instanceof RunEffect.WaitForFresh w) {
+        }
+
+        @Override
+        public void waitForFresh(RunEffect.WaitForFresh w) {
             nodes.waitForFresh(w.nodes());
             // Nodes may have changed while they were classified: check the waited ones again, off the loop.
             informers.classifyLatest(nodes.freshWait.snapshot()).onSuccess(latest -> nodes.freshWait.checkAll(latest.values()));
-        } else if (effect instanceof RunEffect.CancelBlocked) {
+        }
+
+        @Override
+        public void cancelBlocked(RunEffect.CancelBlocked c) {
             rolls.cancelBlockedTimer();
-        } else if (effect instanceof RunEffect.AbandonInFlight a) {
+        }
+
+        @Override
+        public void abandonInFlight(RunEffect.AbandonInFlight a) {
             rolls.abandonInFlight(a.why());
-        } else if (effect instanceof RunEffect.FinalInventory) {
+        }
+
+        @Override
+        public void finalInventory(RunEffect.FinalInventory f) {
+            long epoch = epoch();
             Future<List<Node>> read = nodes.inventory(nodeOps);
             if (read != null) {
                 read.onComplete(ar -> {
@@ -208,14 +267,20 @@ public final class Rollout {
                     answer(epoch, in != null || !current(epoch) ? in : nodes.inventoryRead(ar.result()));
                 });
             }
-        } else if (effect instanceof RunEffect.ReportOnly) {
-            reportOnly();
-        } else if (effect instanceof RunEffect.Finish) {
-            finish();
+        }
+
+        @Override
+        public void reportOnly(RunEffect.ReportOnly r) {
+            Rollout.this.reportOnly();
+        }
+
+        @Override
+        public void finish(RunEffect.Finish f) {
+            Rollout.this.finish();
         }
     }
 
-    private RunPreflight preflight() {
+    private RunPreflight runPreflight() {
         return new RunPreflight(context, settings, driver, podOps, view, results, taints, host, observer, apiHost);
     }
 
@@ -230,12 +295,12 @@ public final class Rollout {
     private final class LeaseEvents implements LeaseKeeper.LockListener {
         @Override
         public boolean done() {
-            return loop.run().done();
+            return loop.machine().done();
         }
 
         @Override
         public boolean interrupted() {
-            return loop.run().stop() != null && loop.run().stop().reason() == StopReason.INTERRUPTED;
+            return loop.machine().stop() != null && loop.machine().stop().reason() == StopReason.INTERRUPTED;
         }
 
         @Override
@@ -277,7 +342,7 @@ public final class Rollout {
 
     /** Starts the informers and classifies every node; a transient failure is retried while the Lease is held. */
     private void observe(long epoch) {
-        int attempt = ((RunStep.Observing) loop.run().state()).attempt();
+        int attempt = ((RunStep.Observing) loop.machine().state()).attempt();
         if (attempt == 1) {
             observeStart = ticker.nanoTime();
         }
@@ -301,7 +366,7 @@ public final class Rollout {
 
     /** A patch we sent returned this node (see {@link PatchEchoNodeOps}). */
     private void patched(Node node) {
-        if (!loop.run().done() && node != null) {
+        if (!loop.machine().done() && node != null) {
             view.patched(node);
         }
     }
@@ -311,12 +376,12 @@ public final class Rollout {
     /** Every exit path: the report, crifresh's taints off, silences expired, Events settled, the Lease released. */
     private void finish() {
         open = false;
-        String error = loop.run().stop() == null ? null : loop.run().stop().why();
+        String error = loop.machine().stop() == null ? null : loop.machine().stop().why();
         nodes.finish(error);
         rolls.cancelBlockedTimer();
         lease.stopRenewing();
         rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
-        Report report = results.report(settings.action(), rolls::roll, loop.run().stop(), nodes.joined().all(), gates.notes());
+        Report report = results.report(settings.action(), rolls::roll, loop.machine().stop(), nodes.joined().all(), gates.notes());
         RunEnd.close(gates, this::removeTaints, silences, events, ticker, lease).onComplete(ar -> {
             informers.close(); // whether or not the Lease could be released: the run is over either way
             promise.tryComplete(report.withWarnings(silences.warnings()));
@@ -329,7 +394,7 @@ public final class Rollout {
      * next run removes this run's taints as leftovers.
      */
     private Future<Void> removeTaints() {
-        if (!lockHeld || loop.run().stop() != null && loop.run().stop().reason() == StopReason.LOCK_LOST) {
+        if (!lockHeld || loop.machine().stop() != null && loop.machine().stop().reason() == StopReason.LOCK_LOST) {
             return Future.succeededFuture();
         }
         return taints.untaintAll(view.nodes()).compose(v -> taints.untaintRemembered());
@@ -345,12 +410,12 @@ public final class Rollout {
 
         @Override
         public RunStep.RunState state() {
-            return loop.run().state();
+            return loop.machine().state();
         }
 
         @Override
         public long epoch() {
-            return loop.run().epoch();
+            return loop.machine().epoch();
         }
 
         @Override
@@ -360,12 +425,12 @@ public final class Rollout {
 
         @Override
         public boolean rolling() {
-            return loop.run().state() instanceof RunStep.Rolling;
+            return loop.machine().state() instanceof RunStep.Rolling;
         }
 
         @Override
         public boolean stopping() {
-            return loop.run().stopping();
+            return loop.machine().stopping();
         }
 
         @Override
@@ -396,7 +461,7 @@ public final class Rollout {
         /** Alerts are noise, not safety: not fenced like a cluster write, but never created once the run may not act. */
         @Override
         public Future<Void> silence(String node) {
-            return !fence.mayWrite() || loop.run().stopping() ? Future.succeededFuture() : silences.create(node);
+            return !fence.mayWrite() || loop.machine().stopping() ? Future.succeededFuture() : silences.create(node);
         }
 
         @Override

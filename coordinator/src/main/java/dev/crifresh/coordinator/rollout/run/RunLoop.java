@@ -22,7 +22,7 @@ final class RunLoop {
         this.carryOut = carryOut;
     }
 
-    RunStep.Machine run() {
+    RunStep.Machine machine() {
         return run;
     }
 
