@@ -4,6 +4,7 @@ import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.plan.Budget;
+import dev.crifresh.coordinator.rollout.plan.RolloutOrder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -24,16 +25,14 @@ final class RollScheduler {
     /** The stale worker rolled first and alone because no fresh node can take evicted pods, until it ends. */
     private String seed;
 
-    /** Queues a roll, after the ones queued before — a worker before every queued control plane. */
+    /** Queues a roll, after the ones queued before — a worker before every queued control plane ({@link RolloutOrder#roleRank}). */
     void add(NodeRunner roll) {
         rolls.put(roll.name(), roll);
         int at = queue.size();
-        if (roll.role() == Role.WORKER) {
-            for (int i = 0; i < queue.size(); i++) {
-                if (queue.get(i).role() == Role.CONTROL_PLANE) {
-                    at = i;
-                    break;
-                }
+        for (int i = 0; i < queue.size(); i++) {
+            if (RolloutOrder.roleRank(queue.get(i).role()) > RolloutOrder.roleRank(roll.role())) {
+                at = i;
+                break;
             }
         }
         queue.add(at, roll);
