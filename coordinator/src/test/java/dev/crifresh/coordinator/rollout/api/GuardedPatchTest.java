@@ -15,6 +15,7 @@ import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.NodePatches;
 import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.kube.WriteGate;
 import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.node.RollHost;
 import io.fabric8.kubernetes.api.model.Node;
@@ -219,6 +220,11 @@ class GuardedPatchTest {
 
     /** Real node operations; {@code beforeFirstPatch} (or before every refused one) runs right before it is sent. */
     private final class Nodes implements NodeOps {
+        @Override
+        public NodeOps gated(WriteGate gate) {
+            return this; // in memory, no worker thread: the roll's own fence checks are what the test exercises
+        }
+
         final NodeOps real = new Fabric8NodeOps(context, cluster.client, null);
         final AtomicInteger patches = new AtomicInteger();
         final AtomicInteger gets = new AtomicInteger();

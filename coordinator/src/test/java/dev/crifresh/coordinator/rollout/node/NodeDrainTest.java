@@ -15,6 +15,7 @@ import dev.crifresh.coordinator.fixture.Harness;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.kube.WriteGate;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.api.Fence;
 import io.fabric8.kubernetes.api.model.Node;
@@ -148,6 +149,11 @@ class NodeDrainTest {
 
     /** The real pod operations, with listing or watching made to fail, hang or go silent, and counted. */
     private static final class Pods implements PodOps {
+        @Override
+        public PodOps gated(WriteGate gate) {
+            return this; // in memory, no worker thread: the roll's own fence checks are what the test exercises
+        }
+
         private final PodOps real;
         final AtomicInteger lists = new AtomicInteger();
         final AtomicInteger watchesClosed = new AtomicInteger();

@@ -11,6 +11,7 @@ import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.fixture.ManualTicker;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.kube.WriteGate;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.api.Fence;
 import dev.crifresh.coordinator.time.Ticker;
@@ -73,6 +74,11 @@ class NodeDrainTickerTest {
 
     /** The node's pods in memory; the watch cannot be started. */
     private final class Pods implements PodOps {
+        @Override
+        public PodOps gated(WriteGate gate) {
+            return this; // in memory, no worker thread: the roll's own fence checks are what the test exercises
+        }
+
         @Override
         public Future<List<Pod>> podsOn(String node) {
             lists++;

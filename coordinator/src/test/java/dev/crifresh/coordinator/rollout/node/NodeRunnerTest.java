@@ -19,6 +19,7 @@ import dev.crifresh.coordinator.gate.NodeGates;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.kube.WriteGate;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.api.Fence;
@@ -189,6 +190,11 @@ class NodeRunnerTest {
 
     /** One node w1 in memory; JSON Patches applied for the paths the roll writes, {@code test} ops checked (422). */
     private final class Nodes implements NodeOps {
+        @Override
+        public NodeOps gated(WriteGate gate) {
+            return this; // in memory, no worker thread: the roll's own fence checks are what the test exercises
+        }
+
         Node current = new NodeBuilder().withNewMetadata().withName("w1").withUid("uid-1").withResourceVersion("1")
                 .withAnnotations(new HashMap<>()).endMetadata().withNewSpec().endSpec().withNewStatus().withNewNodeInfo()
                 .withBootID("boot-1").endNodeInfo().addNewCondition().withType("Ready").withStatus("True").endCondition()
@@ -302,6 +308,11 @@ class NodeRunnerTest {
 
     /** No pods on the node: a drain ends at once. */
     private static final class NoPods implements PodOps {
+        @Override
+        public PodOps gated(WriteGate gate) {
+            return this; // in memory, no worker thread: the roll's own fence checks are what the test exercises
+        }
+
         @Override
         public Future<List<Pod>> podsOn(String node) {
             return Future.succeededFuture(List.of());
