@@ -16,10 +16,8 @@ import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.api.ErrorText;
 import dev.crifresh.coordinator.rollout.api.Fence;
-import dev.crifresh.coordinator.rollout.api.GuardedPatch;
 import dev.crifresh.coordinator.rollout.lease.LeaseFence;
 import dev.crifresh.coordinator.rollout.lease.LeaseKeeper;
-import dev.crifresh.coordinator.rollout.lease.WorkerFence;
 import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.RunObserver;
@@ -28,7 +26,6 @@ import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
 import dev.crifresh.coordinator.rollout.view.ClassificationCache;
 import dev.crifresh.coordinator.rollout.view.NodeView;
-import dev.crifresh.coordinator.rollout.view.PatchEchoNodeOps;
 import dev.crifresh.coordinator.rollout.view.RunInformers;
 import dev.crifresh.coordinator.silence.Silences;
 import dev.crifresh.coordinator.time.Ticker;
@@ -48,7 +45,7 @@ import java.util.function.Consumer;
  * answers back, each with the epoch of the state that asked for it — an answer for a state the run has left is
  * dropped here, and nowhere else. Everything runs on one Vert.x context; blocking Kubernetes calls, the classification
  * and the reboot driver run on worker threads, and every write passes the run's {@link Fence} on the event loop and
- * again on the worker right before it is sent ({@link WorkerFence}). The parts: the Lease ({@link LeaseKeeper}), the
+ * again on the worker right before it is sent ({@link RunPorts}). The parts: the Lease ({@link LeaseKeeper}), the
  * node view ({@link NodeView}) and its events ({@link RunNodes}), the plan ({@link RolloutPlan}), the pre-flight
  * ({@link RunPreflight}), the rolls ({@link RollingPhase}, each node's {@link NodeRunner} seeing the run as
  * {@link RunHost}), the report ({@link RunResults}) and the progress lines and Events ({@link RunObserver}).
@@ -94,17 +91,15 @@ public final class Rollout {
                 settings.rebootTimeout(), classifier.registry()), this::carryOut);
         this.lease = new LeaseKeeper(ticker, lease, settings, progress, new LeaseEvents());
         this.fence = new LeaseFence(this.lease, () -> open, ticker, settings.leaseDuration());
-        this.retry = new ApiRetry(ticker, fence, settings.leaseDuration());
-        this.nodeOps = new PatchEchoNodeOps(nodeOps.gated(WorkerFence.gate(fence)), this::patched);
-        this.podOps = podOps.gated(WorkerFence.gate(fence));
-        this.driver = WorkerFence.driver(driver, fence);
-        this.events = new RolloutEvents(eventOps.gated(WorkerFence.gate(fence.closing())), settings.runId(), view::raw, progress, clock,
-                fence.closing()::mayWrite);
+        RunPorts ports = RunPorts.fenced(nodeOps, podOps, driver, eventOps, fence, ticker, settings.leaseDuration(), this::patched);
+        this.retry = ports.nodes().retry();
+        this.nodeOps = ports.nodes().nodes();
+        this.podOps = ports.pods();
+        this.driver = ports.driver();
+        this.events = new RolloutEvents(ports.events(), settings.runId(), view::raw, progress, clock, fence.closing()::mayWrite);
         this.observer = new RunObserver(progress, events);
         // The taints come off also while the run ends (after it is done): retried for as long as the Lease is held.
-        NodeOps cleanup = new PatchEchoNodeOps(nodeOps.gated(WorkerFence.gate(fence.closing())), this::patched);
-        this.taints = new StaleNodeTaints(new GuardedPatch.Target(cleanup, new ApiRetry(ticker, fence.closing(), settings.leaseDuration()),
-                fence.closing()), settings.runId(), settings.staleTaint(), observer);
+        this.taints = new StaleNodeTaints(ports.cleanup(), settings.runId(), settings.staleTaint(), observer);
         this.informers = new RunInformers(context, classifier, clock, new ClassificationCache(classifier), this.nodeOps, view,
                 settings.nodeSelector() != null, () -> loop.machine().done());
         this.host = new RunHost(vertx, settings, this.nodeOps, this.podOps, this.driver, view, fence, ticker, retry, observer, sides);
@@ -364,7 +359,7 @@ public final class Rollout {
         });
     }
 
-    /** A patch we sent returned this node (see {@link PatchEchoNodeOps}). */
+    /** A patch we sent returned this node (see {@link RunPorts}). */
     private void patched(Node node) {
         if (!loop.machine().done() && node != null) {
             view.patched(node);
