@@ -14,7 +14,6 @@ import dev.crifresh.coordinator.kube.PodOps;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
-import dev.crifresh.coordinator.rollout.api.ErrorText;
 import dev.crifresh.coordinator.rollout.api.Fence;
 import dev.crifresh.coordinator.rollout.lease.LeaseFence;
 import dev.crifresh.coordinator.rollout.lease.LeaseKeeper;
@@ -35,8 +34,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Clock;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -63,7 +60,7 @@ public final class Rollout {
     private final StaleNodeTaints taints;
     private final RunInformers informers;
     private final Sides sides = new Sides();
-    private final Effects effects = new Effects();
+    private final RunEffects effects;
     private final NodeView view = new NodeView();
     private final RunResults results = new RunResults();
     private final RunHost host;
@@ -77,7 +74,6 @@ public final class Rollout {
     private String apiHost;
     private final RunLoop loop;
     private boolean lockHeld;
-    private long observeStart;
     /** False once the run ended: read by the fence, also on worker threads. */
     private volatile boolean open = true;
 
@@ -107,6 +103,8 @@ public final class Rollout {
         this.nodes = new RunNodes(ticker, view, results, rolls, taints, settings, classifier.registry(), observer, sides);
         this.gates = Gates.none(vertx, context);
         this.silences = new RunSilences(Silences.none(), o -> observer.accept(new RunEvent.Silence(o)));
+        this.effects = new RunEffects(loop, settings.action(), ticker, retry, this.nodeOps, view, informers, nodes, rolls, results,
+                observer, this::runPreflight, () -> gates, this::finish);
     }
 
     /** The rollout gates (blockers, etcd, pull proof); none unless set before {@link #run()}. */
@@ -162,127 +160,8 @@ public final class Rollout {
         RunEffect.dispatch(effect, effects);
     }
 
-    /** Carries out each effect of the step; an answer carries the epoch of the state that asked for it. */
-    private final class Effects implements RunEffect.Handler {
-        private long epoch() {
-            return loop.machine().epoch();
-        }
-
-        @Override
-        public void emit(RunEffect.Emit e) {
-            observer.accept(e.event());
-        }
-
-        @Override
-        public void record(RunEffect.NodeRecord r) {
-            results.record(r);
-        }
-
-        @Override
-        public void observe(RunEffect.Observe o) {
-            Rollout.this.observe(epoch());
-        }
-
-        @Override
-        public void observeLater(RunEffect.ObserveLater l) {
-            long epoch = epoch();
-            ticker.setTimer(l.delay(), () -> answer(epoch, new RunInput.ObserveDue()));
-        }
-
-        @Override
-        public void startConfigWait(RunEffect.StartConfigWait w) {
-            nodes.startConfigWait(informers::classifyLatest);
-        }
-
-        @Override
-        public void classify(RunEffect.Classify c) {
-            long epoch = epoch();
-            informers.classifyLatest(results.names()).onComplete(ar -> {
-                if (current(epoch)) {
-                    feed(ar.failed() ? new RunInput.PlanFailed(ErrorText.message(ar.cause())) : planned(ar.result()));
-                }
-            });
-        }
-
-        @Override
-        public void startGates(RunEffect.StartGates g) {
-            long epoch = epoch();
-            runPreflight().gates(gates, g.plan()).onSuccess(in -> answer(epoch, in));
-        }
-
-        @Override
-        public void preflight(RunEffect.Preflight p) {
-            long epoch = epoch();
-            runPreflight().check(p).onSuccess(in -> answer(epoch, in));
-        }
-
-        @Override
-        public void release(RunEffect.Release r) {
-            long epoch = epoch();
-            runPreflight().release(r).onSuccess(in -> answer(epoch, in));
-        }
-
-        @Override
-        public void place(RunEffect.Place p) {
-            long epoch = epoch();
-            runPreflight().place(p.reboots(), nodes.fresh(), () -> loop.machine().done()).onSuccess(in -> answer(epoch, in));
-        }
-
-        @Override
-        public void startRolling(RunEffect.StartRolling r) {
-            rolls.start(r.ordered(), r.budget(), results.placement() == null ? null : results.placement().seed(), results.size());
-            nodes.decidePending();
-            rolls.pump();
-        }
-
-        @Override
-        public void waitForFresh(RunEffect.WaitForFresh w) {
-            nodes.waitForFresh(w.nodes());
-            // Nodes may have changed while they were classified: check the waited ones again, off the loop.
-            informers.classifyLatest(nodes.freshWait.snapshot()).onSuccess(latest -> nodes.freshWait.checkAll(latest.values()));
-        }
-
-        @Override
-        public void cancelBlocked(RunEffect.CancelBlocked c) {
-            rolls.cancelBlockedTimer();
-        }
-
-        @Override
-        public void abandonInFlight(RunEffect.AbandonInFlight a) {
-            rolls.abandonInFlight(a.why());
-        }
-
-        @Override
-        public void finalInventory(RunEffect.FinalInventory f) {
-            long epoch = epoch();
-            Future<List<Node>> read = nodes.inventory(nodeOps);
-            if (read != null) {
-                read.onComplete(ar -> {
-                    RunInput in = ar.failed() ? new RunInput.InventoryFailed(ErrorText.message(ar.cause())) : null;
-                    answer(epoch, in != null || !current(epoch) ? in : nodes.inventoryRead(ar.result()));
-                });
-            }
-        }
-
-        @Override
-        public void reportOnly(RunEffect.ReportOnly r) {
-            Rollout.this.reportOnly();
-        }
-
-        @Override
-        public void finish(RunEffect.Finish f) {
-            Rollout.this.finish();
-        }
-    }
-
     private RunPreflight runPreflight() {
         return new RunPreflight(context, settings, driver, podOps, view, results, taints, host, observer, apiHost);
-    }
-
-    private RunInput planned(Map<String, Classification> latest) {
-        RolloutPlan plan = RolloutPlan.decide(settings.action(), results.initial(), latest, view::facts);
-        nodes.fresh().addAll(plan.fresh());
-        return new RunInput.Planned(plan);
     }
 
     // ---- 1. lock ---------------------------------------------------------------------------------------------
@@ -321,42 +200,6 @@ public final class Rollout {
             observer.accept(new RunEvent.LockLost(why));
             feed(new RunInput.LockLost(why));
         }
-    }
-
-    /** The Lease was not acquired: the report still classifies every node. */
-    private void reportOnly() {
-        informers.listAndClassify().onComplete(ar -> {
-            if (ar.succeeded()) {
-                ar.result().values().forEach(results::classified);
-            }
-            feed(new RunInput.Reported());
-        });
-    }
-
-    // ---- 2. observe + 3. classify ----------------------------------------------------------------------------
-
-    /** Starts the informers and classifies every node; a transient failure is retried while the Lease is held. */
-    private void observe(long epoch) {
-        int attempt = ((RunStep.Observing) loop.machine().state()).attempt();
-        if (attempt == 1) {
-            observeStart = ticker.nanoTime();
-        }
-        informers.start(nodes, rolls::pump).onComplete(ar -> {
-            if (!current(epoch)) {
-                return;
-            }
-            if (ar.failed()) {
-                boolean again = retry.again(ar.cause(), attempt, observeStart);
-                if (again) {
-                    informers.close();
-                }
-                feed(new RunInput.ObserveFailed(ErrorText.message(ar.cause()), again));
-                return;
-            }
-            ar.result().values().forEach(results::classified);
-            observer.accept(new RunEvent.Classified(List.copyOf(results.initial())));
-            feed(new RunInput.Observed(results.size()));
-        });
     }
 
     /** A patch we sent returned this node (see {@link RunPorts}). */
