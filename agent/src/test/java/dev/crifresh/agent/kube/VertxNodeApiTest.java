@@ -75,7 +75,7 @@ class VertxNodeApiTest {
     private VertxNodeApi client() {
         client = new VertxNodeApi(vertx, cluster.config(),
                 new ServiceAccountToken(cluster.config().tokenFile(), Duration.ofHours(1), nanos::get),
-                new Backoff(Duration.ofMillis(100), Duration.ofMillis(500), () -> 0.5));
+                RetryPolicy.doubling(Duration.ofMillis(100), Duration.ofMillis(500)).withJitter(0.5, () -> 0.5));
         return client;
     }
 
