@@ -12,6 +12,7 @@ import dev.crifresh.agent.publish.DesiredCondition;
 import dev.crifresh.agent.testing.InCluster;
 import dev.crifresh.agent.testing.MockApi;
 import dev.crifresh.agent.testing.RestartableDispatcher.Seen;
+import dev.crifresh.common.retry.RetryPolicy;
 import dev.crifresh.mockapi.testing.Poll;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
