@@ -1,7 +1,6 @@
 package dev.crifresh.coordinator.rollout.node;
 
 import static dev.crifresh.coordinator.rollout.node.NodeStep.LEFT;
-import static dev.crifresh.coordinator.rollout.node.NodeStep.awaitReturn;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.failed;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.finish;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.release;
@@ -158,6 +157,6 @@ final class RebootStep {
         effects.add(new Say(n == 1 ? "reboot requested" : "reboot requested again (" + n + ")", false));
         effects.add(new Event(EventReason.REBOOT_REQUESTED, "reboot requested so that containerd loads the current CRI config"
                 + (n > 1 ? " (reboot " + n + ")" : "") + "; boot id before: " + roll.bootBefore()));
-        return then(effects, awaitReturn(roll));
+        return then(effects, ReturnStep.awaitReturn(roll));
     }
 }

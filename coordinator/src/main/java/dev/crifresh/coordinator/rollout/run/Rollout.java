@@ -98,7 +98,7 @@ public final class Rollout {
         this.taints = new StaleNodeTaints(ports.cleanup(), settings.runId(), settings.staleTaint(), observer);
         this.informers = new RunInformers(context, classifier, clock, new ClassificationCache(classifier), this.nodeOps, view,
                 settings.nodeSelector() != null, () -> loop.machine().done());
-        this.host = new RunHost(vertx, settings, this.nodeOps, this.podOps, this.driver, view, fence, ticker, retry, observer, sides);
+        this.host = new RunHost(vertx, settings, this.nodeOps, this.podOps, this.driver, view, fence, ticker, clock, retry, observer, sides);
         this.rolls = new RollingPhase(host, view, taints, () -> silences, ticker, settings.rebootTimeout(), observer, sides);
         this.nodes = new RunNodes(ticker, view, results, rolls, taints, settings, classifier.registry(), observer, sides);
         this.gates = Gates.none(vertx, context);

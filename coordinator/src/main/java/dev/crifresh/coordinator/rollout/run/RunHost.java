@@ -22,6 +22,7 @@ import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -61,13 +62,14 @@ final class RunHost implements RollHost {
     private final NodeView view;
     private final Fence fence;
     private final Ticker ticker;
+    private final Clock clock;
     private final ApiRetry retry;
     private final SharedNodeList<NodeFacts> freshNodes;
     private final Consumer<RunEvent> observer;
     private final RollSupport run;
 
     RunHost(Vertx vertx, CoordinatorSettings settings, NodeOps nodes, PodOps pods, RebootDriver driver, NodeView view,
-            Fence fence, Ticker ticker, ApiRetry retry, Consumer<RunEvent> observer, RollSupport run) {
+            Fence fence, Ticker ticker, Clock clock, ApiRetry retry, Consumer<RunEvent> observer, RollSupport run) {
         this.vertx = vertx;
         this.settings = settings;
         this.nodes = nodes;
@@ -76,6 +78,7 @@ final class RunHost implements RollHost {
         this.view = view;
         this.fence = fence;
         this.ticker = ticker;
+        this.clock = clock;
         this.retry = retry;
         this.freshNodes = new SharedNodeList<>(() -> retry.call(nodes::listAll).map(NodeFacts::all));
         this.observer = observer;
@@ -146,6 +149,20 @@ final class RunHost implements RollHost {
     @Override
     public Ticker ticker() {
         return ticker;
+    }
+
+    @Override
+    public Clock clock() {
+        return clock;
+    }
+
+    /** On a worker thread: the driver blocks. */
+    @Override
+    public Future<Void> reboot(Node node) {
+        return vertx.executeBlocking(() -> {
+            driver.reboot(node);
+            return null;
+        }, false);
     }
 
     @Override

@@ -1,5 +1,10 @@
 package dev.crifresh.coordinator.rollout.api;
 
+import dev.crifresh.coordinator.time.Ticker;
+import dev.crifresh.coordinator.events.EventReason;
+import dev.crifresh.coordinator.base.ProgressListener;
+import dev.crifresh.coordinator.gate.Gates;
+import dev.crifresh.coordinator.gate.NodeGates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -328,6 +333,11 @@ class GuardedPatchTest {
         }
 
         @Override
+        public Ticker ticker() {
+            return Ticker.of(vertx);
+        }
+
+        @Override
         public int budget() {
             return 1;
         }
@@ -347,6 +357,50 @@ class GuardedPatchTest {
 
         @Override
         public void finished(NodeRunner roll) {
+        }
+
+        @Override
+        public NodeGates gates() {
+            return Gates.none(vertx, vertx.getOrCreateContext());
+        }
+
+        @Override
+        public List<NodeFacts> clusterView() {
+            return List.of();
+        }
+
+        @Override
+        public Node cached(String name) {
+            return null;
+        }
+
+        @Override
+        public Future<Void> reboot(Node node) {
+            throw new AssertionError("this test requests no reboot");
+        }
+
+        @Override
+        public java.time.Clock clock() {
+            return java.time.Clock.systemUTC();
+        }
+
+        @Override
+        public Future<List<NodeFacts>> freshNodeList() {
+            return retry().call(() -> nodes().listAll()).map(NodeFacts::all);
+        }
+
+        @Override
+        public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
+            progress(roll, text);
+        }
+
+        @Override
+        public void event(String node, EventReason reason, String message) {
+        }
+
+        @Override
+        public Future<Void> silence(String node) {
+            return Future.succeededFuture();
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import dev.crifresh.coordinator.time.Ticker;
+import dev.crifresh.coordinator.gate.Gates;
+import dev.crifresh.coordinator.gate.NodeGates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -252,6 +255,11 @@ class NodeDrainTest {
         }
 
         @Override
+        public Ticker ticker() {
+            return Ticker.of(vertx);
+        }
+
+        @Override
         public int budget() {
             return 1;
         }
@@ -279,6 +287,41 @@ class NodeDrainTest {
 
         @Override
         public void finished(NodeRunner roll) {
+        }
+
+        @Override
+        public NodeGates gates() {
+            return Gates.none(vertx, vertx.getOrCreateContext());
+        }
+
+        @Override
+        public List<NodeFacts> clusterView() {
+            return List.of();
+        }
+
+        @Override
+        public Node cached(String name) {
+            return null;
+        }
+
+        @Override
+        public Future<Void> reboot(Node node) {
+            throw new AssertionError("this test requests no reboot");
+        }
+
+        @Override
+        public java.time.Clock clock() {
+            return java.time.Clock.systemUTC();
+        }
+
+        @Override
+        public Future<List<NodeFacts>> freshNodeList() {
+            return retry().call(() -> nodes().listAll()).map(NodeFacts::all);
+        }
+
+        @Override
+        public Future<Void> silence(String node) {
+            return Future.succeededFuture();
         }
     }
 }

@@ -1,5 +1,9 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import io.fabric8.kubernetes.api.model.Node;
+import dev.crifresh.coordinator.events.EventReason;
+import dev.crifresh.coordinator.base.ProgressListener;
+import dev.crifresh.coordinator.gate.NodeGates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -145,6 +149,55 @@ class NodeDrainTickerTest {
         }
 
         public void finished(NodeRunner roll) {
+        }
+
+        @Override
+        public NodeGates gates() {
+            throw new AssertionError("a drain passes no gate");
+        }
+
+        @Override
+        public List<NodeFacts> clusterView() {
+            return List.of();
+        }
+
+        @Override
+        public Node cached(String name) {
+            return null;
+        }
+
+        @Override
+        public Future<Void> reboot(Node node) {
+            throw new AssertionError("this test requests no reboot");
+        }
+
+        @Override
+        public java.time.Clock clock() {
+            return java.time.Clock.systemUTC();
+        }
+
+        @Override
+        public Ticker ticker() {
+            return ticker;
+        }
+
+        @Override
+        public Future<List<NodeFacts>> freshNodeList() {
+            return retry().call(() -> nodes().listAll()).map(NodeFacts::all);
+        }
+
+        @Override
+        public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
+            progress(roll, text);
+        }
+
+        @Override
+        public void event(String node, EventReason reason, String message) {
+        }
+
+        @Override
+        public Future<Void> silence(String node) {
+            return Future.succeededFuture();
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import dev.crifresh.coordinator.base.ProgressListener;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -473,6 +474,26 @@ class NodeRunnerTest {
 
         public int lapses() {
             return 0;
+        }
+
+        @Override
+        public List<NodeFacts> clusterView() {
+            return List.of();
+        }
+
+        @Override
+        public java.time.Clock clock() {
+            return java.time.Clock.systemUTC();
+        }
+
+        @Override
+        public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
+            progress(roll, text);
+        }
+
+        @Override
+        public Future<Void> silence(String node) {
+            return Future.succeededFuture();
         }
     }
 }
