@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Nodes that join during a run are waited for up to {@code --attest-timeout} (30 s here) until they attest fresh
  * or stale, then handed on to be decided; on the {@link ManualTicker}.
  */
-class JoinedNodesTest {
+class JoinedNodesTickerTest {
     static Stream<Arguments> cases() {
         return Stream.of(
                 Arguments.of("a fresh or stale attestation hands the node on at once",
