@@ -6,7 +6,6 @@ import dev.crifresh.agent.cri.RuntimeAuthProbe;
 import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.http.AgentHttpServer;
 import dev.crifresh.agent.http.AgentMetrics;
-import dev.crifresh.agent.kube.Backoff;
 import dev.crifresh.agent.kube.NodeApi;
 import dev.crifresh.agent.loop.AgentLoop;
 import dev.crifresh.agent.loop.Evaluator;
@@ -17,6 +16,7 @@ import dev.crifresh.agent.publish.ConditionPublisher;
 import dev.crifresh.agent.publish.PublishedAttestation;
 import dev.crifresh.common.attest.AttestationSigner;
 import dev.crifresh.common.attest.SigningKey;
+import dev.crifresh.common.retry.RetryPolicy;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -62,11 +62,11 @@ public final class AgentRuntime {
      */
     public static Future<AgentRuntime> start(Vertx vertx, NodeApi api, AgentSettings settings, SigningKey key,
                                              byte[] fingerprintKey, HostClock clock) {
-        return start(vertx, api, settings, key, fingerprintKey, clock, Backoff.standard());
+        return start(vertx, api, settings, key, fingerprintKey, clock, NodeApi.RETRY);
     }
 
     static Future<AgentRuntime> start(Vertx vertx, NodeApi api, AgentSettings settings, SigningKey key,
-                                      byte[] fingerprintKey, HostClock clock, Backoff backoff) {
+                                      byte[] fingerprintKey, HostClock clock, RetryPolicy backoff) {
         Objects.requireNonNull(key, "signing key");
         Context context = vertx.getOrCreateContext();
         AgentMetrics metrics = new AgentMetrics();

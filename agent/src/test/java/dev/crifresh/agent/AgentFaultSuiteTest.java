@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.agent.kube.Backoff;
 import dev.crifresh.agent.kube.Fabric8NodeApi;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
@@ -22,6 +21,7 @@ import dev.crifresh.common.attest.VerificationResult;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.common.retry.RetryPolicy;
 import dev.crifresh.mockapi.reliability.FaultRow;
 import dev.crifresh.mockapi.reliability.FaultTable;
 import dev.crifresh.mockapi.testing.Poll;
@@ -142,7 +142,7 @@ class AgentFaultSuiteTest {
             AgentSettings settings = AgentSettings.defaults(NODE).withRoots(proc.root(), files.hostRoot()).withMetricsPort(0)
                     .withTiming(heartbeat, validity, Duration.ofMillis(200), Duration.ofMillis(20));
             runtime = AgentRuntime.start(vertx, new Fabric8NodeApi(api.client()), settings, signingKey, FINGERPRINT_KEY,
-                    clock, new Backoff(Duration.ofMillis(200), Duration.ofSeconds(1), Math::random))
+                    clock, RetryPolicy.doubling(Duration.ofMillis(200), Duration.ofSeconds(1)).withJitter(0.5, Math::random))
                     .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         }
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.agent.kube.ApiException;
-import dev.crifresh.agent.kube.Backoff;
 import dev.crifresh.agent.kube.Fabric8NodeApi;
 import dev.crifresh.agent.kube.NodeApi;
 import dev.crifresh.agent.testing.FakeContainerd;
@@ -28,6 +27,7 @@ import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
+import dev.crifresh.common.retry.RetryPolicy;
 import dev.crifresh.mockapi.testing.Poll;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -301,7 +301,7 @@ class AgentRuntimeTest {
     @Test
     void recoversAfterTheApiServerWasDownAndPublishesTheCurrentState() throws Exception {
         runtime = await(AgentRuntime.start(vertx, nodeApi(), settings(Duration.ofMinutes(5)),
-                signingKey, FINGERPRINT_KEY, clock, new Backoff(Duration.ofMillis(200), Duration.ofSeconds(2), Math::random))
+                signingKey, FINGERPRINT_KEY, clock, RetryPolicy.doubling(Duration.ofMillis(200), Duration.ofSeconds(2)).withJitter(0.5, Math::random))
                 .toCompletionStage().toCompletableFuture());
         awaitOurs("fresh", c -> "True".equals(c.getStatus()));
         api.stop();
@@ -346,7 +346,7 @@ class AgentRuntimeTest {
             }
         };
         runtime = await(AgentRuntime.start(vertx, racing, settings(Duration.ofMinutes(5)), signingKey,
-                FINGERPRINT_KEY, clock, Backoff.standard()).toCompletionStage().toCompletableFuture());
+                FINGERPRINT_KEY, clock, NodeApi.RETRY).toCompletionStage().toCompletableFuture());
         NodeCondition c = awaitOurs("published despite the race", x -> true);
         assertTrue(verify(c).isValid());
         assertEquals(2, patches.get(), "one rejected patch, one retry");

@@ -1,6 +1,8 @@
 package dev.crifresh.agent.kube;
 
+import dev.crifresh.common.retry.RetryPolicy;
 import io.fabric8.kubernetes.api.model.Node;
+import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
@@ -8,6 +10,11 @@ import java.util.function.Consumer;
  * depend on the client library. Blocking: call on a worker thread.
  */
 public interface NodeApi {
+    /**
+     * How the agent retries the API (publishing, watching): 500 ms doubling to 30 s, each delay drawn between half
+     * and all of that, so many agents that lost the API at once do not return in step; no deadline.
+     */
+    RetryPolicy RETRY = RetryPolicy.doubling(Duration.ofMillis(500), Duration.ofSeconds(30)).withJitter(0.5, Math::random);
 
     /** The Node, or null when it does not exist. */
     Node get(String name) throws ApiException;

@@ -1,5 +1,6 @@
 package dev.crifresh.agent.kube;
 
+import dev.crifresh.common.retry.RetryPolicy;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
@@ -18,7 +19,7 @@ import tools.jackson.databind.JsonNode;
  * delivered), watch from the list's resourceVersion over a WebSocket (as fabric8 does), deliver
  * {@code ADDED}/{@code MODIFIED} Nodes, follow {@code BOOKMARK}s, re-watch from the last
  * resourceVersion when the server ends the watch after its {@code timeoutSeconds}, list again after a
- * {@code 410 Gone} or any failure (with {@link Backoff}), until closed. All state lives on the API's
+ * {@code 410 Gone} or any failure (with {@link RetryPolicy}), until closed. All state lives on the API's
  * event-loop context; the token is read on a worker.
  */
 final class NodeWatch {

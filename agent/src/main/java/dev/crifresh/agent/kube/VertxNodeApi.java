@@ -1,5 +1,6 @@
 package dev.crifresh.agent.kube;
 
+import dev.crifresh.common.retry.RetryPolicy;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -46,7 +47,7 @@ public final class VertxNodeApi implements NodeApi, AutoCloseable {
     private final Context context;
     private final InClusterConfig config;
     private final ServiceAccountToken token;
-    private final Backoff watchBackoff;
+    private final RetryPolicy watchBackoff;
     private final HttpClientAgent http;
     private final WebSocketClient webSockets;
 
@@ -64,14 +65,14 @@ public final class VertxNodeApi implements NodeApi, AutoCloseable {
     static final int POOL_CLEANER_MS = 15_000;
 
     public VertxNodeApi(Vertx vertx, InClusterConfig config) {
-        this(vertx, config, new ServiceAccountToken(config.tokenFile()), Backoff.standard());
+        this(vertx, config, new ServiceAccountToken(config.tokenFile()), RETRY);
     }
 
     /**
      * Call on a thread that is not a Vert.x worker (the requests are bound to an event-loop context
      * taken here).
      */
-    public VertxNodeApi(Vertx vertx, InClusterConfig config, ServiceAccountToken token, Backoff watchBackoff) {
+    public VertxNodeApi(Vertx vertx, InClusterConfig config, ServiceAccountToken token, RetryPolicy watchBackoff) {
         this.vertx = vertx;
         this.context = vertx.getOrCreateContext();
         if (!context.isEventLoopContext()) {
@@ -146,7 +147,7 @@ public final class VertxNodeApi implements NodeApi, AutoCloseable {
         return token;
     }
 
-    Backoff watchBackoff() {
+    RetryPolicy watchBackoff() {
         return watchBackoff;
     }
 

@@ -3,7 +3,6 @@ package dev.crifresh.agent.publish;
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.http.AgentMetrics;
 import dev.crifresh.agent.kube.ApiException;
-import dev.crifresh.agent.kube.Backoff;
 import dev.crifresh.agent.kube.NodeApi;
 import dev.crifresh.agent.loop.Assessment;
 import dev.crifresh.common.attest.AttestationClaims;
@@ -12,6 +11,7 @@ import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.common.retry.RetryPolicy;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.vertx.core.Context;
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * Writes the ContainerdConfigFresh condition of one Node (docs/design.md, "The attestation and its verifier"). Publishes when the assessment's
  * {@link PublishKey} changes and on every heartbeat, never before the first assessment; re-publishes
  * when the watched Node shows our entry removed or different from what we wrote. API failures are
- * retried with {@link Backoff}, always with the latest assessment. State lives on one Vert.x context;
+ * retried with {@link RetryPolicy}, always with the latest assessment. State lives on one Vert.x context;
  * API calls run on worker threads.
  */
 public final class ConditionPublisher {
@@ -44,7 +44,7 @@ public final class ConditionPublisher {
     private final AttestationSigner signer;
     private final HostClock clock;
     private final AgentMetrics metrics;
-    private final Backoff backoff;
+    private final RetryPolicy backoff;
     private final String node;
 
     private Assessment latest;
@@ -79,7 +79,7 @@ public final class ConditionPublisher {
     }
 
     public ConditionPublisher(Vertx vertx, Context context, NodeApi api, PublishSettings settings,
-                              AttestationSigner signer, HostClock clock, AgentMetrics metrics, Backoff backoff) {
+                              AttestationSigner signer, HostClock clock, AgentMetrics metrics, RetryPolicy backoff) {
         this.vertx = vertx;
         this.context = context;
         this.api = api;

@@ -12,6 +12,7 @@ import dev.crifresh.agent.publish.DesiredCondition;
 import dev.crifresh.agent.testing.InCluster;
 import dev.crifresh.agent.testing.MockApi;
 import dev.crifresh.agent.testing.RestartableDispatcher.Seen;
+import dev.crifresh.common.retry.RetryPolicy;
 import dev.crifresh.mockapi.testing.Poll;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -75,7 +76,7 @@ class VertxNodeApiTest {
     private VertxNodeApi client() {
         client = new VertxNodeApi(vertx, cluster.config(),
                 new ServiceAccountToken(cluster.config().tokenFile(), Duration.ofHours(1), nanos::get),
-                new Backoff(Duration.ofMillis(100), Duration.ofMillis(500), () -> 0.5));
+                RetryPolicy.doubling(Duration.ofMillis(100), Duration.ofMillis(500)).withJitter(0.5, () -> 0.5));
         return client;
     }
 

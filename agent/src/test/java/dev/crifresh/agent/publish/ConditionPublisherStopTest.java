@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.http.AgentMetrics;
-import dev.crifresh.agent.kube.Backoff;
 import dev.crifresh.agent.kube.NodeApi;
+import dev.crifresh.common.retry.RetryPolicy;
 import io.fabric8.kubernetes.api.model.Node;
 import io.micrometer.core.instrument.Counter;
 import io.vertx.core.Context;
@@ -55,7 +55,7 @@ class ConditionPublisherStopTest {
         WatchOnly api = new WatchOnly();
         AgentMetrics metrics = new AgentMetrics();
         ConditionPublisher publisher = new ConditionPublisher(vertx, context, api, AgentSettings.defaults("n1"), null,
-                null, metrics, new Backoff(Duration.ofMillis(10), Duration.ofMillis(10), () -> 0.5));
+                null, metrics, RetryPolicy.doubling(Duration.ofMillis(10), Duration.ofMillis(10)).withJitter(0.5, () -> 0.5));
         publisher.start().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
 
         api.onError.get().accept(new HttpClosedException("Connection was closed"));

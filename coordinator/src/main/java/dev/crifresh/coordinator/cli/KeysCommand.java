@@ -72,7 +72,7 @@ public final class KeysCommand implements Callable<Integer> {
             err.flush();
             Vertx vertx = UnhandledErrors.on(Vertx.vertx());
             try (KubernetesClient client = cluster.connect(vertx, target)) {
-                ApiPreflight.check(client, target, cluster.connectTimeout(), List.of(new ApiPreflight.Probe("get", "secrets", namespace,
+                ApiPreflight.check(vertx, client, target, cluster.connectTimeout(), List.of(new ApiPreflight.Probe("get", "secrets", namespace,
                         c -> c.secrets().inNamespace(namespace).withName(signingSecret).get())), text -> {
                             err.println("crifresh-coordinator: " + text);
                             err.flush();

@@ -58,7 +58,7 @@ final class Session implements AutoCloseable {
         KubernetesClient client = null;
         try {
             client = options.cluster.connect(vertx, target);
-            ApiPreflight.check(client, target, options.cluster.connectTimeout(), probes,
+            ApiPreflight.check(vertx, client, target, options.cluster.connectTimeout(), probes,
                     text -> log.log(ProgressListener.Level.WARN, text));
             ApiPreflight.review(client, target, permissions);
             TrustBundle trust = options.trust.load(client);

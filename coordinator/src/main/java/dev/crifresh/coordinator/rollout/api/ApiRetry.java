@@ -1,13 +1,15 @@
 package dev.crifresh.coordinator.rollout.api;
 
+import dev.crifresh.common.retry.RetryPolicy;
 import dev.crifresh.coordinator.time.Ticker;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Retries one Kubernetes call on a {@link ApiFailure#RETRYABLE} failure with bounded backoff (100 ms
+ * Retries one Kubernetes call on a {@link ApiFailure#RETRYABLE} failure with bounded backoff ({@link #POLICY}: 100 ms
  * doubling to 2 s), and only while the run may still act (it holds the Lease): a transient API error does
  * not end a run, and no retry outlives the Lease. It retries at least {@link #ATTEMPTS} times (about 7 s),
  * and beyond that for as long as {@code budget} — the run's {@code --lease-duration} — has not passed since
@@ -17,6 +19,8 @@ import java.util.function.Supplier;
  */
 public final class ApiRetry {
     static final int ATTEMPTS = 8;
+    /** 100 ms doubling to 2 s; the budget counts only once {@link #ATTEMPTS} attempts have failed. */
+    static final RetryPolicy POLICY = RetryPolicy.doubling(Duration.ofMillis(100), Duration.ofSeconds(2)).withMinAttempts(ATTEMPTS);
 
     private final Ticker ticker;
     private final Fence fence;
@@ -38,20 +42,32 @@ public final class ApiRetry {
         this.budget = budget;
     }
 
+    /** The delay before the next attempt, or empty to give up ({@link #POLICY}: the attempt count and the time spent so far). */
+    static Optional<Duration> delay(int attempt, Duration spent, Duration budget) {
+        return POLICY.next(attempt, budget.minus(spent));
+    }
+
     /** Whether a failed attempt may be followed by another (pure: the attempt count and the time spent so far). */
     static boolean mayRetry(int attempt, Duration spent, Duration budget) {
-        return attempt < ATTEMPTS || spent.compareTo(budget) < 0;
+        return delay(attempt, spent, budget).isPresent();
     }
 
     /** Whether the attempt that just failed with {@code cause}, {@code startNanos} after the first one began, is retried. */
     public boolean again(Throwable cause, int attempt, long startNanos) {
-        return ApiFailure.of(cause) == ApiFailure.RETRYABLE && mayRetry(attempt, ticker.since(startNanos), budget)
-                && fence.mayWrite();
+        return retryAfter(cause, attempt, startNanos).isPresent();
+    }
+
+    /** {@link #again}, with the delay before the retry. */
+    private Optional<Duration> retryAfter(Throwable cause, int attempt, long startNanos) {
+        if (ApiFailure.of(cause) != ApiFailure.RETRYABLE || !fence.mayWrite()) {
+            return Optional.empty();
+        }
+        return delay(attempt, ticker.since(startNanos), budget);
     }
 
     public <T> Future<T> call(Supplier<Future<T>> call) {
         Promise<T> promise = Promise.promise();
-        attempt(call, 1, ticker.nanoTime(), new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)), promise);
+        attempt(call, 1, ticker.nanoTime(), promise);
         return promise.future();
     }
 
@@ -59,21 +75,24 @@ public final class ApiRetry {
     private <T> void afterOutage(Supplier<Future<T>> call, Throwable cause, Promise<T> promise) {
         fence.whenMayWrite().onComplete(back -> {
             if (back.succeeded()) {
-                attempt(call, 1, ticker.nanoTime(), new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2)), promise);
+                attempt(call, 1, ticker.nanoTime(), promise);
             } else {
                 promise.fail(cause);
             }
         });
     }
 
-    private <T> void attempt(Supplier<Future<T>> call, int attempt, long start, Backoff backoff, Promise<T> promise) {
+    private <T> void attempt(Supplier<Future<T>> call, int attempt, long start, Promise<T> promise) {
         call.get().onComplete(ar -> {
             if (ar.succeeded()) {
                 promise.complete(ar.result());
-            } else if (again(ar.cause(), attempt, start)) {
-                ticker.setTimer(Duration.ofMillis(backoff.next()), () -> {
+                return;
+            }
+            Optional<Duration> retry = retryAfter(ar.cause(), attempt, start);
+            if (retry.isPresent()) {
+                ticker.setTimer(retry.get(), () -> {
                     if (fence.mayWrite()) {
-                        attempt(call, attempt + 1, start, backoff, promise);
+                        attempt(call, attempt + 1, start, promise);
                     } else {
                         afterOutage(call, ar.cause(), promise);
                     }

@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout.lease;
 
+import dev.crifresh.common.retry.RetryPolicy;
 import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.base.ProgressListener;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The run's hold on the Lease {@code crifresh-rollout}, as a fence for every side effect: takes it
@@ -242,8 +244,9 @@ public final class LeaseKeeper {
     }
 
     private void retryLock(boolean first, String why) {
-        long left = (lockDeadline - ticker.nanoTime()) / 1_000_000;
-        if (left <= 0) {
+        Duration left = Duration.ofMillis((lockDeadline - ticker.nanoTime()) / 1_000_000);
+        Optional<Duration> retry = lockRetry(settings.lockTimeout()).next(1, left);
+        if (retry.isEmpty()) {
             run.lockNotAcquired("rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) not acquired within "
                     + DurationText.format(settings.lockTimeout()) + ": " + why);
             return;
@@ -251,8 +254,12 @@ public final class LeaseKeeper {
         if (first) {
             progress.line("waiting up to " + DurationText.format(settings.lockTimeout()) + " for the rollout lock: " + why);
         }
-        long retry = Math.min(left, Math.max(20, Math.min(1000, settings.lockTimeout().toMillis() / 10)));
-        ticker.setTimer(Duration.ofMillis(retry), () -> tryLock(false));
+        ticker.setTimer(retry.get(), () -> tryLock(false));
+    }
+
+    /** Asking for a held Lease again: every tenth of the lock timeout (20 ms – 1 s), until the lock timeout has passed. */
+    static RetryPolicy lockRetry(Duration lockTimeout) {
+        return RetryPolicy.constant(Duration.ofMillis(Math.max(20, Math.min(1000, lockTimeout.toMillis() / 10))));
     }
 
     /** The next renewal is due a third of the Lease duration after the last one was sent (a slow answer does not push it back). */

@@ -1,8 +1,8 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import dev.crifresh.common.retry.RetryPolicy;
 import dev.crifresh.coordinator.kube.PodOps.Eviction;
 import dev.crifresh.coordinator.kube.PodOps.PodWatch;
-import dev.crifresh.coordinator.rollout.api.Backoff;
 import dev.crifresh.coordinator.rollout.api.ErrorText;
 import dev.crifresh.coordinator.rollout.plan.DrainSelection;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -45,7 +45,9 @@ final class NodeDrain {
     private final Set<String> evicting = new HashSet<>();
     /** Pods whose eviction was refused or failed, by uid, with why; retried when the backoff timer fires. */
     private final Map<String, String> refused = new LinkedHashMap<>();
-    private Backoff backoff;
+    private RetryPolicy backoff;
+    /** Back-off delays taken since the drain started: eviction retries and failed lists share one sequence. */
+    private int retries;
     private int lastLeft = -1;
     private String lastWaitDetail = "";
     /** Bumped on every start and stop: answers of an earlier drain are dropped. */
@@ -72,6 +74,21 @@ final class NodeDrain {
         this.failed = failed;
     }
 
+    /**
+     * Retrying PDB-blocked evictions and failed pod lists, scaled to the drain timeout: doubling from 1/20 of it
+     * (10 ms – 500 ms) to 1/4 (up to 10 s), no jitter; the drain's own deadline timer ends the retries.
+     */
+    static RetryPolicy retryPolicy(Duration timeout) {
+        long t = timeout.toMillis();
+        long first = Math.min(500, Math.max(10, t / 20));
+        long cap = Math.min(10_000, Math.max(first, t / 4));
+        return RetryPolicy.doubling(Duration.ofMillis(first), Duration.ofMillis(cap));
+    }
+
+    private long nextBackoff() {
+        return backoff.delay(++retries).toMillis();
+    }
+
     /** Starts a drain (again) with a fresh deadline: watch the node's pods, then evict. */
     void start() {
         stop();
@@ -83,7 +100,8 @@ final class NodeDrain {
         lastLeft = -1;
         lastWaitDetail = "its pods were not listed yet";
         Duration timeout = host.settings().drainTimeout();
-        backoff = Backoff.forTimeout(timeout);
+        backoff = retryPolicy(timeout);
+        retries = 0;
         int started = generation;
         deadlineTimer = host.ticker().setTimer(timeout, () -> {
             deadlineTimer = -1;
@@ -198,7 +216,7 @@ final class NodeDrain {
                 }
             }
             if (!refused.isEmpty() && retryTimer < 0) {
-                retryTimer = host.ticker().setTimer(Duration.ofMillis(backoff.next()), () -> {
+                retryTimer = host.ticker().setTimer(Duration.ofMillis(nextBackoff()), () -> {
                     retryTimer = -1;
                     if (current(started)) {
                         refused.clear();
@@ -226,7 +244,7 @@ final class NodeDrain {
             if (!current(started)) {
                 return;
             }
-            scheduleRelist(watch != null ? relistMillis() : ar.failed() ? backoff.next() : pollMillis());
+            scheduleRelist(watch != null ? relistMillis() : ar.failed() ? nextBackoff() : pollMillis());
             if (ar.failed()) {
                 lastWaitDetail = "cannot list pods: " + ErrorText.message(ar.cause());
                 return;

@@ -3,7 +3,7 @@ package dev.crifresh.coordinator.rollout.run;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.coordinator.rollout.node.NodeRunner;
-import dev.crifresh.coordinator.rollout.plan.Budget;
+import dev.crifresh.coordinator.rollout.plan.RollStarts;
 import dev.crifresh.coordinator.rollout.plan.RolloutOrder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,9 +14,8 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The run's node rolls: which are queued, which are in flight, and which queued ones may start now —
- * workers first (in queue order) as many at once as the budget allows, then control planes one at a time,
- * each only when {@link Budget#controlPlaneBlocker} has no objection. Every call happens on the run's context.
+ * The run's node rolls: which are queued, which are in flight, and starting the queued ones that may start now
+ * (the pure decision: {@link RollStarts}). Every call happens on the run's context.
  */
 final class RollScheduler {
     private final Map<String, NodeRunner> rolls = new LinkedHashMap<>();
@@ -110,46 +109,25 @@ final class RollScheduler {
      * @return why the first queued node that could not start waits, or null
      */
     String startWhatFits(Function<String, NodeFacts> facts, List<NodeFacts> nodes, int budget) {
-        Map<String, String> unavailable = Budget.unavailable(nodes, inFlight);
         NodeRunner seedRoll = seed == null ? null : rolls.get(seed);
-        if (seedRoll != null && !seedRoll.finished() && facts.apply(seed) != null) {
-            if (inFlight.contains(seed)) {
-                return null;
-            }
-            if (Budget.workerFits(seed, unavailable, budget)) {
-                start(seedRoll);
-                return null;
-            }
-            return seed + " (the seed) waits: " + Budget.describe(unavailable, budget);
+        Map<String, Role> flying = new LinkedHashMap<>();
+        inFlight.forEach(n -> flying.put(n, rolls.get(n).role()));
+        RollStarts starts = RollStarts.decide(queue.stream().map(r -> new RollStarts.Slot(r.name(), r.role())).toList(), flying,
+                seedRoll != null && !seedRoll.finished() ? seed : null, facts, nodes, budget);
+        if (starts.seedOver()) {
+            seed = null;
         }
-        seed = null;
-        String blocker = null;
-        for (NodeRunner roll : List.copyOf(queue)) {
-            NodeFacts f = facts.apply(roll.name());
-            if (f == null) {
-                queue.remove(roll);
-                roll.abandon("not attempted: the node was deleted during the run");
-                continue;
-            }
-            if (roll.role() == Role.WORKER) {
-                if (Budget.workerFits(roll.name(), unavailable, budget)) {
-                    start(roll);
-                    unavailable.put(roll.name(), "in progress");
-                } else if (blocker == null) {
-                    blocker = roll.name() + " waits: " + Budget.describe(unavailable, budget);
+        for (RollStarts.Move move : starts.moves()) {
+            NodeRunner roll = rolls.get(move.node());
+            switch (move.kind()) {
+                case START -> start(roll);
+                case DROP -> {
+                    queue.remove(roll);
+                    roll.abandon("not attempted: the node was deleted during the run");
                 }
-                continue;
+                default -> throw new IllegalStateException("unhandled move " + move);
             }
-            boolean workersLeft = queue.stream().anyMatch(r -> r.role() == Role.WORKER)
-                    || inFlight.stream().anyMatch(n -> rolls.get(n).role() == Role.WORKER);
-            String why = Budget.controlPlaneBlocker(f, nodes, inFlight, workersLeft);
-            if (why == null) {
-                start(roll);
-            } else if (blocker == null) {
-                blocker = roll.name() + " waits: " + why;
-            }
-            break;
         }
-        return blocker;
+        return starts.blocker();
     }
 }

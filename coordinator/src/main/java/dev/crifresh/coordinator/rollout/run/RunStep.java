@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout.run;
 
+import dev.crifresh.common.retry.RetryPolicy;
 import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.report.Decision;
@@ -116,9 +117,11 @@ final class RunStep {
     record Step(Machine run, List<RunEffect> effects) {
     }
 
-    /** The observe backoff: 500 ms doubling to 5 s. */
+    /** The observe backoff: 500 ms doubling to 5 s; {@link ApiRetry} decides whether to retry at all. */
+    static final RetryPolicy OBSERVE_RETRY = RetryPolicy.doubling(Duration.ofMillis(500), Duration.ofSeconds(5));
+
     static Duration observeBackoff(int attempt) {
-        return Duration.ofMillis(Math.min(5_000L, 500L << Math.min(10, attempt - 1)));
+        return OBSERVE_RETRY.delay(attempt);
     }
 
     static Step next(Config config, Machine run, RunInput in) {
