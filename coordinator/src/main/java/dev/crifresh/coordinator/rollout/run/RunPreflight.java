@@ -14,6 +14,7 @@ import dev.crifresh.coordinator.rollout.node.RollHost;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
 import dev.crifresh.coordinator.rollout.plan.ApiAway;
+import dev.crifresh.coordinator.rollout.plan.NoAttestations;
 import dev.crifresh.coordinator.rollout.view.PodCounts;
 import dev.crifresh.coordinator.rollout.plan.RolloutOrder;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
@@ -26,6 +27,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -33,7 +35,7 @@ import java.util.function.Consumer;
 /**
  * The run's pre-flight before the first node is touched, each answered as a {@link RunInput}:
  * <ol>
- *   <li>{@link #gates}: the gates start and the skipped nodes' read-only pull proof runs.</li>
+ *   <li>{@link #gates}: no selected node attesting its boot stops the run ({@link NoAttestations}, exit 6); else the gates start and the skipped nodes' read-only pull proof runs.</li>
  *   <li>{@link #check}: a reboot that takes the API server away ({@link ApiAway}) is refused unless
  *       {@code --api-outage-budget} allows it; then the driver checks every node it will reboot ({@link DriverCheck}).
  *       Nodes an earlier run may already have rebooted are only waited for and not checked.</li>
@@ -70,8 +72,17 @@ final class RunPreflight {
         this.apiHost = apiHost;
     }
 
-    /** The gates start; a node skipped as fresh that fails its read-only pull proof stops the run before any reboot. */
+    /**
+     * First, with no selected node attesting its current boot ({@link NoAttestations}), the run stops before the gates
+     * start and before any node is touched, unless {@code --allow-no-attestations}. Then the gates start; a node
+     * skipped as fresh that fails its read-only pull proof stops the run before any reboot.
+     */
     Future<RunInput> gates(Gates gates, RolloutPlan plan) {
+        Optional<NoAttestations> none = settings.allowNoAttestations() ? Optional.empty()
+                : NoAttestations.judge(settings.action(), results.initial());
+        if (none.isPresent()) {
+            return Future.succeededFuture(new RunInput.NoAttestationsFound(none.get()));
+        }
         return gates.start(plan.controlPlanes()).compose(v -> gates.proveSkipped(plan.freshSkipped(view::facts))).transform(ar -> {
             if (ar.succeeded() && ar.result().values().stream().allMatch(GateVerdict::pass)) {
                 return Future.succeededFuture(new RunInput.GatesPassed(plan));
