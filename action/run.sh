@@ -64,13 +64,19 @@ if [[ -z "$jar" ]]; then
   jar=$cache/crifresh-coordinator.jar
   if [[ ! -f "$jar" ]]; then
     mkdir -p "$cache"
-    url=https://github.com/$repo/releases/download/v$version/crifresh-coordinator.jar
+    # the runner's GitHub (GitHub Enterprise Server: its own URL); the release's assets: .ci/release-assets
+    server=${GITHUB_SERVER_URL:-https://github.com}
+    url=${server%/}/$repo/releases/download/v$version/crifresh-coordinator.jar
     echo "Downloading $url" >&2
     curl -fsSL --retry 3 --connect-timeout 20 -o "$jar.part" "$url" || fail "cannot download $url"
-    curl -fsSL --retry 3 --connect-timeout 20 -o "$jar.sha256" "$url.sha256" || fail "cannot download $url.sha256"
-    expected=$(awk '{print $1; exit}' "$jar.sha256")
+    curl -fsSL --retry 3 --connect-timeout 20 -o "$jar.sha256.part" "$url.sha256" || fail "cannot download $url.sha256"
+    expected=$(awk '{print $1; exit}' "$jar.sha256.part")
     actual=$(sha256sum "$jar.part" | awk '{print $1}')
-    [[ -n "$expected" && "$expected" == "$actual" ]] || fail "SHA-256 of $url is $actual, the release says ${expected:-nothing}"
+    if [[ ! "$expected" =~ ^[0-9a-f]{64}$ || "$expected" != "$actual" ]]; then
+      rm -f "$jar.part" "$jar.sha256.part"
+      fail "checksum mismatch, not running it: the SHA-256 of $url is $actual, but $url.sha256 says ${expected:-nothing}"
+    fi
+    mv "$jar.sha256.part" "$jar.sha256"
     mv "$jar.part" "$jar"
   fi
 fi

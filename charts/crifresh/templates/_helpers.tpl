@@ -40,13 +40,16 @@ app.kubernetes.io/managed-by: {{ .ctx.Release.Service }}
 {{- end }}
 {{- end -}}
 
-{{/* Image reference; call with (dict "ctx" $ "image" .Values.image.agent). */}}
+{{/* Image reference <registry>/<repository>:<tag>[@<digest>] (no registry: <repository> is the whole name);
+call with (dict "ctx" $ "image" .Values.image.agent). */}}
 {{- define "crifresh.image" -}}
 {{- $tag := default .ctx.Chart.AppVersion .image.tag -}}
+{{- $registry := .ctx.Values.image.registry | default "" | trimSuffix "/" -}}
+{{- $name := ternary (printf "%s/%s" $registry .image.repository) .image.repository (ne $registry "") -}}
 {{- if .image.digest -}}
-{{- printf "%s:%s@%s" .image.repository $tag .image.digest -}}
+{{- printf "%s:%s@%s" $name $tag .image.digest -}}
 {{- else -}}
-{{- printf "%s:%s" .image.repository $tag -}}
+{{- printf "%s:%s" $name $tag -}}
 {{- end -}}
 {{- end -}}
 

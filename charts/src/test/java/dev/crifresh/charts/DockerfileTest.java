@@ -113,7 +113,7 @@ class DockerfileTest {
         List<Instruction> froms = file.stream().filter(i -> i.keyword.equals("FROM")).toList();
         assertTrue(froms.size() >= 2, "multi-stage: a builder and a runtime");
         for (Instruction from : froms) {
-            String image = from.args.split("\\s+")[0];
+            String image = withoutPlatform(from.args).split("\\s+")[0];
             if (image.equals("scratch") || image.equals("${JAR_SOURCE}")) {
                 continue;
             }
@@ -123,15 +123,60 @@ class DockerfileTest {
             assertFalse(value.endsWith(":latest"), value);
             assertTrue(pinned.matcher(value).matches(), "pinned to an exact version: " + arg.group(1) + "=" + value);
         }
-        assertEquals("${JRE_IMAGE}", froms.get(froms.size() - 1).args, "the runtime stage is the JRE");
+        assertEquals(TARGET_PLATFORM + " ${JRE_IMAGE}", froms.get(froms.size() - 1).args, "the runtime stage is the JRE");
         assertTrue(arg(file, "JRE_IMAGE").contains("-jre-"));
         assertTrue(arg(file, "JDK_IMAGE").contains("-jdk-"));
-        assertTrue(froms.stream().anyMatch(f -> f.args.equals("${JDK_IMAGE} AS build")));
+        assertTrue(froms.stream().anyMatch(f -> f.args.equals(BUILD_PLATFORM + " ${JDK_IMAGE} AS build")));
 
         List<Instruction> users = file.stream().filter(i -> i.keyword.equals("USER")).toList();
         assertFalse(users.isEmpty(), "USER is set explicitly");
         String user = users.get(users.size() - 1).args;
         assertEquals("65532:65532", user, "runs as the non-root uid 65532");
+    }
+
+    static final String BUILD_PLATFORM = "--platform=$BUILDPLATFORM";
+    static final String TARGET_PLATFORM = "--platform=$TARGETPLATFORM";
+
+    /**
+     * A multi-platform build (release.yml: linux/amd64,linux/arm64, no QEMU) runs every RUN on the build
+     * machine's platform: each stage that runs a program is {@code FROM --platform=$BUILDPLATFORM}, and the
+     * stages of the target platform (the runtime, talosctl) only copy and say {@code --platform=$TARGETPLATFORM}
+     * (buildah 1.28 would otherwise keep the previous stage's platform). No other --platform is used.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"agent", "coordinator"})
+    void everyStageThatRunsAProgramIsBuiltOnTheBuildPlatform(String module) throws Exception {
+        List<List<Instruction>> stages = new ArrayList<>();
+        for (Instruction i : parse(module)) {
+            if (i.keyword.equals("FROM")) {
+                stages.add(new ArrayList<>());
+            }
+            if (!stages.isEmpty()) {
+                stages.get(stages.size() - 1).add(i);
+            }
+        }
+        int running = 0;
+        for (List<Instruction> stage : stages) {
+            String from = stage.get(0).args;
+            boolean runs = stage.stream().anyMatch(i -> i.keyword.equals("RUN"));
+            assertTrue(!from.startsWith("--platform") || from.startsWith(BUILD_PLATFORM + " ") || from.startsWith(TARGET_PLATFORM + " "),
+                    "only $BUILDPLATFORM or $TARGETPLATFORM: " + from);
+            boolean fromImage = withoutPlatform(from).startsWith("${") && !withoutPlatform(from).startsWith("${JAR_SOURCE}");
+            assertTrue(!fromImage || from.startsWith("--platform="), "an image stage names its platform: FROM " + from);
+            if (runs) {
+                running++;
+                assertTrue(from.startsWith(BUILD_PLATFORM + " "), "a stage that runs a program must be FROM "
+                        + BUILD_PLATFORM + ", else a cross-platform build emulates it: FROM " + from);
+            }
+        }
+        assertTrue(running >= 1, "the Maven build stage runs a program");
+        List<Instruction> runtime = stages.get(stages.size() - 1);
+        assertTrue(runtime.get(0).args.startsWith(TARGET_PLATFORM + " "), "the runtime is the target platform's");
+        assertTrue(runtime.stream().noneMatch(i -> i.keyword.equals("RUN")), "the runtime stage only copies");
+    }
+
+    private static String withoutPlatform(String fromArgs) {
+        return fromArgs.startsWith("--platform=") ? fromArgs.substring(fromArgs.indexOf(' ') + 1) : fromArgs;
     }
 
     @ParameterizedTest
@@ -149,7 +194,7 @@ class DockerfileTest {
     void theCoordinatorShipsTalosctlFromTheOfficialImage() throws Exception {
         List<Instruction> file = parse("coordinator");
         assertTrue(arg(file, "TALOSCTL_IMAGE").matches("ghcr\\.io/siderolabs/talosctl:v[0-9]+\\.[0-9]+\\.[0-9]+"));
-        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("FROM") && i.args.equals("${TALOSCTL_IMAGE} AS talosctl")));
+        assertTrue(file.stream().anyMatch(i -> i.keyword.equals("FROM") && i.args.equals(TARGET_PLATFORM + " ${TALOSCTL_IMAGE} AS talosctl")));
         assertTrue(file.stream().anyMatch(i -> i.keyword.equals("COPY")
                 && i.args.equals("--from=talosctl /talosctl /usr/local/bin/talosctl")));
     }

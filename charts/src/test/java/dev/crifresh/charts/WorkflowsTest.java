@@ -21,8 +21,8 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
 /**
  * The GitHub workflows cannot run here; what can be checked without GitHub is: they parse, every action is
  * pinned to a commit (with its version in a comment), the default token is read-only and only the jobs that
- * publish get more, CI runs {@code .ci/run}, the release builds both images with provenance, pushes the chart
- * as an OCI artifact and attaches the three jars, and the README's install line names exactly the packages
+ * publish get more, CI runs {@code .ci/run}, the release builds both images with provenance, attaches the assets
+ * {@code .ci/release-assets} assembles and pushes that chart archive as an OCI artifact, and the README's install line names exactly the packages
  * {@code .ci/run} installs.
  */
 class WorkflowsTest {
@@ -117,14 +117,22 @@ class WorkflowsTest {
         assertEquals("write", images.path("permissions").path("packages").asString());
         assertEquals("write", images.path("permissions").path("id-token").asString());
 
+        // the chart pushed as an OCI artifact is the archive attached to the release, checked against its sum
         String chartJob = release.path("jobs").path("chart").toString();
-        assertTrue(chartJob.contains("helm package charts/crifresh") && chartJob.contains("helm push")
+        assertTrue(chartJob.contains("gh release download") && chartJob.contains("sha256sum -c") && chartJob.contains("helm push")
                 && chartJob.contains("oci://"), chartJob);
+        assertTrue(release.path("jobs").path("chart").path("needs").toString().contains("jars"), "the chart job needs the release");
 
-        String jars = release.path("jobs").path("jars").toString();
+        // the release's assets are what .ci/release-assets assembles (ReleaseAssetsTest), all of them attached
+        List<String> jarsSteps = steps(release.path("jobs").path("jars")).stream().map(s -> s.path("run").asString("")).toList();
+        int assemble = indexOf(jarsSteps, ".ci/release-assets \"${{ needs.version.outputs.version }}\" dist");
+        int create = indexOf(jarsSteps, "--notes \"See CHANGELOG.md.\" dist/*\n");
+        assertTrue(jarsSteps.get(Math.max(create, 0)).contains("gh release create"), jarsSteps.toString());
+        assertTrue(assemble >= 0 && create > assemble, "assemble the assets, then attach dist/*: " + jarsSteps);
+        String script = text(".ci/release-assets");
         for (String jar : List.of("agent/target/crifresh-agent.jar", "coordinator/target/crifresh-coordinator.jar",
                 "sim/target/crifresh-sim.jar")) {
-            assertTrue(jars.contains("gh release create") && jars.contains(jar), "the release attaches " + jar);
+            assertTrue(script.contains(jar), ".ci/release-assets takes " + jar);
             String module = jar.substring(0, jar.indexOf('/'));
             String finalName = jar.substring(jar.lastIndexOf('/') + 1, jar.length() - ".jar".length());
             assertTrue(text(module + "/pom.xml").contains(finalName + ".jar"), module + "/pom.xml builds " + jar);
@@ -136,6 +144,15 @@ class WorkflowsTest {
                 assertEquals("write", job.getValue().path("permissions").path("attestations").asString(), job.getKey());
             }
         }
+    }
+
+    private static int indexOf(List<String> runs, String text) {
+        for (int i = 0; i < runs.size(); i++) {
+            if (runs.get(i).contains(text)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     @Test

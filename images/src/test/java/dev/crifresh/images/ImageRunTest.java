@@ -209,7 +209,7 @@ class ImageRunTest {
         }
         if (work != null) {
             // containerd's mounts live in its private namespace: nothing is mounted here in this one
-            Command.run(Duration.ofMinutes(2), Command.of("rm", "-rf", "--one-file-system", work));
+            Command.run(Duration.ofMinutes(5), Command.of("rm", "-rf", "--one-file-system", work));
         }
     }
 
@@ -276,6 +276,45 @@ class ImageRunTest {
                 } finally {
                     serve.destroy();
                     serve.waitFor();
+                }
+            }
+
+            /**
+             * The arm64 agent image (Arm64ImageTest's cross-build), pulled by the real containerd for linux/arm64 and
+             * run with the chart's settings under Debian's qemu-aarch64 (binfmt_misc, for this test only): its
+             * {@code observe} reports the same evidence as the host's, so the aarch64 JRE and the jar work together.
+             */
+            @Test
+            @Order(4)
+            void theArm64AgentImageObservesUnderQemuWhatTheHostSees() throws Exception {
+                // built before qemu is registered: the cross-build must not lean on emulation
+                BuiltImages images = BuiltImages.get().withArm64();
+                try (QemuAarch64 qemu = QemuAarch64.registerOrSkip(BuiltImages.REPO)) {
+                    System.out.println("images: arm64 observe under " + qemu.description);
+                    String armRef = registry.host() + "/crifresh/agent:test-arm64";
+                    images.buildah.run("push", "--tls-verify=false", "--creds", V1.username() + ":" + V1.password(),
+                            BuiltImages.AGENT_ARM64, "docker://" + armRef);
+                    ctr.check("images", "pull", "--plain-http", "--platform", "linux/arm64", "--snapshotter", "native",
+                            "--user", V1.username() + ":" + V1.password(), armRef);
+                    Path armRootfs = ctr.nodePath(nodeWork.resolve("rootfs-arm64"));
+                    ctr.mountImage(armRef, armRootfs);
+                    try {
+                        ChartRun armRun = chartRun(ChartAgent.render(Map.of("agent.metricsPort", run.agent().metricsPort())),
+                                ctr.imageConfig(armRef));
+                        assertEquals("arm64", ctr.imageConfigBlob(armRef).path("architecture").asString());
+                        long t0 = System.nanoTime();
+                        Command.Result r = ctr.run(Duration.ofMinutes(10), armRun.ctrArgs(armRootfs, "observe-arm64",
+                                observeArgs(armRun.agent().expandedArgs(armRun.environment())), false, null, ctr.hostPidNamespace()).toArray());
+                        System.out.printf("images: observe in the arm64 agent image under qemu-aarch64 %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+                        r.check();
+                        JsonNode inside = JSON.readTree(r.stdout());
+                        assertEquals(comparable(observeOutside()), comparable(inside));
+                        assertEquals(containerd.pid(), inside.path("containerd").path("pid").asLong(), "the real containerd, seen through hostPID");
+                    } finally {
+                        ctr.unmountImage(armRootfs);
+                        // its layers (≈ 400 MB unpacked) go now, not in the final rm of the work directory
+                        ctr.run(NodeCtr.TIMEOUT, "images", "rm", "--sync", armRef);
+                    }
                 }
             }
     }

@@ -26,6 +26,13 @@ import tools.jackson.databind.json.JsonMapper;
  * pointing at temporary files as on a runner. In order, on one served cluster: a plan whose pod blocker holds
  * nodes back (warnings), a rollout whose blockers do not clear (warnings, the run's error, exit 3), a rollout whose reboot driver fails (errors, exit 1, the step fails), the rerun that
  * succeeds (exit 0) after the failed node was rebooted by hand as its error says, and a usage error (exit 2, no report).
+ * Then the Action's default path, without the input {@code jar}: the release's assets as {@code .ci/release-assets}
+ * assembles them, served by a real HTTP server on loopback as {@code <server>/<repo>/releases/download/v<version>/…}
+ * ({@code GITHUB_SERVER_URL} pointing at it, as on GitHub Enterprise Server): the jar is downloaded, verified and
+ * run; a release whose jar was tampered with is refused before anything runs, with a message naming the checksum.
+ *
+ * <p>Threat model: the tampered release stands on the defended side (a modified jar on the download path is not
+ * run); the rest is operator UX.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ActionScriptIT {
@@ -215,6 +222,93 @@ class ActionScriptIT {
         assertTrue(s.annotations().get(0).startsWith("::error title=crifresh rollout::crifresh-coordinator exited 2 without a report:"
                 + " crifresh-coordinator: "), s.annotations().toString());
         assertTrue(s.summary().startsWith("### crifresh rollout: error (exit 2)"), s.summary());
+    }
+
+    /** The chart's version, which .ci/release-assets requires the release to have. */
+    private static String chartVersion() throws Exception {
+        return Files.readAllLines(ServeProcess.REPO.resolve("charts/crifresh/Chart.yaml")).stream()
+                .filter(l -> l.startsWith("version:")).map(l -> l.substring("version:".length()).trim()).findFirst().orElseThrow();
+    }
+
+    private static Path releaseAssets(String version) throws Exception {
+        Path out = work.resolve("release-assets");
+        Process p = new ProcessBuilder("bash", ServeProcess.REPO.resolve(".ci/release-assets").toString(), version, out.toString())
+                .redirectErrorStream(true).redirectOutput(work.resolve("release-assets.log").toFile()).start();
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "release-assets did not finish");
+        assertEquals(0, p.exitValue(), Files.readString(work.resolve("release-assets.log")));
+        return out;
+    }
+
+    @Test
+    @Order(6)
+    void theDefaultPathDownloadsTheReleasedJarFromTheRunnersServerVerifiesAndRunsIt() throws Exception {
+        String version = chartVersion();
+        Path assets = releaseAssets(version);
+        assertEquals(List.of("SHA256SUMS", "crifresh-" + version + ".tgz", "crifresh-" + version + ".tgz.sha256",
+                "crifresh-agent.jar", "crifresh-agent.jar.sha256", "crifresh-coordinator.jar", "crifresh-coordinator.jar.sha256",
+                "crifresh-sim.jar", "crifresh-sim.jar.sha256"), list(assets));
+        try (ReleaseServer server = new ReleaseServer()) {
+            server.publish("crifresh/crifresh", version, assets);
+            Map<String, String> in = common("plan");
+            in.put("INPUT_JAR", "");
+            in.put("INPUT_VERSION", "v" + version);
+            in.put("INPUT_ARGS", "--etcd-check=none");
+            in.put("GITHUB_SERVER_URL", server.url());
+            // a composite action's GITHUB_ACTION_REPOSITORY is empty (actions/runner#2525): the checkout path tells
+            in.put("GITHUB_ACTION_PATH", work.resolve("runner/_actions/crifresh/crifresh/v" + version).toString());
+            in.put("RUNNER_TOOL_CACHE", work.resolve("toolcache").toString());
+            Step s = run("download", in);
+            assertEquals(0, s.exit(), s.log());
+            assertEquals("planned", s.outputs().get("result"), s.log());
+            String base = "GET /crifresh/crifresh/releases/download/v" + version + "/crifresh-coordinator.jar";
+            assertEquals(List.of(base, base + ".sha256"), server.requests());
+            assertTrue(s.log().contains("Downloading " + server.url() + base.substring(4)), s.log());
+            Path cached = work.resolve("toolcache/crifresh/" + version + "/crifresh-coordinator.jar");
+            assertEquals(-1, Files.mismatch(ServeProcess.COORDINATOR_JAR, cached), "the released jar is what ran");
+            assertTrue(s.log().contains("-jar " + cached + " plan"), s.log());
+        }
+    }
+
+    @Test
+    @Order(7)
+    void aTamperedReleaseJarIsRefusedWithAMessageNamingTheChecksum() throws Exception {
+        String version = chartVersion();
+        Path assets = work.resolve("release-assets");
+        Path tampered = Files.createDirectories(work.resolve("release-tampered"));
+        for (String name : list(assets)) {
+            Files.copy(assets.resolve(name), tampered.resolve(name));
+        }
+        byte[] jar = Files.readAllBytes(tampered.resolve("crifresh-coordinator.jar"));
+        jar[jar.length / 2] ^= 0x01;  // one bit, inside the archive's data
+        Files.write(tampered.resolve("crifresh-coordinator.jar"), jar);
+        try (ReleaseServer server = new ReleaseServer()) {
+            server.publish("crifresh/crifresh", version, tampered);
+            Map<String, String> in = common("plan");
+            in.put("INPUT_JAR", "");
+            in.put("INPUT_VERSION", version);
+            in.put("GITHUB_SERVER_URL", server.url() + "/");
+            in.put("GITHUB_ACTION_REPOSITORY", "crifresh/crifresh");
+            in.put("RUNNER_TOOL_CACHE", work.resolve("toolcache-tampered").toString());
+            Step s = run("tampered", in);
+            assertEquals(2, s.exit(), s.log());
+            assertEquals("error", s.outputs().get("result"));
+            assertEquals(1, s.annotations().size(), s.annotations().toString());
+            String url = server.url() + "/crifresh/crifresh/releases/download/v" + version + "/crifresh-coordinator.jar";
+            String expected = Files.readString(tampered.resolve("crifresh-coordinator.jar.sha256")).substring(0, 64);
+            assertTrue(s.annotations().get(0).startsWith("::error title=crifresh::checksum mismatch, not running it: the SHA-256 of "
+                    + url + " is "), s.annotations().toString());
+            assertTrue(s.annotations().get(0).endsWith("but " + url + ".sha256 says " + expected), s.annotations().toString());
+            assertFalse(s.log().contains(" -jar "), "nothing ran: " + s.log());
+            try (java.util.stream.Stream<Path> left = Files.list(work.resolve("toolcache-tampered/crifresh/" + version))) {
+                assertEquals(List.of(), left.toList(), "nothing is kept for the next run to find");
+            }
+        }
+    }
+
+    private static List<String> list(Path dir) throws Exception {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
     }
 
     private static List<String> nodesWith(JsonNode report, String outcome) {
