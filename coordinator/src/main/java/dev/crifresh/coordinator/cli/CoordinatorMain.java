@@ -67,6 +67,27 @@ public final class CoordinatorMain implements Callable<Integer> {
         return cmd;
     }
 
+    /**
+     * Parses {@code args} as {@link #main} does and runs the command's own usage checks, without connecting anywhere:
+     * null when the command line is accepted, else the message it would exit 2 with. For tests of the documented
+     * command lines (the sim module's DocsCommandsTest).
+     */
+    public static String usageError(String... args) {
+        try {
+            CommandLine.ParseResult result = commandLine().parseArgs(args);
+            while (result.hasSubcommand()) {
+                result = result.subcommand();
+            }
+            if (!result.isUsageHelpRequested() && !result.isVersionHelpRequested()
+                    && result.commandSpec().userObject() instanceof UsageChecked checked) {
+                checked.checkUsage();
+            }
+            return null;
+        } catch (CommandLine.ParameterException | UsageException e) {
+            return e.getMessage();
+        }
+    }
+
     private static String oneLine(String s) {
         if (s == null) {
             return "(no message)";
