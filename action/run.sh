@@ -129,9 +129,12 @@ fi
 # --- run: stdout and stderr stay live in the log; stderr is also kept for the error annotation ---
 errlog=$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/crifresh-stderr.XXXXXX")
 trap 'rm -f "$errlog"' EXIT
-echo "crifresh action: $java_bin -jar $jar ${args[*]}" >&2
+# C1 only and the serial GC: a deploy job's run is short and its fixed cost is JVM start-up; this halves
+# the CPU of `plan` on a small cluster (docs/performance.md, "Coordinator start"). The same as the image's.
+jvm_flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Dio.netty.jfr.enabled=false)
+echo "crifresh action: $java_bin ${jvm_flags[*]} -jar $jar ${args[*]}" >&2
 set +e
-{ "$java_bin" -jar "$jar" "${args[@]}" 2>&1 1>&3 3>&- | tee "$errlog" >&2; code=${PIPESTATUS[0]}; } 3>&1
+{ "$java_bin" "${jvm_flags[@]}" -jar "$jar" "${args[@]}" 2>&1 1>&3 3>&- | tee "$errlog" >&2; code=${PIPESTATUS[0]}; } 3>&1
 set -e
 
 # --- outputs and annotations from the report ---

@@ -97,9 +97,12 @@ public final class AgentRuntime {
                     runtime.http = server;
                     return null;
                 });
-        return httpStarted
-                .compose(v -> publisher.start())
-                .compose(v -> loop.start())
+        // The first attestation after a boot is on the rollout's critical path: the Node watch and then the
+        // file watcher and the first evaluation start beside the HTTP server's bind instead of after it (a port
+        // conflict still fails the start). join, not all: on a failure every part has finished before stop()
+        // closes it.
+        Future<Void> looping = publisher.start().compose(v -> loop.start());
+        return Future.join(looping, httpStarted)
                 .map(v -> {
                     LOG.info("[{}] agent {} started: proc root {}, host root {}, watching {}, metrics port {}",
                             settings.nodeName(), settings.agentVersion(), settings.procRoot(), settings.hostRoot(),

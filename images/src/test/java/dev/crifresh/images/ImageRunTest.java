@@ -366,7 +366,7 @@ class ImageRunTest {
             try {
                 HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
                 String base = "http://127.0.0.1:" + run.agent().metricsPort();
-                // the chart's startup probe allows 36 x 5 s for the JVM to start under the CPU limit
+                // the chart's startup probe allows 36 x 5 s for the JVM to start (under a CPU limit, if one is set)
                 Poll.until(Duration.ofMinutes(3), "/healthz on " + base + " (log " + log + ")",
                         () -> status(http, base + run.agent().probePaths().get(0)) == 200);
                 long started = (System.nanoTime() - t0) / 1_000_000;
@@ -380,7 +380,8 @@ class ImageRunTest {
                         () -> condition(NODE).map(c -> c.getStatus().equals("True")).orElse(false));
                 NodeCondition c = condition(NODE).orElseThrow();
                 assertEquals("ContainerdStartedAfterConfig", c.getReason(), c.toString());
-                System.out.printf("images: agent container healthy %d ms after ctr run (100m CPU limit)%n", started);
+                System.out.printf("images: agent container healthy %d ms after ctr run (CPU limit %s)%n", started,
+                        run.agent().cpuLimit() > 0 ? Math.round(run.agent().cpuLimit() * 1000) + "m" : "none");
 
                 long pid = taskPid(id);
                 checkProcess(pid, run.argv(args));

@@ -12,13 +12,15 @@ import java.util.stream.Stream;
 
 /**
  * One containerd generation the suites start: Debian 12's own 1.6 ({@code /usr/bin/containerd}), and trixie's
- * 1.7 and sid's 2.1 unpacked by {@code reality/bin/fetch-containerd} into its cache
- * ({@code <cache>/<version>/usr/bin/containerd}; the cache is {@code -Dcrifresh.containerd.cache},
+ * 1.7, sid's 2.1 and containerd's own 2.2 and 2.3 archives unpacked by {@code reality/bin/fetch-containerd} into
+ * its cache ({@code <cache>/<version>/usr/bin/containerd}; the cache is {@code -Dcrifresh.containerd.cache},
  * {@code $CRIFRESH_CONTAINERD_CACHE} or {@code ~/.cache/crifresh/containerd}, as the script's). A generation's
  * binary can also be named directly with {@code -Dcrifresh.containerd.<name>=<path>}. Each starts with the
- * config layout Talos gives that containerd ({@link #layout()}).
+ * config layout Talos gives that containerd ({@link #layout()}): 2.2 the Talos 1.9–1.13 layout (Talos 1.12.8+ and
+ * 1.13 ship it), 2.3 Talos 1.14's (no {@code 01-registries.part} on disk); {@link #withLayout} gives another, such
+ * as Talos 1.15's version 4 on 2.3.
  *
- * @param name    the generation as the suites name it: {@code 1.6}, {@code 1.7}, {@code 2.1}
+ * @param name    the generation as the suites name it: {@code 1.6}, {@code 1.7}, {@code 2.1}, {@code 2.2}, {@code 2.3}
  * @param binary  its {@code containerd}; its directory also holds the shims it starts (first on its PATH)
  * @param layout  the files Talos renders for that containerd
  * @param missing empty when the binary is there; otherwise what is missing, in one line
@@ -29,7 +31,14 @@ public record ContainerdGeneration(String name, Path binary, Layout layout, Opti
         return List.of(
                 system("1.6", Path.of(Prerequisites.CONTAINERD), Layout.TALOS_1_8),
                 cached("1.7", Layout.TALOS_1_8),
-                cached("2.1", Layout.TALOS_1_13));
+                cached("2.1", Layout.TALOS_1_13),
+                cached("2.2", Layout.TALOS_1_13),
+                cached("2.3", Layout.TALOS_1_14));
+    }
+
+    /** The same containerd started with another Talos layout (e.g. 2.3 with Talos 1.15's version 4). */
+    public ContainerdGeneration withLayout(Layout other) {
+        return new ContainerdGeneration(name, binary, other, missing);
     }
 
     public static ContainerdGeneration named(String name) {

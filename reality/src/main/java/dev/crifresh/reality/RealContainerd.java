@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real containerd of one {@link ContainerdGeneration} (Debian's own 1.6, or 1.7 and 2.1 from
+ * A real containerd of one {@link ContainerdGeneration} (Debian's own 1.6, or 1.7, 2.1, 2.2 and 2.3 from
  * {@code reality/bin/fetch-containerd}'s cache) started as root in a private mount namespace of its own
  * ({@code unshare --mount --propagation private}) and chrooted into the node's root ({@link CriNode#hostRoot()}),
  * so the paths it reads are a Talos node's without touching the machine's: {@code /etc/cri},
@@ -91,7 +91,7 @@ public final class RealContainerd implements AutoCloseable {
             try {
                 Waits.until(Duration.ofSeconds(60), "containerd's CRI service on " + node.socket(), () -> {
                     if (!p.isAlive()) {
-                        throw new IllegalStateException("containerd exited " + p.exitValue() + ": " + tail(log));
+                        throw new Exited(p.pid(), p.exitValue(), tail(log));
                     }
                     return Files.exists(node.socket()) && cri.ready() ? Boolean.TRUE : null;
                 });
@@ -107,6 +107,26 @@ public final class RealContainerd implements AutoCloseable {
         } catch (RuntimeException e) {
             MachineLock.release();
             throw e;
+        }
+    }
+
+    /** containerd exited before its CRI service answered (e.g. it refused its config): its pid and last lines. */
+    public static final class Exited extends IllegalStateException {
+        private final long pid;
+        private final String log;
+
+        Exited(long pid, int code, String log) {
+            super("containerd (pid " + pid + ") exited " + code + ": " + log);
+            this.pid = pid;
+            this.log = log;
+        }
+
+        public long pid() {
+            return pid;
+        }
+
+        public String log() {
+            return log;
         }
     }
 

@@ -14,9 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.TypeConversionException;
 
 /** The options that say where and how to observe the node; shared by {@code run} and {@code observe}. */
 final class HostOptions {
@@ -89,22 +91,42 @@ final class HostOptions {
                     + " Default: ${DEFAULT-VALUE}.")
     boolean throughContainerdRoot;
 
-    enum Generation { auto, one, two }
+    /** A {@code --containerd-generation} value: the generation named, or null for {@code auto}. */
+    record GenerationChoice(ContainerdReading.Generation generation) {
+    }
 
-    @Option(names = "--containerd-generation", paramLabel = "auto|one|two",
-            defaultValue = "${env:CRIFRESH_CONTAINERD_GENERATION:-auto}",
-            description = "Which containerd reads the config: one (1.x) or two (2.x) — they read registry"
-                    + " credentials from different sections and merge imports differently. auto: both must agree,"
-                    + " except that talos mode tells them apart by the root config's version."
+    /** {@code --containerd-generation}'s values: {@code auto}, a family, or a 2.x generation exactly. */
+    static final class GenerationConverter implements ITypeConverter<GenerationChoice> {
+        static final String VALUES = "auto, one, two, 2.1, 2.2, 2.3";
+
+        @Override
+        public GenerationChoice convert(String value) {
+            return new GenerationChoice(switch (value.strip()) {
+                case "auto" -> null;
+                case "one" -> ContainerdReading.Generation.ONE;
+                case "two" -> ContainerdReading.Generation.TWO;
+                case "2.1" -> ContainerdReading.Generation.V2_1;
+                case "2.2" -> ContainerdReading.Generation.V2_2;
+                case "2.3" -> ContainerdReading.Generation.V2_3;
+                default -> throw new TypeConversionException("'" + value + "' is not a containerd generation (one of "
+                        + VALUES + "; containerd 2.0 is 'two')");
+            });
+        }
+    }
+
+    @Option(names = "--containerd-generation", paramLabel = "auto|one|two|2.1|2.2|2.3",
+            defaultValue = "${env:CRIFRESH_CONTAINERD_GENERATION:-auto}", converter = GenerationConverter.class,
+            description = "Which containerd reads the config: one (1.x), two (some 2.x: 2.0 to 2.3 must agree), or"
+                    + " exactly 2.1, 2.2 or 2.3 — they read registry credentials from different sections and migrate"
+                    + " and merge imports differently. auto: the readings must agree, except that talos mode tells"
+                    + " 1.x from 2.x by the root config's version; a shape they disagree on is unknown."
+                    + " Name a generation exactly only when every node of the cluster runs it."
                     + " Env CRIFRESH_CONTAINERD_GENERATION. Default: ${DEFAULT-VALUE}.")
-    Generation generation;
+    GenerationChoice generation;
 
+    /** The generation named, or null for auto. */
     ContainerdReading.Generation generation() {
-        return switch (generation) {
-            case one -> ContainerdReading.Generation.ONE;
-            case two -> ContainerdReading.Generation.TWO;
-            case auto -> null;
-        };
+        return generation == null ? null : generation.generation();
     }
 
     MountPolicy mounts(CommandSpec spec) {

@@ -58,11 +58,11 @@ public final class RuntimeAuthProbe implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             return new RuntimeAuth(RuntimeAuth.State.UNAVAILABLE, "the CRI status config: " + e.getMessage());
         }
-        if (held.equals(files.fingerprints())) {
+        if (held.equals(files.loaded())) {
             return new RuntimeAuth(RuntimeAuth.State.SAME, "CRI status, " + held.size() + " registr"
                     + (held.size() == 1 ? "y" : "ies"));
         }
-        return new RuntimeAuth(RuntimeAuth.State.DIFFERENT, "CRI status: " + differing(held, files.fingerprints()));
+        return new RuntimeAuth(RuntimeAuth.State.DIFFERENT, "CRI status: " + differing(held, files.loaded()));
     }
 
     /** Which hosts differ, by name only. */

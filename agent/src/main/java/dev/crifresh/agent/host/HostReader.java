@@ -54,7 +54,7 @@ public final class HostReader {
         }
     }
 
-    private record Tracked(View view, Long pid, Set<String> evidence) {
+    private record Tracked(View view, Long pid, Set<String> evidence, HostsDirectory hosts) {
     }
 
     public HostReader(Path procRoot, Path hostRoot, List<String> watchGlobs, ContainerdMatcher matcher,
@@ -75,7 +75,7 @@ public final class HostReader {
         this.matcher = matcher;
         this.clock = clock;
         this.times = clock.changeTimes();
-        this.tracked = new Tracked(hostView, null, Set.of());
+        this.tracked = new Tracked(hostView, null, Set.of(), new HostsDirectory(hostView.paths()));
     }
 
     /** The view of one containerd: its root (and mount namespace) when so configured, else the host root. */
@@ -174,13 +174,14 @@ public final class HostReader {
             }
         }
         directories.sort(Comparator.comparing(WatchedDirectory::path));
-        tracked = new Tracked(view, pid, Set.copyOf(evidence));
+        HostsDirectory hosts = new HostsDirectory(view.paths());
+        tracked = new Tracked(view, pid, Set.copyOf(evidence), hosts);
 
         String hostError = hostErrors.isEmpty() ? null : String.join("; ", hostErrors);
         Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, watched,
                 directories, closure == null ? List.of() : closure.unwatched(), observedAt,
                 mountProblems(pid, evidence), socket);
-        return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable);
+        return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable, hosts);
     }
 
     /**
@@ -297,9 +298,19 @@ public final class HostReader {
             WatchedDirectory d = stampDirectory(view, dir);
             signature.put(dir + "/", d == null ? "missing" : d.changedAt() + " " + d.readError());
         }
+        // hosts.toml is read at every pull: a change there changes the credential a pull sends.
+        signature.putAll(last.hosts().stamps(times));
         // A mount moves no stamp: the mounts on the evidence's way are part of the signature.
         signature.put("\0mounts", String.join("\n", mountProblems(last.pid(), last.evidence())));
         return signature;
+    }
+
+    /**
+     * The node directories under {@code registry.config_path} the last evaluation looked at (the root and each
+     * host's candidate directories), for the file watcher: containerd reads them at every pull.
+     */
+    public Set<String> hostsDirectories() {
+        return tracked.hosts().consulted();
     }
 
     /** The watched globs, for the file watcher and the poller. */

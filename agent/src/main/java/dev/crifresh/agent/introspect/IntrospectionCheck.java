@@ -37,7 +37,7 @@ public final class IntrospectionCheck implements AutoCloseable {
             return o;
         }
         List<String> hosts = List.copyOf(new TreeSet<>(RegistryFingerprints.of(snapshot.tomlDocuments(), key,
-                talosMode, generation).fingerprints().keySet()));
+                talosMode, generation).configsHosts()));
         ContainerdSocket socket = o.containerdSocket();
         if (socket == null) {
             return o.withIntrospection(new Introspection("(none)", new IntrospectionAnswer.Unanswered(

@@ -62,7 +62,8 @@ public final class AgentLoop {
         this.node = settings.nodeName();
         HostReader reader = evaluator.reader();
         this.probe = new ChangeProbe(reader, settings.matcher());
-        this.watcher = new ConfigWatcher(reader.globs(), reader.paths(), this::fileEventOnWatcherThread,
+        this.watcher = new ConfigWatcher(reader.globs(), reader.paths(), reader::hostsDirectories,
+                this::fileEventOnWatcherThread,
                 "crifresh-watch-" + settings.nodeName());
     }
 

@@ -1,6 +1,7 @@
 package dev.crifresh.agent.loop;
 
 import dev.crifresh.agent.host.HostPaths;
+import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.host.WatchGlobs;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
@@ -12,7 +13,9 @@ import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -26,6 +29,9 @@ import org.slf4j.LoggerFactory;
  * was replaced (renamed or deleted and created again: an inotify watch stays on the old inode) and
  * reports that as a change. Directories resolve under the host root ({@link HostPaths}). Events are reported on this
  * watcher's own thread; the receiver hands them to its event loop.
+ * <p>Besides the config's directories it watches the {@code hosts.toml} directories the last evaluation
+ * consulted ({@code registry.config_path} and each host's candidates, {@link HostReader#hostsDirectories()}):
+ * containerd re-reads them at every pull, so any entry created, written, renamed or deleted there counts.
  */
 final class ConfigWatcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConfigWatcher.class);
@@ -34,6 +40,8 @@ final class ConfigWatcher implements AutoCloseable {
     private final Consumer<String> onChange;
     private final String threadName;
     private final HostPaths paths;
+    private final java.util.function.Supplier<Set<String>> hostsDirectories;
+    private volatile Set<String> hostsWatched = Set.of();
     private final Map<WatchKey, String> dirsByKey = new ConcurrentHashMap<>();
     private final Map<String, WatchKey> keysByDir = new ConcurrentHashMap<>();
     private final Map<String, Object> inodesByDir = new ConcurrentHashMap<>();
@@ -46,6 +54,13 @@ final class ConfigWatcher implements AutoCloseable {
     }
 
     ConfigWatcher(WatchGlobs globs, HostPaths paths, Consumer<String> onChange, String threadName) {
+        this(globs, paths, Set::of, onChange, threadName);
+    }
+
+    /** @param hostsDirectories the {@code hosts.toml} directories to watch too (every name in them counts) */
+    ConfigWatcher(WatchGlobs globs, HostPaths paths, java.util.function.Supplier<Set<String>> hostsDirectories,
+                  Consumer<String> onChange, String threadName) {
+        this.hostsDirectories = hostsDirectories;
         this.globs = globs;
         this.paths = paths;
         this.onChange = onChange;
@@ -71,7 +86,11 @@ final class ConfigWatcher implements AutoCloseable {
             return 0;
         }
         int added = 0;
-        for (String dir : globs.directories()) {
+        Set<String> hosts = Set.copyOf(hostsDirectories.get());
+        hostsWatched = hosts;
+        Set<String> dirs = new LinkedHashSet<>(globs.directories());
+        dirs.addAll(hosts);
+        for (String dir : dirs) {
             HostPaths.Resolved resolved = paths.resolve(dir);
             if (resolved.error() != null) {
                 continue;
@@ -135,7 +154,7 @@ final class ConfigWatcher implements AutoCloseable {
                     if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
                         onChange.accept(dir == null ? "(events lost)" : dir + " (events lost)");
                     } else if (dir != null && event.context() instanceof Path name
-                            && globs.matches(dir, name.toString())) {
+                            && (globs.matches(dir, name.toString()) || hostsWatched.contains(dir))) {
                         onChange.accept(dir.equals("/") ? "/" + name : dir + "/" + name);
                     }
                 }

@@ -9,6 +9,7 @@ import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.EvaluationMemory;
 import dev.crifresh.common.evidence.EvidenceRules;
+import dev.crifresh.common.evidence.PullPathRules;
 import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.evidence.RuntimeAuth;
 import dev.crifresh.common.registry.ContainerdReading;
@@ -67,10 +68,11 @@ public final class Evaluator {
                 : runtimeProbe.compare(snapshot.tomlDocuments(), rules.talosMode(), generation);
         Evaluation evaluation = EvidenceRules.evaluate(observation, rules, memory, runtime);
         RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey,
-                rules.talosMode(), generation);
+                rules.talosMode(), generation, snapshot.hosts());
         java.util.List<String> failures = new java.util.ArrayList<>(snapshot.undecodable());
         failures.addAll(registries.parseFailures());
         evaluation = ConfigParseCheck.apply(evaluation, failures);
+        evaluation = PullPathRules.apply(evaluation, registries.problems());
         evaluation = ProcessReadCheck.apply(evaluation, snapshot.unreadableProcesses());
         ProofFallback fallback = runtimeProbe == null ? null : ProofFallback.of(runtime, evaluation);
         if (fallback != null) {

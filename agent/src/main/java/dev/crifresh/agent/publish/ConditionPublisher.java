@@ -97,9 +97,21 @@ public final class ConditionPublisher {
                 n -> context.runOnContext(v -> nodeSeen(n)),
                 t -> context.runOnContext(v -> watchFailed(t))), false)
                 .map(w -> {
-                    watch = w;
+                    if (stopped) {
+                        closeQuietly(w); // stopped while the watch was being set up
+                    } else {
+                        watch = w;
+                    }
                     return null;
                 });
+    }
+
+    private static void closeQuietly(AutoCloseable w) {
+        try {
+            w.close();
+        } catch (Exception e) {
+            // stopping: nothing left to do with a failed close
+        }
     }
 
     /** A new assessment from the loop (on the context). */

@@ -75,6 +75,9 @@ public final class AgentBench {
             if (only.contains("idle")) {
                 idle(vertx, jar, idleSeconds, jvmFlags(dockerfile));
             }
+            if (only.contains("startup")) {
+                startup(vertx, jar, jvmFlags(dockerfile));
+            }
         } finally {
             vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         }
@@ -337,6 +340,139 @@ public final class AgentBench {
                     inCluster.close();
                 }
             }
+        }
+    }
+
+    /**
+     * Start-up profile (not in the default set; {@code -Dbench.only=startup}): the shaded jar started as a
+     * child process, in-cluster over HTTPS, {@code bench.startupRuns} times (default 5), each time on a
+     * Node without the condition; prints, per run, the time from the process's spawn to the first condition
+     * seen through a watch, the agent's CPU time at that moment and its log lines' offsets. With
+     * {@code -Dbench.cpuLimit=<millicores>} each child runs in a cgroup of its own with that CFS quota per
+     * 100 ms period, as the kubelet applies a CPU limit (cgroup v1 {@code cpu} or v2 {@code cpu.max}).
+     * The images module's StartupBench measures the same thing in the real container; this one isolates the
+     * JVM and the agent from containerd and runc, to compare flags and runtimes quickly.
+     */
+    static void startup(Vertx vertx, Path jar, List<String> jvmFlags) throws Exception {
+        int runs = Integer.getInteger("bench.startupRuns", 5);
+        int cpuLimit = Integer.getInteger("bench.cpuLimit", 0);
+        Path dir = Files.createTempDirectory("crifresh-bench-startup");
+        String marker = "/tmp/crifresh-bench-" + UUID.randomUUID();
+        List<String> argv = new ArrayList<>(FakeContainerd.TALOS_CRI);
+        argv.addAll(List.of("--root", marker));
+        List<Double> millis = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
+        try (MockApi api = new MockApi(vertx); FakeContainerd containerd = FakeContainerd.start(argv);
+             InCluster inCluster = new InCluster(vertx, api, dir, "bench-service-account-token")) {
+            TalosFiles files = new TalosFiles(dir.resolve("host"));
+            Instant boot = new dev.crifresh.agent.host.BootClockSampler(
+                    dev.crifresh.agent.host.HostClock.system(Path.of("/proc")), 5).sample().bootWallTime();
+            files.writeAll("token-0", boot.plusMillis(containerd.startTicks() * 10).minusSeconds(1));
+            Path signing = Files.writeString(dir.resolve("signing.key"), Ed25519Keys.signingKeyPem(Ed25519Keys.generate()));
+            Path fingerprint = Files.write(dir.resolve("fingerprint.key"), FINGERPRINT_KEY);
+            String bootId = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim();
+            for (int run = 1; run <= runs; run++) {
+                String node = NODE + "-" + run;
+                api.createNode(node, bootId);
+                Map<String, Long> seen = new ConcurrentHashMap<>();
+                Watch watch = api.client().nodes().withName(node).watch(new Watcher<Node>() {
+                    @Override
+                    public void eventReceived(Action action, Node n) {
+                        if (ours(n) != null) {
+                            seen.putIfAbsent("first", System.nanoTime());
+                        }
+                    }
+
+                    @Override
+                    public void onClose(WatcherException cause) {
+                    }
+                });
+                List<String> command = new ArrayList<>();
+                CpuCgroup cgroup = cpuLimit > 0 ? CpuCgroup.create("crifresh-bench-" + UUID.randomUUID(), cpuLimit) : null;
+                if (cgroup != null) {
+                    command.addAll(cgroup.wrap());
+                }
+                command.add(javaCommand());
+                command.addAll(jvmFlags);
+                command.addAll(List.of("-jar", jar.toString(), "run", "--node-name", node, "--proc-root", "/proc",
+                        "--host-root", files.hostRoot().toString(), "--containerd-match",
+                        ContainerdMatcher.TALOS_CRI_SPEC + " --root " + marker, "--signing-key", signing.toString(),
+                        "--fingerprint-key", fingerprint.toString(), "--metrics-port", "0"));
+                Path log = dir.resolve("agent-" + run + ".log");
+                ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+                pb.environment().remove("KUBECONFIG");
+                pb.environment().putAll(inCluster.env());
+                pb.environment().put("MALLOC_ARENA_MAX", "2");
+                long spawnWall = System.currentTimeMillis();
+                long t0 = System.nanoTime();
+                Process agent = pb.start();
+                try {
+                    Poll.until(Duration.ofMinutes(3), "the child agent's first publish", () -> seen.containsKey("first"));
+                    double ms = (seen.get("first") - t0) / 1e6;
+                    double cpuMs = runNanos(threadNanos(agent.pid())) / 1e6;
+                    millis.add(ms);
+                    cpu.add(cpuMs);
+                    System.out.printf("BENCH startup run %d: spawn -> first condition %.0f ms, agent CPU then %.0f ms,"
+                            + " RSS %.1f MiB%n", run, ms, cpuMs, statusKb(agent.pid(), "VmRSS") / 1024.0);
+                    for (String line : Files.readAllLines(log)) {
+                        int space = line.indexOf(' ');
+                        if (space > 0 && line.length() > 10 && line.charAt(4) == '-' && line.charAt(10) == 'T') {
+                            long at = java.time.OffsetDateTime.parse(line.substring(0, space)).toInstant().toEpochMilli();
+                            System.out.printf("BENCH startup run %d:   +%5d ms %s%n", run, at - spawnWall,
+                                    line.substring(space + 1, Math.min(line.length(), space + 140)));
+                        }
+                    }
+                } finally {
+                    watch.close();
+                    agent.destroy();
+                    if (!agent.waitFor(60, TimeUnit.SECONDS)) {
+                        agent.destroyForcibly();
+                    }
+                    if (cgroup != null) {
+                        cgroup.close();
+                    }
+                }
+            }
+        }
+        Collections.sort(millis);
+        Collections.sort(cpu);
+        System.out.printf("BENCH startup: %d runs, CPU limit %s: spawn -> first condition median %.0f ms (min %.0f, max %.0f);"
+                        + " agent CPU by then median %.0f ms (min %.0f, max %.0f); runtime %s; JVM flags: %s%n",
+                runs, cpuLimit > 0 ? cpuLimit + "m" : "none", pct(millis, 50), millis.get(0), millis.get(millis.size() - 1),
+                pct(cpu, 50), cpu.get(0), cpu.get(cpu.size() - 1), javaCommand(), String.join(" ", jvmFlags));
+    }
+
+    /** A cgroup with a CFS quota, as the kubelet sets a CPU limit; the child joins it before it execs java. */
+    private record CpuCgroup(Path dir) implements AutoCloseable {
+        static CpuCgroup create(String name, int millicores) throws java.io.IOException {
+            long quota = millicores * 100L;
+            Path v1 = Path.of("/sys/fs/cgroup/cpu");
+            if (Files.exists(v1.resolve("cpu.cfs_quota_us"))) {
+                Path dir = Files.createDirectory(v1.resolve(name));
+                Files.writeString(dir.resolve("cpu.cfs_period_us"), "100000");
+                Files.writeString(dir.resolve("cpu.cfs_quota_us"), Long.toString(quota));
+                return new CpuCgroup(dir);
+            }
+            Path dir = Files.createDirectory(Path.of("/sys/fs/cgroup", name));
+            Files.writeString(dir.resolve("cpu.max"), quota + " 100000");
+            return new CpuCgroup(dir);
+        }
+
+        List<String> wrap() {
+            return List.of("sh", "-c", "echo $$ > " + dir.resolve("cgroup.procs") + " && exec \"$@\"", "sh");
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            for (int i = 0; i < 50 && !Files.readString(dir.resolve("cgroup.procs")).isBlank(); i++) {
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            Files.delete(dir);
         }
     }
 

@@ -115,6 +115,54 @@ class ObserveCommandTest {
         assertTrue(json.get("containerd").isNull());
     }
 
+    /**
+     * Issue 36's L1: Talos' cri.toml also holds a legacy io.containerd.grpc.v1.cri registry with another credential.
+     * containerd 2.1 and 2.2 hold the images plugin's, 2.3 the legacy one (its 3 → 4 migration moves it), so without
+     * the generation the reading is unknown, naming the file and the shape; a generation named reads exactly.
+     */
+    @Test
+    void aLegacyRegistryIsUnknownUntilTheGenerationIsNamed() throws Exception {
+        new TalosFiles(host).write(TalosFiles.CRI_TOML, TalosFiles.criToml(PASSWORD)
+                + "[plugins.'io.containerd.grpc.v1.cri'.registry.configs.'ghcr.io'.auth]\n"
+                + "username = 'deploy-bot'\npassword = 'the-old-one'\n", Instant.now().minusSeconds(600));
+        Instant written = Instant.now();
+        dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(5), "time passes",
+                () -> Instant.now().isAfter(written.plusMillis(400)));
+        JsonMapper json = JsonMapper.builder().build();
+        byte[] k = Files.readAllBytes(key);
+        String current = CredentialFingerprint.of(k, new RegistryAuth("ghcr.io", "deploy-bot", PASSWORD, ""));
+        String old = CredentialFingerprint.of(k, new RegistryAuth("ghcr.io", "deploy-bot", "the-old-one", ""));
+        List<String> base = List.of("observe", "--proc-root", proc.toString(), "--host-root", host.toString(),
+                "--fingerprint-key", key.toString());
+
+        CliHarness auto = CliHarness.run(base.toArray(String[]::new));
+        assertEquals(0, auto.exit(), auto.err());
+        JsonNode unknown = json.readTree(auto.out());
+        assertEquals("unknown", unknown.get("verdict").asString(), auto.out());
+        assertEquals("ConfigUnreadable", unknown.get("reason").asString());
+        assertTrue(unknown.get("message").asString().contains(TalosFiles.CRI_TOML + ": a version 3 file with a"
+                + " registry in the CRI plugin's table (io.containerd.grpc.v1.cri)"), unknown.get("message").asString());
+        assertFalse(auto.out().contains("the-old-one") || auto.out().contains(PASSWORD));
+
+        for (String generation : List.of("2.1", "2.2", "2.3")) {
+            List<String> args = new java.util.ArrayList<>(base);
+            args.addAll(List.of("--containerd-generation", generation));
+            CliHarness r = CliHarness.run(args.toArray(String[]::new));
+            assertEquals(0, r.exit(), r.err());
+            JsonNode read = json.readTree(r.out());
+            assertEquals("fresh", read.get("verdict").asString(), generation + ": " + r.out());
+            assertEquals(generation.equals("2.3") ? old : current, read.get("registries").get("ghcr.io").asString(),
+                    "containerd " + generation + " holds " + (generation.equals("2.3") ? "the legacy" : "the images")
+                            + " credential");
+        }
+        CliHarness bad = CliHarness.run("observe", "--proc-root", proc.toString(), "--host-root", host.toString(),
+                "--containerd-generation", "2.4");
+        assertEquals(2, bad.exit());
+        assertEquals(1, bad.err().strip().lines().count(), bad.err());
+        assertTrue(bad.err().contains("--containerd-generation") && bad.err().contains("'2.4' is not a containerd"
+                + " generation (one of auto, one, two, 2.1, 2.2, 2.3; containerd 2.0 is 'two')"), bad.err());
+    }
+
     @Test
     void badRootsAndKeysAreOneLineErrors() {
         CliHarness r = CliHarness.run("observe", "--proc-root", dir.resolve("nope").toString());

@@ -81,7 +81,7 @@ class ConfigVersionsTest {
         assertEquals(Reason.CONFIG_UNREADABLE, a.evaluation().reason(), a.evaluation().message());
         assertTrue(a.evaluation().message().contains("containerd 1.x and 2.x"), a.evaluation().message());
         assertTrue(!a.evaluation().message().contains("token-v1"), a.evaluation().message());
-        // --containerd-generation one settles it: 1.x reads the credential. two does not: 2.x releases differ.
+        // --containerd-generation one settles it: 1.x reads the credential. two does not: 2.0's source differs.
         Assessment one = observe(ROOT_V2, auth("io.containerd.grpc.v1.cri", "token-v1"), false,
                 ContainerdReading.Generation.ONE);
         assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, one.evaluation().reason(), one.evaluation().message());
@@ -89,8 +89,16 @@ class ConfigVersionsTest {
         Assessment two = observe(ROOT_V2, auth("io.containerd.grpc.v1.cri", "token-v1"), false,
                 ContainerdReading.Generation.TWO);
         assertEquals(Reason.CONFIG_UNREADABLE, two.evaluation().reason(), two.evaluation().message());
-        assertTrue(two.evaluation().message().contains("containerd 2.1 moves it"), two.evaluation().message());
+        assertTrue(two.evaluation().message().contains("containerd 2.0 (known from its source only) leaves it where"
+                + " 2.1 moves it"), two.evaluation().message());
         assertTrue(!two.evaluation().message().contains("token-v1"), two.evaluation().message());
+        // Naming the 2.x generation exactly settles it too: 2.1 and 2.3 (the real binaries) move it.
+        for (ContainerdReading.Generation exact : java.util.List.of(ContainerdReading.Generation.V2_1,
+                ContainerdReading.Generation.V2_3)) {
+            Assessment read = observe(ROOT_V2, auth("io.containerd.grpc.v1.cri", "token-v1"), false, exact);
+            assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, read.evaluation().reason(), read.evaluation().message());
+            assertEquals(fingerprint("token-v1"), read.registries().get("ghcr.io"));
+        }
     }
 
     @Test

@@ -98,4 +98,44 @@ class ConfigWatcherTest {
             expect("/etc/cri/conf.d/cri.toml");
         }
     }
+
+    /**
+     * Issue 36, H5: containerd re-reads hosts.toml at every pull, so the directories the last evaluation read it
+     * from are watched too, and any name in them counts — an in-place rewrite, a file renamed over it by mv.
+     */
+    @Test
+    void theHostsTomlDirectoriesTheLastEvaluationReadAreWatched() throws Exception {
+        Files.createDirectories(host.resolve("etc/cri/conf.d"));
+        Path dir = Files.createDirectories(host.resolve("etc/cri/conf.d/hosts/127.0.0.1_5000_"));
+        Files.writeString(dir.resolve("hosts.toml"), "server = \"http://127.0.0.1:5000\"\n");
+        Set<String> consulted = new java.util.concurrent.CopyOnWriteArraySet<>();
+        try (ConfigWatcher watcher = new ConfigWatcher(new WatchGlobs(host, WatchGlobs.TALOS_DEFAULT),
+                new dev.crifresh.agent.host.HostPaths(host), () -> consulted, events::add, "test-watch")) {
+            watcher.start();
+            assertEquals(2, watcher.watchedDirectories());
+            // what an evaluation read: the config_path root and the registry's directory
+            consulted.addAll(Set.of("/etc/cri/conf.d/hosts", "/etc/cri/conf.d/hosts/127.0.0.1_5000_"));
+            assertEquals(2, watcher.registerMissing());
+
+            Files.writeString(dir.resolve("hosts.toml"), "server = \"http://registry-alias:5000\"\n");
+            awaitEvent("/etc/cri/conf.d/hosts/127.0.0.1_5000_/hosts.toml");
+            Path staged = Files.writeString(host.resolve("etc/cri/conf.d/hosts/staged.toml"), "server = \"x\"\n");
+            Files.move(staged, dir.resolve("hosts.toml"), StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+            awaitEvent("/etc/cri/conf.d/hosts/127.0.0.1_5000_/hosts.toml");
+            Files.createDirectories(host.resolve("etc/cri/conf.d/hosts/_default"));
+            awaitEvent("/etc/cri/conf.d/hosts/_default");
+        }
+    }
+
+    private void awaitEvent(String path) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            String e = events.poll(100, TimeUnit.MILLISECONDS);
+            if (path.equals(e)) {
+                return;
+            }
+        }
+        throw new AssertionError("no event for " + path + " within 10 s");
+    }
 }

@@ -15,6 +15,7 @@ import dev.crifresh.agent.testing.TalosFiles;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Reason;
 import dev.crifresh.common.evidence.Verdict;
+import dev.crifresh.common.registry.ContainerdReading;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -254,9 +255,10 @@ class EvidenceAttacksRealProcTest {
     }
 
     @Test
-    void onlyTheRegistrySectionOfTheFilesVersionCounts() throws Exception {
+    void aLegacyRegistryInAVersion3FileIsReadAsEachGenerationReadsIt() throws Exception {
         files.writeAll("token-v1", null);
-        // A version 3 file: containerd 2.x reads the images plugin, never the 1.x CRI section.
+        // A version 3 file with a 1.x CRI section too (issue 36's L1): containerd 2.1 and 2.2 read the images plugin,
+        // 2.3 migrates the 1.x section's registry over it. Without the generation the agent cannot tell: unknown.
         files.write(TalosFiles.CRI_TOML, TalosFiles.criToml("token-v1") + """
 
                 [plugins.'io.containerd.grpc.v1.cri'.registry.configs.'ghcr.io'.auth]
@@ -264,8 +266,14 @@ class EvidenceAttacksRealProcTest {
                 password = 'decoy'
                 """, null);
         node.containerdAfterTheFiles();
-        var v3 = node.agent(WatchGlobs.TALOS_DEFAULT).evaluate();
-        assertEquals(Verdict.FRESH, v3.evaluation().verdict(), v3.evaluation().message());
-        assertEquals(fingerprint("token-v1"), v3.registries().get("ghcr.io"));
+        var auto = node.agent(WatchGlobs.TALOS_DEFAULT).evaluate();
+        assertEquals(Verdict.UNKNOWN, auto.evaluation().verdict(), auto.evaluation().message());
+        assertEquals(Reason.CONFIG_UNREADABLE, auto.evaluation().reason());
+        var v22 = node.agent(ContainerdReading.Generation.V2_2).evaluate();
+        assertEquals(Verdict.FRESH, v22.evaluation().verdict(), v22.evaluation().message());
+        assertEquals(fingerprint("token-v1"), v22.registries().get("ghcr.io"));
+        var v23 = node.agent(ContainerdReading.Generation.V2_3).evaluate();
+        assertEquals(Verdict.FRESH, v23.evaluation().verdict(), v23.evaluation().message());
+        assertEquals(fingerprint("decoy"), v23.registries().get("ghcr.io"));
     }
 }

@@ -70,6 +70,12 @@ public final class RealNode implements AutoCloseable {
         return agent(new HostReader(PROC, host, WatchGlobs.TALOS_DEFAULT, matcher(), HostClock.system(PROC), mounts));
     }
 
+    /** A new agent with the Talos watch globs that reads the files as this containerd generation does. */
+    public Evaluator agent(dev.crifresh.common.registry.ContainerdReading.Generation generation) {
+        return new Evaluator(new HostReader(PROC, host, WatchGlobs.TALOS_DEFAULT, matcher(), HostClock.system(PROC)),
+                RuleSettings.defaults(), KEY, generation);
+    }
+
     private static Evaluator agent(HostReader reader) {
         return new Evaluator(reader, RuleSettings.defaults(), KEY);
     }

@@ -18,6 +18,21 @@ public enum Reason {
     CONFIG_CHANGED_AFTER_CONTAINERD_START("ConfigChangedAfterContainerdStart", Verdict.STALE),
     ORDERING_WITHIN_MARGIN("OrderingWithinMargin", Verdict.STALE),
     CLOCK_ANOMALY("ClockAnomaly", Verdict.STALE),
+    /**
+     * The files spell a registry credential under a key no pull looks up ({@code 'http://host'}, a path,
+     * {@code docker.io}): containerd holds it and never sends it. A reboot does not fix this; the config must.
+     */
+    REGISTRY_KEY_NEVER_MATCHED("RegistryKeyNeverMatched", Verdict.STALE),
+    /**
+     * A deprecated {@code registry.auths} entry replaces a {@code registry.configs} credential when containerd
+     * loads it: pulls send the {@code auths} one. A reboot does not fix this; the config must.
+     */
+    REGISTRY_AUTHS_OVERRIDE_CONFIGS("RegistryAuthsOverrideConfigs", Verdict.STALE),
+    /**
+     * {@code hosts.toml} (read at every pull) sends a host's pulls to other hosts, which get another credential
+     * than the one the files spell for it, or none. A reboot does not fix this; the config must.
+     */
+    HOSTS_TOML_REDIRECTS_PULLS("HostsTomlRedirectsPulls", Verdict.STALE),
     CONTAINERD_NOT_FOUND("ContainerdNotFound", Verdict.UNKNOWN),
     CONTAINERD_AMBIGUOUS("ContainerdAmbiguous", Verdict.UNKNOWN),
     CONFIG_UNREADABLE("ConfigUnreadable", Verdict.UNKNOWN),

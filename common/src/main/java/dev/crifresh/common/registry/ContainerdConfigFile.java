@@ -60,18 +60,44 @@ public final class ContainerdConfigFile {
     }
 
     /**
-     * One CRI plugin table of one file.
+     * One CRI plugin table of one file, with its {@code registry} table as containerd stores it: keys exactly as
+     * written (containerd looks a credential up by the exact key, so {@code 'http://host'} and {@code 'host'} are
+     * different entries, and only one of them can ever be sent; {@link PullCredentials} decides which).
      *
      * @param defined         the plugin table is there (containerd 1.x replaces an earlier file's table with it)
      * @param registryDefined its {@code registry} table is there (containerd 2.x's migration moves it whole)
-     * @param auths           the {@code registry.configs.<host>.auth} entries, by normalised host
+     * @param configs         the {@code registry.configs.<key>.auth} entries, by raw key
+     * @param deprecatedAuths the deprecated {@code registry.auths.<key>} entries, by raw key: containerd copies each
+     *                        into {@code configs} (the key's host when it has a scheme), over any {@code auth} there
+     * @param configPath      {@code registry.config_path} (the {@code hosts.toml} directory), null when absent
      */
-    public record PluginSection(boolean defined, boolean registryDefined, java.util.Map<String, HostAuth> auths) {
-        static final PluginSection ABSENT = new PluginSection(false, false, java.util.Map.of());
+    public record PluginSection(boolean defined, boolean registryDefined, java.util.Map<String, HostAuth> configs,
+                                java.util.Map<String, HostAuth> deprecatedAuths, String configPath) {
+        static final PluginSection ABSENT = new PluginSection(false, false, java.util.Map.of(), java.util.Map.of(), null);
 
         public PluginSection {
-            auths = java.util.Map.copyOf(auths);
+            configs = java.util.Map.copyOf(configs);
+            deprecatedAuths = java.util.Map.copyOf(deprecatedAuths);
         }
+
+        /**
+         * The {@code configs} entries by normalised host ({@link RegistryHosts}), the way the files spell them
+         * (the merge view): where two keys name one host, the key spelled exactly as the host wins.
+         */
+        public java.util.Map<String, HostAuth> auths() {
+            return byNormalisedHost(configs);
+        }
+    }
+
+    static <T> java.util.Map<String, T> byNormalisedHost(java.util.Map<String, T> byRawKey) {
+        java.util.Map<String, T> out = new java.util.TreeMap<>();
+        byRawKey.forEach((key, value) -> {
+            String host = RegistryHosts.normalise(key);
+            if (key.equals(host) || !out.containsKey(host)) {
+                out.put(host, value);
+            }
+        });
+        return out;
     }
 
     /** One host's credential and which of its fields the file spells (containerd 2.x merges them field by field). */
@@ -134,7 +160,7 @@ public final class ContainerdConfigFile {
             if (plugins != null) {
                 for (String plugin : List.of(CRI_SHORT, CRI_V1_PLUGIN, IMAGES_PLUGIN)) {
                     if (plugins.get(plugin) != null) {
-                        sections.put(plugin, section(root, plugins, plugin));
+                        sections.put(plugin, section(plugins, plugin));
                     }
                 }
                 for (String plugin : List.of(CRI_SHORT, CRI_V1_PLUGIN)) {
@@ -155,26 +181,53 @@ public final class ContainerdConfigFile {
         }
     }
 
-    private static PluginSection section(JsonNode root, JsonNode plugins, String plugin) throws InvalidRegistryConfig {
-        JsonNode table = CriRegistryConfig.table(plugins.get(plugin), KeyPath.root("plugins").child(plugin));
-        JsonNode registry = table == null ? null
-                : CriRegistryConfig.table(table.get("registry"), KeyPath.root("plugins").child(plugin).child("registry"));
-        CredentialSet found = new CredentialSet();
-        CriRegistryConfig.collect(root, plugin, found);
-        java.util.Map<String, HostAuth> auths = new java.util.TreeMap<>();
-        JsonNode configs = registry == null ? null : registry.get("configs");
-        for (RegistryAuth auth : found.toParsed().credentials()) {
-            java.util.Set<String> fields = new java.util.TreeSet<>();
-            if (configs != null) {
-                for (java.util.Map.Entry<String, JsonNode> e : configs.properties()) {
-                    JsonNode a = e.getValue().path("auth");
-                    if (RegistryHosts.normalise(e.getKey()).equals(auth.host()) && a.isObject()) {
-                        a.properties().forEach(f -> fields.add(f.getKey()));
-                    }
+    private static PluginSection section(JsonNode plugins, String plugin) throws InvalidRegistryConfig {
+        KeyPath at = KeyPath.root("plugins").child(plugin);
+        JsonNode table = CriRegistryConfig.table(plugins.get(plugin), at);
+        JsonNode registry = table == null ? null : CriRegistryConfig.table(table.get("registry"), at.child("registry"));
+        if (registry == null) {
+            return new PluginSection(table != null, false, java.util.Map.of(), java.util.Map.of(), null);
+        }
+        KeyPath reg = at.child("registry");
+        java.util.Map<String, HostAuth> configs = new java.util.TreeMap<>();
+        JsonNode configsNode = CriRegistryConfig.table(registry.get("configs"), reg.child("configs"));
+        if (configsNode != null) {
+            for (java.util.Map.Entry<String, JsonNode> e : configsNode.properties()) {
+                KeyPath hostPath = reg.child("configs").hostChild(e.getKey());
+                JsonNode hostConfig = CriRegistryConfig.table(e.getValue(), hostPath);
+                JsonNode auth = CriRegistryConfig.table(hostConfig.get("auth"), hostPath.child("auth"));
+                if (auth != null) {
+                    configs.put(e.getKey(), hostAuth(e.getKey(), auth, hostPath.child("auth")));
                 }
             }
-            auths.put(auth.host(), new HostAuth(auth, fields));
         }
-        return new PluginSection(table != null, registry != null, auths);
+        java.util.Map<String, HostAuth> auths = new java.util.TreeMap<>();
+        JsonNode authsNode = CriRegistryConfig.table(registry.get("auths"), reg.child("auths"));
+        if (authsNode != null) {
+            for (java.util.Map.Entry<String, JsonNode> e : authsNode.properties()) {
+                KeyPath hostPath = reg.child("auths").hostChild(e.getKey());
+                auths.put(e.getKey(), hostAuth(e.getKey(), CriRegistryConfig.table(e.getValue(), hostPath), hostPath));
+            }
+        }
+        String configPath = null;
+        JsonNode path = registry.get("config_path");
+        if (path != null && !path.isMissingNode() && !path.isNull()) {
+            if (!path.isString()) {
+                throw new InvalidRegistryConfig(reg.child("config_path") + " is not a string");
+            }
+            configPath = path.stringValue();
+        }
+        return new PluginSection(true, true, configs, auths, configPath);
+    }
+
+    /** A key a pull can look up: a bare {@code host[:port]} (containerd looks credentials up by a URL's host). */
+    static boolean isLookupKey(String key) {
+        return !key.isEmpty() && !key.contains("/") && !key.contains("@") && !key.contains("?") && !key.contains("#");
+    }
+
+    private static HostAuth hostAuth(String rawKey, JsonNode auth, KeyPath path) throws InvalidRegistryConfig {
+        java.util.Set<String> fields = new java.util.TreeSet<>();
+        auth.properties().forEach(f -> fields.add(f.getKey()));
+        return new HostAuth(AuthEntry.read(rawKey, auth, path), fields);
     }
 }

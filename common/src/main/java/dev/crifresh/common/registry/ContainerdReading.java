@@ -11,29 +11,74 @@ import java.util.TreeMap;
 
 /**
  * The registry credentials containerd holds after loading its config and imports, read the way each
- * containerd generation reads them (docs/design.md, "containerd's config semantics", cites the sources):
+ * containerd generation reads them (docs/design.md, "containerd's config semantics", cites the sources and the
+ * real binaries that settle each reading):
  *
  * <ul>
  *   <li><b>containerd 1.x</b> merges the files first, then reads the merged config. The merged
  *       {@code version} is the last non-zero one in load order; a plugin's table in a later file
  *       replaces the earlier one whole. Merged version 0 or 1: the CRI plugin's table is {@code cri};
  *       2 and above: {@code io.containerd.grpc.v1.cri}, and a plugin key without a dot is refused.</li>
- *   <li><b>containerd 2.x</b> releases differ. containerd 2.1.9 (the real binary) merges the files key by
- *       key first, then migrates the merged config from its merged version (the last non-zero one): at 1 or
- *       2 the CRI plugin's {@code registry} replaces the images plugin's whole. The later source migrates each
- *       file from its own version (from 2 to 3 the images plugin takes the CRI plugin's {@code registry};
- *       2.0's source only when the table also has {@code containerd.runtimes}), refuses an import above the
- *       root's version, then merges. Where the two disagree the reading is in doubt. In both, a later file's
- *       {@code auth} fields override an earlier file's and fields it does not spell stay; the credentials are
- *       those of {@code io.containerd.cri.v1.images}.</li>
+ *   <li><b>containerd 2.1 and 2.2</b> merge the files key by key first (the merged {@code version} is the last
+ *       non-zero one); a merged version 1 or 2 is then migrated, and the CRI plugin's {@code registry} replaces
+ *       the images plugin's whole. Neither loads a version above 3.</li>
+ *   <li><b>containerd 2.3</b> migrates <em>each file</em> from its own version up to 4 before merging it, and
+ *       the images plugin's migration runs at every step below 4, the 3 → 4 step included: a version 0–3 file's
+ *       CRI {@code registry} replaces that file's images registry whole. It refuses an import whose version is
+ *       above the root config's.</li>
+ *   <li><b>containerd 2.0</b> cannot run here: from its source only, it moves the CRI registry only when
+ *       {@code containerd.runtimes} is beside it. Its reading is taken as known only where no file of version 2
+ *       or below holds a CRI registry.</li>
  * </ul>
- * A shape whose reading is in doubt (a field-by-field merge of two different credentials, a version 3
- * file whose older CRI section containerd 2.2 may migrate while 2.0 does not, a version ≤ 2 registry without
- * {@code containerd.runtimes} that 2.1 moves and 2.0 does not) is a failure.
+ * In every 2.x a later file's {@code auth} fields override an earlier file's and fields it does not spell stay;
+ * the credentials are those of {@code io.containerd.cri.v1.images}. Where the generation is not named exactly
+ * ({@link Generation#TWO}, or {@link #read(List, boolean)}), the reading is the one every candidate generation
+ * agrees on, and a shape they disagree on is a failure naming it.
  */
 public final class ContainerdReading {
-    /** Which containerd reads the files. */
-    public enum Generation { ONE, TWO }
+    /** Which containerd reads the files: a generation exactly, or a family whose members must agree. */
+    public enum Generation {
+        /** containerd 1.6 and 1.7. */
+        ONE("1.x"),
+        /** Some containerd 2.x, not known which: 2.0 (from source), 2.1, 2.2 and 2.3 must agree. */
+        TWO("2.x"),
+        V2_1("2.1"),
+        V2_2("2.2"),
+        V2_3("2.3");
+
+        private final String label;
+
+        Generation(String label) {
+            this.label = label;
+        }
+
+        /** How the operator and the reasons name it: {@code 1.x}, {@code 2.x}, {@code 2.1}, {@code 2.2}, {@code 2.3}. */
+        public String label() {
+            return label;
+        }
+
+        /**
+         * The generation of a containerd version as containerd reports it ({@code v2.3.4}, {@code 2.1.9+unknown},
+         * {@code 1.7.24~ds1}): 1.x is {@link #ONE}, 2.0 {@link #TWO} (no exact reading: from source only), 2.1–2.3
+         * exactly; empty for anything else (a later containerd may read the files in a way this agent does not know).
+         */
+        public static java.util.Optional<Generation> ofVersion(String version) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^v?(\\d+)\\.(\\d+)(?:[.+~-].*)?$")
+                    .matcher(version == null ? "" : version.strip());
+            if (!m.matches()) {
+                return java.util.Optional.empty();
+            }
+            String minor = m.group(1) + "." + m.group(2);
+            return switch (minor) {
+                case "1.6", "1.7" -> java.util.Optional.of(ONE);
+                case "2.0" -> java.util.Optional.of(TWO);
+                case "2.1" -> java.util.Optional.of(V2_1);
+                case "2.2" -> java.util.Optional.of(V2_2);
+                case "2.3" -> java.util.Optional.of(V2_3);
+                default -> java.util.Optional.empty();
+            };
+        }
+    }
 
     /** One loaded file, in load order. */
     public record Document(String path, Parsed parsed) {
@@ -46,10 +91,40 @@ public final class ContainerdReading {
     public sealed interface Result {
     }
 
-    /** @param byHost the credential containerd holds for each normalised host */
-    public record Read(Map<String, RegistryAuth> byHost) implements Result {
+    /**
+     * The images plugin's {@code registry} table as containerd holds it after loading every file: what a pull's
+     * credential is looked up in ({@link PullCredentials} follows the lookup).
+     *
+     * @param configs    {@code registry.configs.<key>.auth}, by the key exactly as written
+     * @param auths      the deprecated {@code registry.auths.<key>}, by the key exactly as written
+     * @param configPath {@code registry.config_path}, null when absent
+     */
+    public record RegistryTable(Map<String, RegistryAuth> configs, Map<String, RegistryAuth> auths, String configPath) {
+        public static final RegistryTable EMPTY = new RegistryTable(Map.of(), Map.of(), null);
+
+        public RegistryTable {
+            configs = Map.copyOf(configs);
+            auths = Map.copyOf(auths);
+        }
+    }
+
+    /** @param registry the images plugin's registry table containerd holds */
+    public record Read(RegistryTable registry) implements Result {
         public Read {
-            byHost = Map.copyOf(byHost);
+            Objects.requireNonNull(registry, "registry");
+        }
+
+        /** Only {@code registry.configs}, keyed by host. */
+        public Read(Map<String, RegistryAuth> byHost) {
+            this(new RegistryTable(byHost, Map.of(), null));
+        }
+
+        /**
+         * The {@code configs} credentials by normalised host, as the files spell them (the merge view; which of
+         * them a pull sends is {@link PullCredentials}'s answer).
+         */
+        public Map<String, RegistryAuth> byHost() {
+            return ContainerdConfigFile.byNormalisedHost(registry.configs());
         }
     }
 
@@ -57,14 +132,18 @@ public final class ContainerdReading {
     public record Failed(String message) implements Result {
     }
 
+    /** The generation does not load these files at all (it refuses to start), so it holds nothing from them. */
+    private record Refused(String message) {
+    }
+
     private ContainerdReading() {
     }
 
     /**
-     * Without knowing the generation: when both read the same credentials there is no doubt. Otherwise
+     * Without knowing the generation: when 1.x and 2.x read the same credentials there is no doubt. Otherwise
      * Talos pairs them itself (Talos ≤ 1.8 ships containerd 1.7 with a version 2 root config, Talos ≥ 1.9
      * containerd 2.x with version 3, Talos 1.15 version 4), so in Talos mode the root config's version
-     * tells; elsewhere the doubt remains.
+     * tells 1.x from 2.x; elsewhere the doubt remains. Which 2.x runs is never told from the files.
      */
     public static Result read(List<Document> documents, boolean talos) {
         Result one = read(documents, Generation.ONE);
@@ -81,18 +160,23 @@ public final class ContainerdReading {
     }
 
     public static Result read(List<Document> documents, Generation generation) {
-        return generation == Generation.ONE ? one(documents) : two(documents);
+        return switch (generation) {
+            case ONE -> one(documents);
+            case V2_1, V2_2 -> settle(generation, mergedFirst(documents));
+            case V2_3 -> settle(generation, perFileToFour(documents));
+            case TWO -> anyTwo(documents);
+        };
+    }
+
+    private static Result settle(Generation generation, Object reading) {
+        return reading instanceof Refused r ? new Failed("containerd " + generation.label() + " refuses these files ("
+                + r.message() + "), so it cannot be running with them") : (Result) reading;
     }
 
     private static Result one(List<Document> documents) {
-        int merged = 0;
-        for (Document d : documents) {
-            if (d.parsed().version() != 0) {
-                merged = d.parsed().version();
-            }
-        }
+        int merged = mergedVersion(documents);
         String plugin = merged <= 1 ? ContainerdConfigFile.CRI_SHORT : ContainerdConfigFile.CRI_V1_PLUGIN;
-        Map<String, HostAuth> current = Map.of();
+        PluginSection current = PluginSection.ABSENT;
         for (Document d : documents) {
             if (merged >= 2 && d.parsed().shortPluginKeys()) {
                 return new Failed(d.path() + ": containerd 1.x refuses a plugin name without dots in a version "
@@ -100,33 +184,79 @@ public final class ContainerdReading {
             }
             PluginSection section = d.parsed().section(plugin);
             if (section.defined()) {
-                current = section.auths(); // the whole plugin table is replaced
+                current = section; // the whole plugin table is replaced
             }
         }
-        return read(current);
+        Merged table = new Merged();
+        table.configPath = current.configPath();
+        table.configs.putAll(current.configs());
+        table.auths.putAll(current.deprecatedAuths());
+        return table.read();
     }
-
-    /** A marker: the per-file reading's containerd refuses the files (it does not run, so it holds nothing). */
-    private static final Failed REFUSED = new Failed("refused");
 
     /**
-     * The two ways containerd 2.x releases load the files: 2.1.9 (the real binary) merges them first and
-     * migrates the merged config from its version; the later source migrates each file from its own version,
-     * then merges. Where they agree, or where the later release would refuse the files (and not run), the
-     * reading is 2.1.9's; otherwise it is in doubt.
+     * Some containerd 2.x: the reading 2.0 (from source), 2.1, 2.2 and 2.3 agree on. A generation that refuses
+     * the files is not the one running with them and does not count; when they disagree the failure names the
+     * shape and which generation reads what.
      */
-    private static Result two(List<Document> documents) {
-        Result mergedFirst = twoMergedFirst(documents);
-        Result perFile = twoPerFile(documents);
-        if (perFile == REFUSED || perFile.equals(mergedFirst) || mergedFirst instanceof Failed) {
-            return mergedFirst;
+    private static Result anyTwo(List<Document> documents) {
+        Map<String, Object> readings = new LinkedHashMap<>();
+        readings.put("2.0", twoZero(documents));
+        readings.put("2.1", mergedFirst(documents));
+        readings.put("2.2", readings.get("2.1"));
+        readings.put("2.3", perFileToFour(documents));
+        Result agreed = null;
+        boolean disagree = false;
+        for (Object r : readings.values()) {
+            if (r instanceof Refused) {
+                continue;
+            }
+            if (r instanceof Failed f) {
+                return f;
+            }
+            if (agreed == null) {
+                agreed = (Result) r;
+            } else if (!agreed.equals(r)) {
+                disagree = true;
+            }
         }
-        return perFile instanceof Failed f ? f : new Failed("containerd 2.1 (which merges the files, then migrates"
-                + " them from the merged version " + mergedVersion(documents) + ") and later 2.x releases (which"
-                + " migrate each file from its own version) read different registry credentials from these files");
+        if (agreed == null) {
+            return new Failed("no containerd 2.x loads these files");
+        }
+        if (!disagree) {
+            return agreed;
+        }
+        List<String> says = new java.util.ArrayList<>();
+        readings.forEach((g, r) -> says.add(g + ": " + (r instanceof Refused ? "refuses them" : hosts((Result) r))));
+        return new Failed(shape(documents) + "; containerd 2.x releases read different registry credentials from"
+                + " these files (" + String.join(", ", says) + "), and which one runs is not known:"
+                + " --containerd-generation names it");
     }
 
-    /** The merged {@code version}: the last non-zero one in load order (containerd 1.x, and 2.1.9). */
+    /** The shape that makes 2.x releases disagree: the first file with a CRI registry a migration may move. */
+    private static String shape(List<Document> documents) {
+        for (Document d : documents) {
+            PluginSection cri = legacySection(d.parsed());
+            if (cri != null && cri.registryDefined() && d.parsed().version() < 4) {
+                return d.path() + ": a version " + d.parsed().version() + " file with a registry in the CRI plugin's"
+                        + " table (" + (d.parsed().version() <= 1 && d.parsed().section(ContainerdConfigFile.CRI_SHORT)
+                        .defined() ? "cri" : ContainerdConfigFile.CRI_V1_PLUGIN) + "), which containerd 2.3 moves"
+                        + " over that file's io.containerd.cri.v1.images registry and 2.1 and 2.2 move only when"
+                        + " the merged version is 1 or 2";
+            }
+        }
+        return "the files' versions (" + versions(documents) + ")";
+    }
+
+    private static String versions(List<Document> documents) {
+        List<String> out = new java.util.ArrayList<>();
+        for (Document d : documents) {
+            out.add(d.path() + " " + d.parsed().version());
+        }
+        return String.join(", ", out);
+    }
+
+    /** The merged {@code version}: the last non-zero one in load order (containerd 1.x, 2.1 and 2.2). */
     private static int mergedVersion(List<Document> documents) {
         int merged = 0;
         for (Document d : documents) {
@@ -138,17 +268,26 @@ public final class ContainerdReading {
     }
 
     /**
-     * containerd 2.1.9, as the real binary shows it: the files are merged key by key (the last non-zero
-     * {@code version} wins); a merged version 1 or 2 is then migrated, and the CRI plugin's {@code registry}
-     * (a version 0 or 1 file's {@code cri} counted as {@code io.containerd.grpc.v1.cri}) replaces the images
-     * plugin's whole, with or without {@code containerd.runtimes}. A merged version 0 or 3 and above is not
-     * migrated: the images plugin's registry is the one. So a version 3 file loaded after a version 2 file
-     * that holds the registry loses it.
+     * containerd 2.1 and 2.2, as the real binaries show it: an import above version 3 is refused when loaded; the
+     * files are merged key by key (the last non-zero {@code version} wins) and a merged version above 3 is
+     * refused; a merged version 1 or 2 is then migrated, and the CRI plugin's {@code registry} (a version 0 or 1
+     * file's {@code cri} counted as {@code io.containerd.grpc.v1.cri}) replaces the images plugin's whole, with or
+     * without {@code containerd.runtimes}. A merged version 0 or 3 is not migrated: the images plugin's registry
+     * is the one. So a version 3 file loaded after a version 2 file that holds the registry loses it.
      */
-    private static Result twoMergedFirst(List<Document> documents) {
+    private static Object mergedFirst(List<Document> documents) {
+        for (int i = 1; i < documents.size(); i++) {
+            if (documents.get(i).parsed().version() > 3) {
+                return new Refused(documents.get(i).path() + " is version " + documents.get(i).parsed().version()
+                        + ", above 3");
+            }
+        }
         int version = mergedVersion(documents);
-        Map<String, HostAuth> images = new LinkedHashMap<>();
-        Map<String, HostAuth> legacy = new LinkedHashMap<>();
+        if (version > 3) {
+            return new Refused("the merged version is " + version + ", above 3");
+        }
+        Merged images = new Merged();
+        Merged legacy = new Merged();
         boolean legacyRegistry = false;
         for (Document d : documents) {
             Parsed p = d.parsed();
@@ -157,15 +296,92 @@ public final class ContainerdReading {
                 return bothNames(d);
             }
             legacyRegistry |= cri.registryDefined();
-            Failed doubt = mergeFields(d, images, p.section(ContainerdConfigFile.IMAGES_PLUGIN).auths());
+            Failed doubt = images.merge(d, p.section(ContainerdConfigFile.IMAGES_PLUGIN));
             if (doubt == null) {
-                doubt = mergeFields(d, legacy, cri.auths());
+                doubt = legacy.merge(d, cri);
             }
             if (doubt != null) {
                 return doubt;
             }
         }
-        return read((version == 1 || version == 2) && legacyRegistry ? legacy : images);
+        return ((version == 1 || version == 2) && legacyRegistry ? legacy : images).read();
+    }
+
+    /**
+     * containerd 2.3, as the real binary shows it ({@code LoadConfigWithPlugins}: the root config's version is the
+     * first non-zero one, and 2.3.4 refuses an import above it, a check later 2.3 releases drop, so such files are in
+     * doubt; each file is migrated from its own version up to 4, and
+     * the images plugin's migration runs at every step below 4, so a version 0–3 file's CRI {@code registry}
+     * replaces that file's images registry whole; then the file is merged key by key into what came before).
+     */
+    private static Result perFileToFour(List<Document> documents) {
+        int root = 0;
+        for (Document d : documents) {
+            int version = d.parsed().version();
+            if (root == 0) {
+                root = version;
+            }
+            if (version > root) {
+                // 2.3.4 refuses it; containerd/containerd#13939 (cherry-picked to release/2.3) drops the check, so a
+                // later 2.3 loads it, and that reading has not been seen: in doubt, not refused.
+                return new Failed(d.path() + ": an import of version " + version + " under a version " + root
+                        + " root config: containerd 2.3.4 refuses it, later 2.3 releases load it");
+            }
+        }
+        Merged merged = new Merged();
+        for (Document d : documents) {
+            Parsed p = d.parsed();
+            PluginSection cri = legacySection(p);
+            if (cri == null) {
+                return bothNames(d);
+            }
+            // The file's own migration replaces its images registry with the CRI plugin's whole.
+            PluginSection effective = p.version() < 4 && cri.registryDefined() ? cri
+                    : p.section(ContainerdConfigFile.IMAGES_PLUGIN);
+            Failed doubt = merged.merge(d, effective);
+            if (doubt != null) {
+                return doubt;
+            }
+        }
+        return merged.read();
+    }
+
+    /**
+     * containerd 2.0, from its source only (it cannot run here): its images plugin moves the CRI registry only
+     * when {@code containerd.runtimes} is beside it, and whether its loader migrates the merged config (as 2.1 and
+     * 2.2 do) or each file (as 2.3 does) is not confirmed. It is read only where both loaders would read the same;
+     * a CRI registry without {@code containerd.runtimes} in a file of version 2 or below is in doubt. It refuses
+     * what 2.1 refuses (a version above 3).
+     */
+    private static Object twoZero(List<Document> documents) {
+        for (Document d : documents) {
+            PluginSection cri = legacySection(d.parsed());
+            if (cri != null && cri.registryDefined() && d.parsed().version() <= 2 && !d.parsed().criRuntimes()) {
+                return new Failed(d.path() + ": a version " + d.parsed().version() + " file with a registry in the"
+                        + " CRI plugin's table and no containerd.runtimes beside it: containerd 2.0 (known from its"
+                        + " source only) leaves it where 2.1 moves it");
+            }
+        }
+        Object merged = mergedFirst(documents);
+        if (merged instanceof Refused || merged instanceof Failed) {
+            return merged;
+        }
+        Merged perFile = new Merged();
+        for (Document d : documents) {
+            Parsed p = d.parsed();
+            PluginSection cri = legacySection(p);
+            PluginSection effective = p.version() <= 2 && cri.registryDefined() ? cri
+                    : p.section(ContainerdConfigFile.IMAGES_PLUGIN);
+            Failed doubt = perFile.merge(d, effective);
+            if (doubt != null) {
+                return doubt;
+            }
+        }
+        if (!merged.equals(perFile.read())) {
+            return new Failed(versions(documents) + ": containerd 2.0 (known from its source only) reads these files"
+                    + " differently whether it migrates them one by one or merged");
+        }
+        return merged;
     }
 
     /**
@@ -185,75 +401,69 @@ public final class ContainerdReading {
                 + " file; containerd 2.x keeps one of them at random");
     }
 
-    /** Merges one file's auth entries into {@code merged}, key by key; a credential assembled from two files is in doubt. */
+    /**
+     * Merges one file's auth entries into {@code merged}, key by key, as containerd 2.x merges the tables: a later
+     * file's fields override and fields it does not spell stay. containerd then pulls with {@code username} and
+     * {@code password} before {@code auth}, so a pair in one file and only {@code auth} in the other is the pair's
+     * credential, whichever file comes first (both seen with real pulls on 2.1). Any other credential assembled
+     * from two files is in doubt.
+     */
     private static Failed mergeFields(Document d, Map<String, HostAuth> merged, Map<String, HostAuth> entries) {
         for (Map.Entry<String, HostAuth> e : entries.entrySet()) {
             HostAuth earlier = merged.get(e.getKey());
             HostAuth later = e.getValue();
-            if (earlier != null && !earlier.auth().equals(later.auth())
-                    && !later.fields().containsAll(earlier.fields())) {
+            if (earlier == null || earlier.auth().equals(later.auth()) || later.fields().containsAll(earlier.fields())) {
+                merged.put(e.getKey(), later);
+            } else if (pair(later) && authOnly(earlier) || pair(earlier) && authOnly(later)) {
+                java.util.Set<String> fields = new java.util.TreeSet<>(earlier.fields());
+                fields.addAll(later.fields());
+                merged.put(e.getKey(), new HostAuth(pair(later) ? later.auth() : earlier.auth(), fields));
+            } else {
                 return new Failed(d.path() + ": registry " + e.getKey() + " has auth fields from two files;"
                         + " containerd 2.x merges them field by field");
             }
-            merged.put(e.getKey(), later);
         }
         return null;
     }
 
-    /**
-     * containerd 2.x's later source ({@code cmd/containerd/server/config/config.go}, {@code LoadConfigWithPlugins}):
-     * each file is migrated from its own version, an import above the root's version is refused, then the files
-     * are merged key by key.
-     */
-    private static Result twoPerFile(List<Document> documents) {
-        int root = 0;
-        for (Document d : documents) {
-            int version = d.parsed().version();
-            if (root == 0) {
-                root = version;
-            }
-            if (version > root) {
-                return REFUSED;
-            }
-        }
-        Map<String, HostAuth> merged = new LinkedHashMap<>();
-        for (Document d : documents) {
-            Parsed p = d.parsed();
-            PluginSection images = p.section(ContainerdConfigFile.IMAGES_PLUGIN);
-            Map<String, HostAuth> effective = images.auths();
-            if (p.version() <= 2) {
-                PluginSection cri = legacySection(p);
-                if (cri == null) {
-                    return bothNames(d);
-                }
-                if (cri.registryDefined()) {
-                    // The images plugin's later source moves the registry whatever else the table holds; its
-                    // source at 2.0 moved it only with containerd.runtimes beside it.
-                    if (!p.criRuntimes() && !cri.auths().equals(images.auths())) {
-                        return new Failed(d.path() + ": a version " + p.version() + " file with a registry in "
-                                + (p.section(ContainerdConfigFile.CRI_SHORT).defined() ? "cri" : "io.containerd.grpc.v1.cri")
-                                + " but no containerd.runtimes: containerd 2.1 moves it into the images plugin,"
-                                + " 2.0 leaves it behind");
-                    }
-                    effective = cri.auths();
-                }
-            } else if (p.version() == 3 && p.criRuntimes()
-                    && p.section(ContainerdConfigFile.CRI_V1_PLUGIN).registryDefined()) {
-                return new Failed(d.path() + ": a version 3 file with a registry in io.containerd.grpc.v1.cri:"
-                        + " containerd 2.2 may migrate it into the images plugin, 2.0 does not");
-            }
-            Failed doubt = mergeFields(d, merged, effective);
-            if (doubt != null) {
-                return doubt;
-            }
-        }
-        return read(merged);
+    /** Spells exactly a non-empty {@code username} and {@code password}. */
+    private static boolean pair(HostAuth a) {
+        return a.fields().equals(java.util.Set.of("username", "password")) && !a.auth().username().isEmpty()
+                && !a.auth().password().isEmpty();
     }
 
-    private static Read read(Map<String, HostAuth> auths) {
-        Map<String, RegistryAuth> byHost = new TreeMap<>();
-        auths.forEach((host, a) -> byHost.put(host, a.auth()));
-        return new Read(byHost);
+    /** Spells only {@code auth}. */
+    private static boolean authOnly(HostAuth a) {
+        return a.fields().equals(java.util.Set.of("auth"));
+    }
+
+    /**
+     * One registry table being merged key by key (containerd 2.x): {@code configs} and {@code auths} entry by
+     * entry ({@link #mergeFields}), a later {@code config_path} over an earlier one.
+     */
+    private static final class Merged {
+        final Map<String, HostAuth> configs = new LinkedHashMap<>();
+        final Map<String, HostAuth> auths = new LinkedHashMap<>();
+        String configPath;
+
+        Failed merge(Document d, PluginSection section) {
+            Failed doubt = mergeFields(d, configs, section.configs());
+            if (doubt == null) {
+                doubt = mergeFields(d, auths, section.deprecatedAuths());
+            }
+            if (section.configPath() != null) {
+                configPath = section.configPath();
+            }
+            return doubt;
+        }
+
+        Read read() {
+            Map<String, RegistryAuth> c = new TreeMap<>();
+            configs.forEach((key, a) -> c.put(key, a.auth()));
+            Map<String, RegistryAuth> a = new TreeMap<>();
+            auths.forEach((key, h) -> a.put(key, h.auth()));
+            return new Read(new RegistryTable(c, a, configPath));
+        }
     }
 
     private static String hosts(Result r) {

@@ -364,6 +364,7 @@ class EvidenceRulesTest {
         ClockStepRulesTest.rows().forEach(r -> seen.add(r.expected()));
         seen.addAll(EvidenceRulesRuntimeTest.REASONS);
         seen.addAll(IntrospectionRulesTest.REASONS);
+        seen.addAll(PullPathRulesTest.REASONS);
         assertEquals(EnumSet.allOf(Reason.class), seen);
     }
 

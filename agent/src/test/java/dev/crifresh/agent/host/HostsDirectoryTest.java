@@ -1,0 +1,60 @@
+package dev.crifresh.agent.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.common.registry.PullCredentials;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The hosts.toml tree read from real files under a host root, and the stamps the poll compares. */
+class HostsDirectoryTest {
+    @TempDir
+    Path host;
+
+    @Test
+    void readsWhatContainerdWouldFindAndRemembersWhereItLooked() throws Exception {
+        Path root = Files.createDirectories(host.resolve("etc/cri/conf.d/hosts"));
+        Files.createDirectories(root.resolve("127.0.0.1_5000_"));
+        Files.writeString(root.resolve("127.0.0.1_5000_/hosts.toml"), "server = \"http://a:5000\"\n");
+        Files.createDirectories(root.resolve("certs-only"));
+        Files.writeString(root.resolve("a-file"), "x");
+        HostsDirectory dir = new HostsDirectory(new HostPaths(host));
+
+        assertEquals(new PullCredentials.Found("server = \"http://a:5000\"\n"),
+                dir.at("/etc/cri/conf.d/hosts/127.0.0.1_5000_"));
+        assertEquals(new PullCredentials.Found(null), dir.at("/etc/cri/conf.d/hosts/certs-only"));
+        assertEquals(new PullCredentials.Missing(), dir.at("/etc/cri/conf.d/hosts/_default"));
+        assertInstanceOf(PullCredentials.Unreadable.class, dir.at("/etc/cri/conf.d/hosts/a-file"));
+        assertEquals(List.of("127.0.0.1_5000_", "certs-only"), dir.directories("/etc/cri/conf.d/hosts"));
+        assertEquals(Set.of("/etc/cri/conf.d/hosts", "/etc/cri/conf.d/hosts/127.0.0.1_5000_",
+                "/etc/cri/conf.d/hosts/certs-only", "/etc/cri/conf.d/hosts/_default", "/etc/cri/conf.d/hosts/a-file"),
+                dir.consulted());
+    }
+
+    @Test
+    void anInPlaceRewriteAndAnMvBothMoveTheStamps() throws Exception {
+        Path d = Files.createDirectories(host.resolve("etc/cri/conf.d/hosts/ghcr.io"));
+        Files.writeString(d.resolve("hosts.toml"), "server = \"https://ghcr.io\"\n");
+        HostsDirectory dir = new HostsDirectory(new HostPaths(host));
+        dir.at("/etc/cri/conf.d/hosts/ghcr.io");
+        Map<String, String> before = dir.stamps(ChangeTimes.KERNEL);
+        assertTrue(before.containsKey("hosts /etc/cri/conf.d/hosts/ghcr.io/hosts.toml"), before.toString());
+
+        Files.writeString(d.resolve("hosts.toml"), "server = \"https://mirror.local\"\n");
+        Map<String, String> rewritten = dir.stamps(ChangeTimes.KERNEL);
+        assertNotEquals(before, rewritten);
+
+        Path staged = Files.writeString(host.resolve("staged"), "server = \"https://ghcr.io\"\n");
+        Files.move(staged, d.resolve("hosts.toml"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        assertNotEquals(rewritten, dir.stamps(ChangeTimes.KERNEL));
+    }
+}

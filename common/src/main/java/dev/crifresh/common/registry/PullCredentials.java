@@ -1,0 +1,546 @@
+package dev.crifresh.common.registry;
+
+import dev.crifresh.common.registry.ContainerdReading.RegistryTable;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The credential containerd sends for a pull from each registry host, following its CRI image service
+ * (docs/design.md, "Which credential a pull sends", cites the sources):
+ * <ol>
+ *   <li>the deprecated {@code registry.auths} are copied into {@code registry.configs} at load, each under its
+ *       URL's host when the key has a scheme, else under the key as written, over the {@code auth} there;</li>
+ *   <li>a pull from host H goes to the hosts {@code hosts.toml} names — the first of
+ *       {@code <config_path>/<H with :port as _port_>}, {@code <config_path>/<H>}, {@code <config_path>/_default}
+ *       that exists, re-read at every pull: its {@code [host."…"]} entries in file order, then {@code server}
+ *       (H itself when absent; {@code registry-1.docker.io} for {@code docker.io}) — or to H alone;</li>
+ *   <li>the credential sent to each of those hosts is {@code registry.configs[host:port]}: the exact key, no
+ *       scheme, no normalisation.</li>
+ * </ol>
+ * The credential a pull from H sends is the one sent to H's own default host when the pull reaches it (a
+ * mirror before it may answer first, but the registry itself gets that one); when {@code hosts.toml} sends the
+ * pull only elsewhere, it is the one all those hosts get — unknown if they get different ones.
+ * <p>A credential the files spell for a host that no pull from that host sends is a {@link Problem}: the node's
+ * containerd holds exactly what the files say, so a reboot cannot fix it; the operator must.
+ */
+public final class PullCredentials {
+    /**
+     * How a containerd generation decodes {@code hosts.toml}. containerd 1.6 and 1.7 (real binaries; go-toml v1's
+     * {@code getSortedHosts}) refuse a file without a {@code host} table ("failed to decode hosts.toml: invalid
+     * `host` tree") and fall back to the directory's certificate files, so such a file changes nothing: the pull
+     * goes to the host itself. containerd 2.x (real 2.1, 2.2, 2.3) reads it: {@code server} alone is enough.
+     * Both look in {@code <host>_<port>_}, {@code <host>}, {@code _default}, in that order.
+     */
+    public enum HostLayout { ONE, TWO }
+
+    /** Kinds of credential no pull sends. */
+    public enum Kind {
+        /** A {@code configs} (or {@code auths}) key that no pull looks up: a scheme, a path, {@code docker.io}. */
+        KEY_NEVER_MATCHED,
+        /** A deprecated {@code registry.auths} entry replaced a {@code registry.configs} credential. */
+        AUTHS_OVERRIDE_CONFIGS,
+        /** {@code hosts.toml} sends the host's pulls to other hosts, which get another credential or none. */
+        HOSTS_TOML_REDIRECTS
+    }
+
+    /** @param detail one sentence naming keys, hosts and paths; never a credential */
+    public record Problem(Kind kind, String host, String detail) {
+        public Problem {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(host, "host");
+            Objects.requireNonNull(detail, "detail");
+        }
+    }
+
+    /** What is at one path under {@code config_path}, as containerd's {@code os.Stat} and read would find it. */
+    public sealed interface HostDir {
+    }
+
+    /** Nothing there: containerd tries the next candidate. */
+    public record Missing() implements HostDir {
+    }
+
+    /** A directory; {@code hostsToml} is its {@code hosts.toml} text, null when it has none (or it is empty). */
+    public record Found(String hostsToml) implements HostDir {
+    }
+
+    /** Something containerd would fail on, or the agent could not read. */
+    public record Unreadable(String why) implements HostDir {
+    }
+
+    /** The agent's view of the {@code config_path} tree (files under the host root; a map in tests). */
+    public interface HostsFiles {
+        /** @param nodePath an absolute node path: {@code config_path} joined with one directory name */
+        HostDir at(String nodePath);
+
+        /** The names of the directories in {@code nodePath}; empty when it does not exist. */
+        List<String> directories(String nodePath);
+    }
+
+    public sealed interface Result {
+    }
+
+    /**
+     * @param sent       per normalised host, the credential a pull from it sends (hosts that send none are absent)
+     * @param problems   credentials the files spell that no pull sends, one per key, sorted by host
+     * @param consulted  the node directories read under {@code config_path} (the root first): what to watch
+     * @param loaded     per normalised host, the credential containerd's {@code registry.configs} holds once
+     *                   {@code registry.auths} is copied in (the key spelled as the host wins): what containerd
+     *                   1.x's CRI status reports
+     */
+    public record Resolved(Map<String, RegistryAuth> sent, List<Problem> problems, List<String> consulted,
+                           Map<String, RegistryAuth> loaded) implements Result {
+        public Resolved {
+            loaded = Map.copyOf(loaded);
+            sent = Map.copyOf(sent);
+            problems = List.copyOf(problems);
+            consulted = List.copyOf(consulted);
+        }
+    }
+
+    /** Which credential a pull sends cannot be told; never quotes a credential. */
+    public record Failed(String message, List<String> consulted) implements Result {
+        public Failed {
+            consulted = List.copyOf(consulted);
+        }
+    }
+
+    private static final String DOCKER_IO = "docker.io";
+    private static final String DOCKER_IO_HOST = "registry-1.docker.io";
+    private static final Pattern HOST_TABLE = Pattern.compile(
+            "^\\s*\\[\\s*host\\s*\\.\\s*(?:\"((?:[^\"\\\\]|\\\\.)*)\"|'([^']*)'|([A-Za-z0-9_-]+))\\s*\\]\\s*(?:#.*)?$");
+    private static final Pattern PORT_DIRECTORY = Pattern.compile("^(.+)_([0-9]+)_$");
+
+    private final RegistryTable table;
+    private final HostsFiles files;
+    private final Map<String, String> effectiveSource = new TreeMap<>();
+    private final Map<String, RegistryAuth> effective = new TreeMap<>();
+    private final Set<String> consulted = new LinkedHashSet<>();
+    private final Map<String, Chain> chains = new TreeMap<>();
+
+    /** The hosts a pull from one host goes to, and the file that said so (null: containerd's default). */
+    private record Chain(String defaultHost, List<String> hosts, String hostsFile) {
+        boolean reachesDefault() {
+            return hosts.contains(defaultHost);
+        }
+    }
+
+    private static final class Doubt extends Exception {
+        Doubt(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final HostLayout layout;
+
+    private PullCredentials(RegistryTable table, HostsFiles files, HostLayout layout) {
+        this.table = table;
+        this.files = files;
+        this.layout = layout;
+    }
+
+    /** As containerd 2.x reads the {@code config_path} tree. */
+    public static Result resolve(RegistryTable table, HostsFiles files) {
+        return resolve(table, files, List.of(HostLayout.TWO));
+    }
+
+    /**
+     * @param layouts the generations that may be running: when they send different credentials (a
+     *                {@code <host>_<port>_} directory only 2.x reads), which one a pull sends is a doubt
+     */
+    public static Result resolve(RegistryTable table, HostsFiles files, List<HostLayout> layouts) {
+        Objects.requireNonNull(table, "table");
+        Objects.requireNonNull(files, "files");
+        if (layouts.isEmpty()) {
+            throw new IllegalArgumentException("no layout");
+        }
+        Result first = null;
+        List<String> consulted = new ArrayList<>();
+        for (HostLayout layout : layouts) {
+            PullCredentials p = new PullCredentials(table, files, layout);
+            Result r;
+            try {
+                r = p.resolve();
+            } catch (Doubt d) {
+                r = new Failed(d.getMessage(), new ArrayList<>(p.consulted));
+            }
+            p.consulted.stream().filter(c -> !consulted.contains(c)).forEach(consulted::add);
+            if (first == null) {
+                first = r;
+            } else if (!sameAnswer(first, r)) {
+                return new Failed("containerd 1.x ignores a hosts.toml without [host] tables, 2.x reads it: they"
+                        + " would send different credentials here, and which containerd runs cannot be told", consulted);
+            }
+        }
+        return first instanceof Resolved r ? new Resolved(r.sent(), r.problems(), consulted, r.loaded())
+                : new Failed(((Failed) first).message(), consulted);
+    }
+
+    private static boolean sameAnswer(Result a, Result b) {
+        if (a instanceof Resolved x && b instanceof Resolved y) {
+            return x.sent().equals(y.sent()) && x.problems().equals(y.problems());
+        }
+        return a instanceof Failed && b instanceof Failed;
+    }
+
+    private Result resolve() throws Doubt {
+        effective.putAll(table.configs());
+        Map<String, String> authsByKey = new TreeMap<>();
+        for (Map.Entry<String, RegistryAuth> e : table.auths().entrySet()) {
+            String key = authsKey(e.getKey());
+            String earlier = authsByKey.putIfAbsent(key, e.getKey());
+            if (earlier != null && !same(table.auths().get(earlier), e.getValue())) {
+                throw new Doubt("registry.auths " + shown(earlier) + " and " + shown(e.getKey()) + " both become"
+                        + " registry.configs " + shown(key) + " with different credentials; containerd copies them in"
+                        + " random order");
+            }
+            effective.put(key, e.getValue());
+            effectiveSource.put(key, e.getKey());
+        }
+        String root = configRoot();
+        Set<String> candidates = new TreeSet<>();
+        table.configs().keySet().forEach(k -> candidates.add(RegistryHosts.normalise(k)));
+        table.auths().keySet().forEach(k -> candidates.add(RegistryHosts.normalise(k)));
+        if (root != null) {
+            consulted.add(root);
+            for (String dir : files.directories(root)) {
+                String host = hostOfDirectory(dir);
+                if (host != null) {
+                    candidates.add(RegistryHosts.normalise(host));
+                }
+            }
+        }
+        candidates.remove("");
+        Map<String, RegistryAuth> sent = new TreeMap<>();
+        for (String host : candidates) {
+            RegistryAuth auth = sent(host, root);
+            if (auth != null) {
+                sent.put(host, auth);
+            }
+        }
+        List<Problem> problems = new ArrayList<>();
+        for (Map.Entry<String, RegistryAuth> e : table.configs().entrySet()) {
+            problem(e.getKey(), e.getKey(), e.getValue(), false, sent, root).ifPresent(problems::add);
+        }
+        for (Map.Entry<String, RegistryAuth> e : table.auths().entrySet()) {
+            problem(e.getKey(), authsKey(e.getKey()), e.getValue(), true, sent, root).ifPresent(problems::add);
+        }
+        problems.sort(java.util.Comparator.comparing(Problem::host).thenComparing(Problem::detail));
+        Map<String, RegistryAuth> loaded = new TreeMap<>(ContainerdConfigFile.byNormalisedHost(effective));
+        loaded.remove("");
+        return new Resolved(sent, problems, new ArrayList<>(consulted), loaded);
+    }
+
+    /** The credential a pull from normalised {@code host} sends, or null for none. */
+    private RegistryAuth sent(String host, String root) throws Doubt {
+        Chain chain = chain(host, root);
+        if (chain.reachesDefault()) {
+            return effective.get(chain.defaultHost());
+        }
+        Set<RegistryAuth> distinct = new LinkedHashSet<>();
+        boolean none = false;
+        for (String h : chain.hosts()) {
+            RegistryAuth a = effective.get(h);
+            if (a == null) {
+                none = true;
+            } else if (distinct.stream().noneMatch(d -> same(d, a))) {
+                distinct.add(a);
+            }
+        }
+        if (distinct.size() + (none ? 1 : 0) > 1) {
+            throw new Doubt(chain.hostsFile() + " sends pulls from " + host + " to " + String.join(", ", chain.hosts())
+                    + ", which get different credentials: which one a pull sends depends on which host answers");
+        }
+        return distinct.isEmpty() ? null : distinct.iterator().next();
+    }
+
+    private java.util.Optional<Problem> problem(String rawKey, String storedKey, RegistryAuth written, boolean auths,
+                                                Map<String, RegistryAuth> sent, String root) throws Doubt {
+        String host = RegistryHosts.normalise(rawKey);
+        RegistryAuth pulled = sent.get(host);
+        if (host.isEmpty() || same(written, pulled)) {
+            return java.util.Optional.empty();
+        }
+        String what = (auths ? "registry.auths " : "registry.configs ") + shown(rawKey);
+        String gets = pulled == null ? "no credential" : "another credential";
+        Chain chain = chain(host, root);
+        if (!auths && effectiveSource.containsKey(rawKey) && !same(effective.get(rawKey), written)) {
+            return java.util.Optional.of(new Problem(Kind.AUTHS_OVERRIDE_CONFIGS, host, "the deprecated registry.auths "
+                    + shown(effectiveSource.get(rawKey)) + " replaces the credential of " + what
+                    + " when containerd loads it: pulls from " + host + " send that one"));
+        }
+        if (!chain.reachesDefault() && storedKey.equals(chain.defaultHost())) {
+            return java.util.Optional.of(new Problem(Kind.HOSTS_TOML_REDIRECTS, host, chain.hostsFile()
+                    + " sends pulls from " + host + " to " + String.join(", ", chain.hosts()) + " (not " + host
+                    + "), which get " + gets + ": the credential of " + what + " is never sent"));
+        }
+        String lookedUp = chain.reachesDefault() ? "'" + chain.defaultHost() + "'"
+                : String.join(", ", chain.hosts().stream().map(h -> "'" + h + "'").toList());
+        return java.util.Optional.of(new Problem(Kind.KEY_NEVER_MATCHED, host, what
+                + (auths && !storedKey.equals(rawKey) ? " is stored as registry.configs '" + storedKey + "', but" : "")
+                + " is never looked up: containerd looks a credential up by the exact host[:port] a pull goes to, and"
+                + " a pull from " + host + " looks up " + lookedUp + ", which gets " + gets));
+    }
+
+    private String configRoot() throws Doubt {
+        String path = table.configPath();
+        if (path == null || path.isEmpty()) {
+            return null;
+        }
+        if (path.contains(":")) {
+            throw new Doubt("registry.config_path lists several directories; containerd's CRI pull through the"
+                    + " transfer service (2.x) reads it as one directory, its local pull (1.x) as a list");
+        }
+        if (!path.startsWith("/")) {
+            throw new Doubt("registry.config_path is relative: it resolves against containerd's working directory");
+        }
+        String clean = path.replaceAll("/+", "/");
+        return clean.length() > 1 && clean.endsWith("/") ? clean.substring(0, clean.length() - 1) : clean;
+    }
+
+    private Chain chain(String host, String root) throws Doubt {
+        Chain known = chains.get(host);
+        if (known != null) {
+            return known;
+        }
+        String defaultHost = host.equals(DOCKER_IO) ? DOCKER_IO_HOST : host;
+        Chain chain = new Chain(defaultHost, List.of(defaultHost), null);
+        if (root != null) {
+            for (String dir : hostPaths(host)) {
+                String path = root.equals("/") ? "/" + dir : root + "/" + dir;
+                consulted.add(path);
+                HostDir found = files.at(path);
+                if (found instanceof Missing) {
+                    continue;
+                }
+                if (found instanceof Unreadable u) {
+                    throw new Doubt(path + ": " + u.why());
+                }
+                String text = ((Found) found).hostsToml();
+                if (text != null && !text.isEmpty()) {
+                    List<String> hosts = hostsOf(path + "/hosts.toml", text, defaultHost, layout);
+                    chain = hosts == null ? chain : new Chain(defaultHost, hosts, path + "/hosts.toml");
+                }
+                break;
+            }
+        }
+        chains.put(host, chain);
+        return chain;
+    }
+
+    /** containerd's {@code hostPaths}: {@code host_port_} (when there is a port), then {@code host}, {@code _default}. */
+    static List<String> hostPaths(String host) {
+        List<String> out = new ArrayList<>();
+        int colon = host.lastIndexOf(':');
+        if (colon > 0) {
+            out.add(host.substring(0, colon) + "_" + host.substring(colon + 1) + "_");
+        }
+        out.add(host);
+        out.add("_default");
+        return out;
+    }
+
+    private String hostOfDirectory(String dir) {
+        if (dir.equals("_default") || dir.startsWith(".")) {
+            return null;
+        }
+        Matcher m = PORT_DIRECTORY.matcher(dir);
+        return m.matches() ? m.group(1) + ":" + m.group(2) : dir;
+    }
+
+    /**
+     * The hosts a {@code hosts.toml} sends pulls (and resolves) to, in containerd's order: each
+     * {@code [host."…"]} table in file order, then {@code server} (the default host when absent). containerd
+     * falls back to the default host when it cannot decode the file; the agent does not guess at a parser's
+     * corner cases, so anything it cannot read plainly is a doubt. Null when the generation ignores the file
+     * (containerd 1.x, no {@code host} table).
+     */
+    static List<String> hostsOf(String where, String text, String defaultHost, HostLayout layout) throws Doubt {
+        JsonNode root;
+        try {
+            root = CriRegistryConfig.TOML.readTree(text);
+        } catch (JacksonException e) {
+            throw new Doubt(where + " cannot be parsed (" + CriRegistryConfig.describe(e) + "): containerd then"
+                    + " ignores it, and the agent does not guess which way");
+        } catch (RuntimeException e) {
+            throw new Doubt(where + " cannot be parsed: containerd then ignores it, and the agent does not guess"
+                    + " which way");
+        }
+        if (root == null || !root.isObject()) {
+            throw new Doubt(where + " is not a TOML table");
+        }
+        List<String> ordered = new ArrayList<>();
+        for (String line : text.split("\n", -1)) {
+            Matcher m = HOST_TABLE.matcher(line);
+            if (m.matches()) {
+                String name = m.group(1) != null ? unescape(m.group(1)) : m.group(2) != null ? m.group(2) : m.group(3);
+                if (!ordered.contains(name)) {
+                    ordered.add(name);
+                }
+            }
+        }
+        JsonNode hostTable = root.get("host");
+        if (layout == HostLayout.ONE && (hostTable == null || hostTable.isMissingNode())) {
+            return null;
+        }
+        Set<String> declared = new TreeSet<>();
+        if (hostTable != null && !hostTable.isMissingNode()) {
+            if (!hostTable.isObject()) {
+                throw new Doubt(where + ": host is not a table");
+            }
+            hostTable.properties().forEach(e -> declared.add(e.getKey()));
+        }
+        if (!declared.equals(new TreeSet<>(ordered))) {
+            throw new Doubt(where + " declares hosts other than as [host.\"…\"] tables: containerd orders only those");
+        }
+        List<String> hosts = new ArrayList<>();
+        for (String name : ordered) {
+            JsonNode entry = hostTable.get(name);
+            if (!entry.isObject()) {
+                throw new Doubt(where + ": host " + name + " is not a table");
+            }
+            String h = serverHost(where, name);
+            if (h.isEmpty()) {
+                throw new Doubt(where + ": host " + name + " names no host");
+            }
+            if (pulls(where, entry)) {
+                hosts.add(h);
+            }
+        }
+        JsonNode server = root.get("server");
+        String serverHost = defaultHost;
+        if (server != null && !server.isMissingNode()) {
+            if (!server.isString()) {
+                throw new Doubt(where + ": server is not a string");
+            }
+            if (!server.stringValue().isEmpty()) {
+                serverHost = serverHost(where, server.stringValue());
+                if (serverHost.isEmpty()) {
+                    serverHost = defaultHost;
+                }
+            }
+        }
+        if (pulls(where, root)) {
+            hosts.add(serverHost);
+        }
+        return hosts;
+    }
+
+    /** Whether the entry's {@code capabilities} include {@code pull} or {@code resolve} (all three when absent). */
+    private static boolean pulls(String where, JsonNode entry) throws Doubt {
+        JsonNode caps = entry.get("capabilities");
+        if (caps == null || caps.isMissingNode() || caps.isArray() && caps.isEmpty()) {
+            return true;
+        }
+        if (!caps.isArray()) {
+            throw new Doubt(where + ": capabilities is not an array");
+        }
+        boolean pulls = false;
+        for (JsonNode c : caps) {
+            String cap = c.isString() ? c.stringValue().toLowerCase(Locale.ROOT) : "";
+            switch (cap) {
+                case "pull", "resolve" -> pulls = true;
+                case "push" -> { }
+                default -> throw new Doubt(where + ": a capability other than pull, resolve and push");
+            }
+        }
+        return pulls;
+    }
+
+    /** containerd's {@code parseHostConfig}: {@code https://} prefixed unless it starts with "http", then the URL's host. */
+    static String serverHost(String where, String server) throws Doubt {
+        String url = server.startsWith("http") ? server : "https://" + server;
+        int colon = url.indexOf(':');
+        String scheme = url.substring(0, colon < 0 ? 0 : colon);
+        if (colon < 0 || !scheme.matches("[A-Za-z][A-Za-z0-9+.-]*")) {
+            throw new Doubt(where + ": " + shown(server) + " is not a URL containerd can parse");
+        }
+        String rest = url.substring(colon + 1);
+        if (!rest.startsWith("//")) {
+            return "";
+        }
+        String authority = rest.substring(2);
+        int end = firstOf(authority, "/?#");
+        authority = end < 0 ? authority : authority.substring(0, end);
+        int at = authority.lastIndexOf('@');
+        return at < 0 ? authority : authority.substring(at + 1);
+    }
+
+    /**
+     * The {@code registry.configs} key a {@code registry.auths} key becomes (containerd's config validation):
+     * Go's {@code url.Parse}; with a scheme the URL's host, without one the key as written; a key Go cannot
+     * parse ({@code host:port} without a scheme) stops the CRI image service from loading.
+     */
+    static String authsKey(String key) throws Doubt {
+        int i = 0;
+        for (; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (Character.isLetter(c) && c < 128) {
+                continue;
+            }
+            if ((c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') && i > 0) {
+                continue;
+            }
+            break;
+        }
+        boolean hasScheme = i > 0 && i < key.length() && key.charAt(i) == ':';
+        if (!hasScheme) {
+            if (key.startsWith(":")) {
+                throw new Doubt("registry.auths " + shown(key) + " is not a URL: containerd refuses the config");
+            }
+            String segment = key.contains("/") ? key.substring(0, key.indexOf('/')) : key;
+            if (!key.startsWith("/") && segment.contains(":")) {
+                throw new Doubt("registry.auths " + shown(key) + " is not a URL containerd can parse (host:port"
+                        + " needs a scheme there): containerd's CRI image service does not load");
+            }
+            return key;
+        }
+        String rest = key.substring(i + 1);
+        if (!rest.startsWith("//")) {
+            return "";
+        }
+        String authority = rest.substring(2);
+        int end = firstOf(authority, "/?#");
+        authority = end < 0 ? authority : authority.substring(0, end);
+        int at = authority.lastIndexOf('@');
+        return at < 0 ? authority : authority.substring(at + 1);
+    }
+
+    private static int firstOf(String s, String chars) {
+        for (int i = 0; i < s.length(); i++) {
+            if (chars.indexOf(s.charAt(i)) >= 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static String unescape(String quoted) {
+        return quoted.replace("\\\"", "\"").replace("\\\\", "\\");
+    }
+
+    /** Credentials compared by what is sent (the host they are filed under does not count). */
+    static boolean same(RegistryAuth a, RegistryAuth b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        return a.username().equals(b.username()) && a.password().equals(b.password())
+                && a.identityToken().equals(b.identityToken());
+    }
+
+    /** A key for a message: quoted, with any {@code user:pass@} part left out. */
+    private static String shown(String key) {
+        return "'" + (key.indexOf('@') >= 0 ? RegistryHosts.normalise(key) : key) + "'";
+    }
+}

@@ -1,0 +1,234 @@
+package dev.crifresh.common.registry;
+
+import static dev.crifresh.common.registry.PullCredentials.HostLayout.ONE;
+import static dev.crifresh.common.registry.PullCredentials.HostLayout.TWO;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.crifresh.common.registry.ContainerdReading.RegistryTable;
+import dev.crifresh.common.registry.PullCredentials.Kind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Which credential a pull sends (docs/design.md, "Which credential a pull sends"), table-driven: each row is a
+ * registry table, a {@code hosts.toml} tree and what containerd's lookup gives — the credential a pull from
+ * each host sends (by password), the problems (credentials no pull sends), or a doubt. The rows AU1, K1, H3 and
+ * the mirror and header rows are the shapes of issue 36, which {@code PullPathRealityTest} runs on real
+ * containerd with a real pull.
+ */
+class PullCredentialsTest {
+    private static final String H = "127.0.0.1:5000";
+    private static final String ALIAS = "registry.alias:5000";
+    private static final String HOSTS = "/etc/cri/conf.d/hosts";
+
+    private static RegistryAuth cred(String host, String password) {
+        return new RegistryAuth(RegistryHosts.normalise(host), "bot", password, "");
+    }
+
+    /** A {@code config_path} tree: directory path → hosts.toml text ("" for a directory without one). */
+    record Tree(Map<String, String> dirs) implements PullCredentials.HostsFiles {
+        static Tree of(String... pairs) {
+            Map<String, String> m = new TreeMap<>();
+            for (int i = 0; i < pairs.length; i += 2) {
+                m.put(HOSTS + "/" + pairs[i], pairs[i + 1]);
+            }
+            return new Tree(m);
+        }
+
+        @Override
+        public PullCredentials.HostDir at(String nodePath) {
+            String text = dirs.get(nodePath);
+            return text == null ? new PullCredentials.Missing() : new PullCredentials.Found(text.isEmpty() ? null : text);
+        }
+
+        @Override
+        public List<String> directories(String nodePath) {
+            List<String> out = new ArrayList<>();
+            dirs.keySet().stream().filter(d -> d.startsWith(nodePath + "/"))
+                    .forEach(d -> out.add(d.substring(nodePath.length() + 1)));
+            return out;
+        }
+    }
+
+    /**
+     * @param sent     per normalised host, the password a pull sends
+     * @param problems the kinds of the problems, in order; null when the answer is a doubt
+     */
+    record Row(String name, Map<String, RegistryAuth> configs, Map<String, RegistryAuth> auths, String configPath,
+               Tree tree, Map<String, String> sent, List<Kind> problems) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    private static Row row(String name, Map<String, RegistryAuth> configs, Map<String, RegistryAuth> auths,
+                           String configPath, Tree tree, Map<String, String> sent, Kind... problems) {
+        return new Row(name, configs, auths, configPath, tree, sent, List.of(problems));
+    }
+
+    private static Row doubt(String name, Map<String, RegistryAuth> configs, Map<String, RegistryAuth> auths,
+                             String configPath, Tree tree) {
+        return new Row(name, configs, auths, configPath, tree, Map.of(), null);
+    }
+
+    static Stream<Row> rows() {
+        Tree none = Tree.of();
+        return Stream.of(
+                row("a configs key spelled host:port is sent", Map.of(H, cred(H, "new")), Map.of(), null, none,
+                        Map.of(H, "new")),
+                row("K1: a configs key spelled with its scheme is never looked up",
+                        Map.of("http://" + H, cred(H, "new")), Map.of(), null, none, Map.of(), Kind.KEY_NEVER_MATCHED),
+                row("a scheme-spelled key beside the exact key with the same credential is harmless",
+                        Map.of("http://" + H, cred(H, "new"), H, cred(H, "new")), Map.of(), null, none, Map.of(H, "new")),
+                row("a scheme-spelled key beside the exact key with another credential is a dead credential",
+                        Map.of("https://" + H, cred(H, "old"), H, cred(H, "new")), Map.of(), null, none,
+                        Map.of(H, "new"), Kind.KEY_NEVER_MATCHED),
+                row("a key with a path is never looked up", Map.of(H + "/v2", cred(H, "new")), Map.of(), null, none,
+                        Map.of(), Kind.KEY_NEVER_MATCHED),
+                row("docker.io: pulls go to registry-1.docker.io, so a docker.io key is never looked up",
+                        Map.of("docker.io", cred("docker.io", "new")), Map.of(), null, none, Map.of(),
+                        Kind.KEY_NEVER_MATCHED),
+                row("docker.io: a registry-1.docker.io key is what a pull from docker.io sends",
+                        Map.of("registry-1.docker.io", cred("docker.io", "new")), Map.of(), null, none,
+                        Map.of("docker.io", "new")),
+                row("AU1: registry.auths with a scheme overrides registry.configs", Map.of(H, cred(H, "new")),
+                        Map.of("http://" + H, cred(H, "old")), null, none, Map.of(H, "old"), Kind.AUTHS_OVERRIDE_CONFIGS),
+                row("registry.auths with the same credential as configs changes nothing", Map.of(H, cred(H, "new")),
+                        Map.of("http://" + H, cred(H, "new")), null, none, Map.of(H, "new")),
+                row("registry.auths alone, keyed by a host without a port, is sent", Map.of(),
+                        Map.of("ghcr.io", cred("ghcr.io", "new")), null, none, Map.of("ghcr.io", "new")),
+                doubt("registry.auths keyed host:port without a scheme: containerd cannot parse it", Map.of(),
+                        Map.of(H, cred(H, "new")), null, none),
+                doubt("two registry.auths keys that become one configs key with different credentials", Map.of(),
+                        Map.of("http://" + H, cred(H, "a"), "https://" + H, cred(H, "b")), null, none),
+                row("config_path without any hosts directory: the default host", Map.of(H, cred(H, "new")), Map.of(),
+                        HOSTS, none, Map.of(H, "new")),
+                row("H3: hosts.toml sends pulls to the registry under another name with another credential",
+                        Map.of(H, cred(H, "new"), ALIAS, cred(ALIAS, "old")), Map.of(), HOSTS,
+                        Tree.of("127.0.0.1_5000_", "server = \"http://" + ALIAS + "\"\n"),
+                        Map.of(H, "old", ALIAS, "old"), Kind.HOSTS_TOML_REDIRECTS),
+                row("H3: hosts.toml sends pulls to a name without a credential",
+                        Map.of(H, cred(H, "new")), Map.of(), HOSTS,
+                        Tree.of(H, "server = \"http://" + ALIAS + "\"\n[host.\"http://" + ALIAS + "\"]\n"
+                                + "  capabilities = [\"pull\", \"resolve\"]\n"),
+                        Map.of(), Kind.HOSTS_TOML_REDIRECTS),
+                row("a redirect whose target holds the same credential is no problem",
+                        Map.of(H, cred(H, "new"), ALIAS, cred(ALIAS, "new")), Map.of(), HOSTS,
+                        Tree.of("127.0.0.1_5000_", "server = \"http://" + ALIAS + "\"\n"),
+                        Map.of(H, "new", ALIAS, "new")),
+                row("a mirror with the default fallback: the registry itself still gets its credential",
+                        Map.of(H, cred(H, "new")), Map.of(), HOSTS,
+                        Tree.of("127.0.0.1_5000_", "[host.\"http://" + ALIAS + "\"]\n  capabilities = [\"pull\", \"resolve\"]\n"),
+                        Map.of(H, "new")),
+                row("an Authorization header in hosts.toml changes no credential", Map.of(H, cred(H, "new")), Map.of(),
+                        HOSTS, Tree.of("127.0.0.1_5000_", "server = \"http://" + H + "\"\n[header]\n"
+                                + "  Authorization = \"Basic b2xkOm9sZA==\"\n"), Map.of(H, "new")),
+                row("the _default directory applies to every host", Map.of(H, cred(H, "new")), Map.of(), HOSTS,
+                        Tree.of("_default", "server = \"http://" + ALIAS + "\"\n"), Map.of(), Kind.HOSTS_TOML_REDIRECTS),
+                row("a host directory without hosts.toml (certificates only): the default host",
+                        Map.of(H, cred(H, "new")), Map.of(), HOSTS, Tree.of("127.0.0.1_5000_", ""), Map.of(H, "new")),
+                row("the host:port directory wins over the host_port_ one only when that one is missing",
+                        Map.of(H, cred(H, "new"), ALIAS, cred(ALIAS, "old")), Map.of(), HOSTS,
+                        Tree.of(H, "server = \"http://" + ALIAS + "\"\n", "127.0.0.1_5000_", ""),
+                        Map.of(H, "new", ALIAS, "old")),
+                row("a push-only server is not where pulls go", Map.of(H, cred(H, "new"), ALIAS, cred(ALIAS, "old")),
+                        Map.of(), HOSTS, Tree.of(H, "server = \"http://" + H + "\"\ncapabilities = [\"push\"]\n"
+                                + "[host.\"http://" + ALIAS + "\"]\n"),
+                        Map.of(H, "old", ALIAS, "old"), Kind.HOSTS_TOML_REDIRECTS),
+                row("a host directory with no credential anywhere publishes nothing", Map.of(), Map.of(), HOSTS,
+                        Tree.of("quay.io", "server = \"https://mirror.local\"\n"), Map.of()),
+                row("a host directory sending pulls to a host with a credential publishes it for the directory's host",
+                        Map.of("mirror.local", cred("mirror.local", "m")), Map.of(), HOSTS,
+                        Tree.of("quay.io", "server = \"https://mirror.local\"\n"),
+                        Map.of("quay.io", "m", "mirror.local", "m")),
+                doubt("hosts.toml that does not parse: containerd ignores it, the agent does not guess",
+                        Map.of(H, cred(H, "new")), Map.of(), HOSTS, Tree.of("127.0.0.1_5000_", "server = [\n")),
+                doubt("hosts.toml sending pulls to two hosts with different credentials",
+                        Map.of(H, cred(H, "new"), ALIAS, cred(ALIAS, "old")), Map.of(), HOSTS,
+                        Tree.of("127.0.0.1_5000_", "server = \"http://other:5000\"\n[host.\"http://" + ALIAS + "\"]\n")),
+                doubt("hosts entries declared other than as [host.\"…\"] tables", Map.of(H, cred(H, "new")), Map.of(),
+                        HOSTS, Tree.of("127.0.0.1_5000_", "host = { \"http://" + ALIAS + "\" = {} }\n")),
+                doubt("a config_path listing two directories", Map.of(H, cred(H, "new")), Map.of(),
+                        HOSTS + ":/etc/containerd/certs.d", none));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rows")
+    void eachShapeSendsWhatContainerdsLookupSends(Row row) {
+        PullCredentials.Result result = PullCredentials.resolve(
+                new RegistryTable(row.configs(), row.auths(), row.configPath()), row.tree());
+        if (row.problems() == null) {
+            PullCredentials.Failed failed = assertInstanceOf(PullCredentials.Failed.class, result, row.name());
+            assertFalse(failed.message().contains("new") || failed.message().contains("old"), failed.message());
+            return;
+        }
+        PullCredentials.Resolved resolved = assertInstanceOf(PullCredentials.Resolved.class, result,
+                () -> row.name() + ": " + result);
+        Map<String, String> passwords = new TreeMap<>();
+        resolved.sent().forEach((h, a) -> passwords.put(h, a.password()));
+        assertEquals(new TreeMap<>(row.sent()), passwords, row.name());
+        assertEquals(row.problems(), resolved.problems().stream().map(PullCredentials.Problem::kind).toList(),
+                () -> row.name() + ": " + resolved.problems());
+        for (PullCredentials.Problem p : resolved.problems()) {
+            assertFalse(p.detail().contains("bot") || p.detail().contains("new") || p.detail().contains("old"),
+                    "a problem never quotes a credential: " + p.detail());
+        }
+    }
+
+    @Test
+    void theProblemsNameTheKeyAndTheHostAPullGoesTo() {
+        var k1 = (PullCredentials.Resolved) PullCredentials.resolve(
+                new RegistryTable(Map.of("http://" + H, cred(H, "x")), Map.of(), null), Tree.of());
+        assertTrue(k1.problems().get(0).detail().contains("registry.configs 'http://" + H + "'"), k1.toString());
+        assertTrue(k1.problems().get(0).detail().contains("looks up '" + H + "'"), k1.toString());
+        var h3 = (PullCredentials.Resolved) PullCredentials.resolve(new RegistryTable(Map.of(H, cred(H, "x")),
+                Map.of(), HOSTS), Tree.of("127.0.0.1_5000_", "server = \"http://" + ALIAS + "\"\n"));
+        assertTrue(h3.problems().get(0).detail().startsWith(HOSTS + "/127.0.0.1_5000_/hosts.toml sends pulls from "
+                + H + " to " + ALIAS), h3.toString());
+        assertTrue(h3.consulted().containsAll(List.of(HOSTS, HOSTS + "/127.0.0.1_5000_")), h3.consulted().toString());
+    }
+
+    @Test
+    void containerd1xIgnoresAHostsTomlWithoutHostTablesAnd2xReadsIt() {
+        RegistryTable table = new RegistryTable(Map.of(H, cred(H, "new"), ALIAS, cred(ALIAS, "old")), Map.of(), HOSTS);
+        Tree serverOnly = Tree.of("127.0.0.1_5000_", "server = \"http://" + ALIAS + "\"\n");
+        var one = (PullCredentials.Resolved) PullCredentials.resolve(table, serverOnly, List.of(ONE));
+        assertEquals("new", one.sent().get(H).password());
+        assertTrue(one.problems().isEmpty(), one.problems().toString());
+        var two = (PullCredentials.Resolved) PullCredentials.resolve(table, serverOnly, List.of(TWO));
+        assertEquals("old", two.sent().get(H).password());
+        assertInstanceOf(PullCredentials.Failed.class, PullCredentials.resolve(table, serverOnly, List.of(ONE, TWO)));
+        Tree withHost = Tree.of("127.0.0.1_5000_", "server = \"http://" + ALIAS + "\"\n[host.\"http://" + ALIAS + "\"]\n");
+        var both = (PullCredentials.Resolved) PullCredentials.resolve(table, withHost, List.of(ONE, TWO));
+        assertEquals("old", both.sent().get(H).password());
+    }
+
+    @Test
+    void userInfoInAKeyIsNeverShown() {
+        var r = (PullCredentials.Resolved) PullCredentials.resolve(new RegistryTable(
+                Map.of("https://bot:s3cret@" + H, cred(H, "x")), Map.of(), null), Tree.of());
+        assertFalse(r.problems().get(0).detail().contains("s3cret"), r.problems().toString());
+    }
+
+    @Test
+    void theAuthsKeyIsGosUrlParse() throws Exception {
+        assertEquals(H, PullCredentials.authsKey("http://" + H));
+        assertEquals(H, PullCredentials.authsKey("https://u:p@" + H + "/v2/"));
+        assertEquals("ghcr.io", PullCredentials.authsKey("ghcr.io"));
+        assertEquals("", PullCredentials.authsKey("myhost:5000")); // a scheme "myhost" with an opaque part
+        assertEquals(List.of("h_5000_", "h:5000", "_default"), PullCredentials.hostPaths("h:5000"));
+        assertEquals(List.of("ghcr.io", "_default"), PullCredentials.hostPaths("ghcr.io"));
+        assertEquals(ALIAS, PullCredentials.serverHost("x", ALIAS));
+        assertEquals(ALIAS, PullCredentials.serverHost("x", "http://" + ALIAS + "/v2"));
+    }
+}
