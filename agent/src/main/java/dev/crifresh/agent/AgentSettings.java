@@ -130,7 +130,7 @@ public record AgentSettings(
                 procPoll, debounce, metricsPort, agentVersion, newMounts, containerdGeneration, criSocket, containerdIntrospection);
     }
 
-    /** Production defaults (DESIGN §3, issue 3) for one node. */
+    /** Production defaults (docs/design.md, "The rules"; issue 3) for one node. */
     public static AgentSettings defaults(String nodeName) {
         return new AgentSettings(nodeName, Path.of("/proc"), Path.of("/host"), WatchGlobs.TALOS_DEFAULT,
                 ContainerdMatcher.talosCri(), RuleSettings.defaults(), DEFAULT_HEARTBEAT, DEFAULT_VALIDITY,

@@ -3,11 +3,20 @@ package dev.crifresh.coordinator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethod;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import dev.crifresh.common.arch.Layers;
 import dev.crifresh.common.arch.NoIo;
 import dev.crifresh.common.arch.PackageRules;
@@ -45,4 +54,30 @@ class PackageRulesTest {
                 "rollout.plan's package-info states @NoIo");
         RULES.noIo(classes).check(classes);
     }
+
+    /** The rollout's seams: the Kubernetes operations (kube), the fence and retry (rollout.api), a roll's host. */
+    private static final DescribedPredicate<JavaClass> SEAMS = DescribedPredicate.describe(
+            "interfaces of the rollout's seams (coordinator.kube, rollout.api, RollHost)",
+            c -> c.isInterface() && (c.getPackageName().equals("dev.crifresh.coordinator.kube")
+                    || c.getPackageName().equals("dev.crifresh.coordinator.rollout.api")
+                    || c.getName().equals("dev.crifresh.coordinator.rollout.node.RollHost")));
+
+    /**
+     * A default method on a seam is a promise that every implementation may skip it: {@code gated} returning
+     * {@code this} lost the worker-side fence, {@code clusterView} returning an empty list blinded the safety checks.
+     * So a seam has none: each implementation says what it does.
+     */
+    @ArchTest
+    static final ArchRule seamsHaveNoDefaultMethods = methods().that().areDeclaredInClassesThat(SEAMS)
+            .should(new ArchCondition<JavaMethod>("be abstract or static, not default") {
+                @Override
+                public void check(JavaMethod method, ConditionEvents events) {
+                    boolean isDefault = !method.getModifiers().contains(JavaModifier.ABSTRACT)
+                            && !method.getModifiers().contains(JavaModifier.STATIC);
+                    if (isDefault) {
+                        events.add(SimpleConditionEvent.violated(method, method.getFullName()
+                                + " is a default method on a seam: every implementation must say what it does"));
+                    }
+                }
+            });
 }

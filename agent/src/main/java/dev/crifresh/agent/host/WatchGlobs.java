@@ -23,7 +23,7 @@ import java.util.TreeSet;
  * part of the set too, and reads as unreadable, as a literal path would.
  */
 public final class WatchGlobs {
-    /** DESIGN §3: what Talos' CRI containerd loads. */
+    /** docs/design.md, "containerd's config semantics": what Talos' CRI containerd loads. */
     public static final List<String> TALOS_DEFAULT =
             List.of("/etc/cri/containerd.toml", "/etc/cri/conf.d/cri.toml", "/etc/cri/conf.d/*.part");
 

@@ -13,7 +13,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
-/** The attestation claims (DESIGN §4) for one assessment of one Node. */
+/** The attestation claims (docs/design.md, "The attestation and its verifier") for one assessment of one Node. */
 public final class ClaimsFactory {
     private ClaimsFactory() {
     }

@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the ContainerdConfigFresh condition of one Node (DESIGN §4). Publishes when the assessment's
+ * Writes the ContainerdConfigFresh condition of one Node (docs/design.md, "The attestation and its verifier"). Publishes when the assessment's
  * {@link PublishKey} changes and on every heartbeat, never before the first assessment; re-publishes
  * when the watched Node shows our entry removed or different from what we wrote. API failures are
  * retried with {@link Backoff}, always with the latest assessment. State lives on one Vert.x context;

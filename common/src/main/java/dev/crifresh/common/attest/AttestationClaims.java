@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * The JWS payload (DESIGN §4). JSON names: {@code v, iss, sub, node_uid, boot_id, iat, exp, verdict,
+ * The JWS payload (docs/design.md, "The attestation and its verifier"). JSON names: {@code v, iss, sub, node_uid, boot_id, iat, exp, verdict,
  * reason, proof, containerd, config, registries, margin_ms, agent}; {@code iat}/{@code exp} are
  * NumericDate (seconds since the epoch). {@code containerd} and {@code config} may be null when the
  * verdict is unknown. Unknown JSON fields are ignored on read.

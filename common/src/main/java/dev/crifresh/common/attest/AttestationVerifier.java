@@ -9,10 +9,10 @@ import java.util.Set;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Checks a token against DESIGN §4's list. Never throws for bad input: every problem is an
- * {@link VerificationResult.Invalid}. Only {@code EdDSA}/{@code Ed25519} is accepted, {@code kid} is
- * looked up only in the configured {@link TrustBundle}, and {@code jwk}/{@code jku}/{@code x5*}
- * headers are ignored.
+ * Checks a token against the list in docs/design.md, "The attestation and its verifier". Never throws for
+ * bad input: every problem is an {@link VerificationResult.Invalid}. Only {@code EdDSA}/{@code Ed25519} is
+ * accepted, {@code kid} is looked up only in the configured {@link TrustBundle}, and
+ * {@code jwk}/{@code jku}/{@code x5*} headers are ignored.
  */
 public final class AttestationVerifier {
     public static final Duration DEFAULT_SKEW = Duration.ofSeconds(60);

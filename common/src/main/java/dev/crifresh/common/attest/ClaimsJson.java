@@ -18,7 +18,7 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * {@link AttestationClaims} ↔ JSON exactly as DESIGN §4. Written in a fixed member order with
+ * {@link AttestationClaims} ↔ JSON exactly as docs/design.md, "The attestation and its verifier", says. Written in a fixed member order with
  * {@code iat}/{@code exp} as integer NumericDate seconds and other instants as RFC 3339 strings;
  * absent optional values are written as {@code null}. On read, unknown members are ignored, a
  * missing or mistyped {@code v, sub, node_uid, boot_id, iat, exp, verdict} is an error, and

@@ -9,8 +9,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * DESIGN §3 rules 1–6 as one pure function: the same observation, settings and memory always give the
- * same evaluation. Every doubt ends as stale or unknown, never as fresh.
+ * The rules 1–6 of docs/design.md, "The rules", as one pure function: the same observation, settings and
+ * memory always give the same evaluation. Every doubt ends as stale or unknown, never as fresh.
  *
  * <p>Only two paths produce fresh: rule 3 (containerd started more than the effective margin after the
  * newest config write, and no live change was seen) and rule 4 (the files hold exactly the digest proven

@@ -1,6 +1,6 @@
 package dev.crifresh.common.evidence;
 
-/** The reason codes published in the Node condition (DESIGN §4). */
+/** The reason codes published in the Node condition (docs/design.md, "The attestation and its verifier"). */
 public enum Reason {
     CONTAINERD_STARTED_AFTER_CONFIG("ContainerdStartedAfterConfig", Verdict.FRESH),
     CONFIG_UNCHANGED_SINCE_LOAD("ConfigUnchangedSinceLoad", Verdict.FRESH),
@@ -45,7 +45,7 @@ public enum Reason {
      * platform does not create: a tree mounted there moves no stamp the agent reads.
      */
     CONFIG_PATH_MOUNTED("ConfigPathMounted", Verdict.UNKNOWN),
-    /** Not in DESIGN §4's list: the boot id or the clock source could not be read. */
+    /** Not in the list of docs/design.md, "The attestation and its verifier": the boot id or the clock source could not be read. */
     HOST_UNREADABLE("HostUnreadable", Verdict.UNKNOWN),
     /**
      * containerd's socket shows that the wall clock ran ahead at containerd's start and was stepped back

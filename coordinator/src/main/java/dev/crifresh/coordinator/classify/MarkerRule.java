@@ -4,7 +4,7 @@ import java.util.Map;
 
 /**
  * Reads the machine-config marker annotation. It is reported beside the verdict and never used for a
- * decision: the marker describes machine-config state, not what containerd loaded (DESIGN §1).
+ * decision: the marker describes machine-config state, not what containerd loaded (docs/design.md, "The failure we prevent").
  *
  * @param currentValue the value that means "current"; null means any non-empty value does
  */

@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Turns a Node and its attestation into a {@link Classification} (DESIGN §5). Pure: no I/O, the time
+ * Turns a Node and its attestation into a {@link Classification} (docs/coordinator.md, "Classification"). Pure: no I/O, the time
  * is passed in. Order of the checks, each failing toward a reboot:
  * <ol>
  *   <li>more than one {@code ContainerdConfigFresh} condition on the Node → {@code unknown}

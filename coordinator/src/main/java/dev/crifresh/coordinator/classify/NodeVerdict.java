@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.classify;
 
-/** The coordinator's view of one node (DESIGN §5). */
+/** The coordinator's view of one node (docs/coordinator.md, "Classification"). */
 public enum NodeVerdict {
     /** Valid attestation: containerd loaded the current config, which holds the desired credential. */
     FRESH("fresh"),

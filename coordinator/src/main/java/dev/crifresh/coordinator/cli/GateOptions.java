@@ -6,8 +6,8 @@ import dev.crifresh.coordinator.gate.GateSettings;
 import dev.crifresh.coordinator.gate.GateWiring;
 import dev.crifresh.coordinator.gate.PullProofMode;
 import dev.crifresh.coordinator.gate.etcd.CommandEtcdProbe;
+import dev.crifresh.coordinator.gate.etcd.CommandRunner;
 import dev.crifresh.coordinator.gate.etcd.EtcdProbe;
-import dev.crifresh.coordinator.gate.etcd.ProcessCommandRunner;
 import dev.crifresh.coordinator.gate.etcd.TalosctlEtcdProbe;
 import java.net.URI;
 import java.nio.file.Path;
@@ -121,7 +121,7 @@ public final class GateOptions {
         }
         return switch (check) {
             case NONE -> null;
-            case TALOSCTL -> new TalosctlEtcdProbe(talosctl, talosconfig, new ProcessCommandRunner(ETCD_COMMAND_TIMEOUT));
+            case TALOSCTL -> new TalosctlEtcdProbe(talosctl, talosconfig, CommandRunner.process(ETCD_COMMAND_TIMEOUT));
             case COMMAND -> {
                 if (etcdCommand == null) {
                     throw new IllegalArgumentException("--etcd-check command needs --etcd-command");
@@ -132,7 +132,7 @@ public final class GateOptions {
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(e.getMessage().replace("--reboot-command", "--etcd-command"), e);
                 }
-                yield new CommandEtcdProbe(template, new ProcessCommandRunner(ETCD_COMMAND_TIMEOUT));
+                yield new CommandEtcdProbe(template, CommandRunner.process(ETCD_COMMAND_TIMEOUT));
             }
         };
     }

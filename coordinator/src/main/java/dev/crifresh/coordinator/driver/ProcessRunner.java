@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.driver;
 
+import dev.crifresh.common.text.DurationText;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -8,9 +9,17 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs one external command without a shell and fails with its last output line when it fails. */
+/**
+ * Runs one external command without a shell, within a timeout, capturing stdout and stderr apart (each bounded).
+ * The reboot drivers use {@link #run} (fails with the command's last output line); the etcd gate reads the output
+ * whatever the exit code ({@link #capture}).
+ */
 public final class ProcessRunner {
-    private static final int MAX_OUTPUT = 8192;
+    private static final int MAX_OUTPUT = 256 * 1024;
+
+    /** What the command printed, and how it exited. */
+    public record Output(int exitCode, String stdout, String stderr) {
+    }
 
     private final Duration timeout;
 
@@ -18,50 +27,63 @@ public final class ProcessRunner {
         this.timeout = timeout;
     }
 
+    /** Runs the command; fails when it exits non-zero, with its last line of output (stderr's, else stdout's). */
     public void run(List<String> argv) throws IOException, InterruptedException {
+        Output out = capture(argv);
+        if (out.exitCode() != 0) {
+            throw new IOException(argv.get(0) + " exited with " + out.exitCode() + lastLine(out));
+        }
+    }
+
+    /** @throws IOException when the command cannot be started or does not finish in time */
+    public Output capture(List<String> argv) throws IOException, InterruptedException {
         Process process;
         try {
-            process = new ProcessBuilder(argv).redirectErrorStream(true).start();
+            process = new ProcessBuilder(argv).start();
         } catch (IOException e) {
             throw new IOException("cannot start " + argv.get(0) + ": " + e.getMessage(), e);
         }
         process.getOutputStream().close();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Thread reader = new Thread(() -> copy(process.getInputStream(), out), "reboot-command-output");
-        reader.setDaemon(true);
-        reader.start();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Thread outReader = reader(process.getInputStream(), out, "command-stdout");
+        Thread errReader = reader(process.getErrorStream(), err, "command-stderr");
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly();
-            throw new IOException(argv.get(0) + " did not finish within " + timeout.toSeconds() + "s");
+            throw new IOException(argv.get(0) + " did not finish within " + DurationText.format(timeout));
         }
-        reader.join(1000);
-        int code = process.exitValue();
-        if (code != 0) {
-            throw new IOException(argv.get(0) + " exited with " + code + lastLine(out));
+        outReader.join(1000);
+        errReader.join(1000);
+        synchronized (out) {
+            synchronized (err) {
+                return new Output(process.exitValue(), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+            }
         }
     }
 
-    private static void copy(InputStream in, ByteArrayOutputStream out) {
-        byte[] buf = new byte[1024];
-        try (in) {
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                synchronized (out) {
-                    if (out.size() < MAX_OUTPUT) {
-                        out.write(buf, 0, Math.min(n, MAX_OUTPUT - out.size()));
+    private static Thread reader(InputStream in, ByteArrayOutputStream sink, String name) {
+        Thread t = new Thread(() -> {
+            byte[] buf = new byte[4096];
+            try (in) {
+                int n;
+                while ((n = in.read(buf)) > 0) {
+                    synchronized (sink) {
+                        if (sink.size() < MAX_OUTPUT) {
+                            sink.write(buf, 0, Math.min(n, MAX_OUTPUT - sink.size()));
+                        }
                     }
                 }
+            } catch (IOException ignored) {
+                // the process ended; what was read is what there is
             }
-        } catch (IOException ignored) {
-            // the process ended; what was read is enough for the error message
-        }
+        }, name);
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
-    private static String lastLine(ByteArrayOutputStream out) {
-        String text;
-        synchronized (out) {
-            text = out.toString(StandardCharsets.UTF_8).strip();
-        }
+    private static String lastLine(Output out) {
+        String text = out.stderr().isBlank() ? out.stdout().strip() : out.stderr().strip();
         if (text.isEmpty()) {
             return "";
         }

@@ -5,15 +5,24 @@ import io.vertx.core.Future;
 
 /** Records Kubernetes Events. Futures complete on the coordinator's context. */
 public interface EventOps {
-    EventOps NONE = event -> Future.succeededFuture();
+    /** Records nothing: nothing is sent, so there is nothing to gate. */
+    EventOps NONE = new EventOps() {
+        @Override
+        public Future<Void> create(Event event) {
+            return Future.succeededFuture();
+        }
+
+        @Override
+        public EventOps gated(WriteGate gate) {
+            return this;
+        }
+    };
 
     Future<Void> create(Event event);
 
     /**
-     * The same operation with {@code gate} checked on the worker thread right before each Event is sent; an
-     * implementation without worker threads (a test double) may return itself.
+     * The same operation with {@code gate} checked on the worker thread right before each Event is sent. No
+     * default: every implementation says how it keeps the run's fence.
      */
-    default EventOps gated(WriteGate gate) {
-        return this;
-    }
+    EventOps gated(WriteGate gate);
 }

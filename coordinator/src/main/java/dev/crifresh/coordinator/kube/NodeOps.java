@@ -23,12 +23,11 @@ public interface NodeOps {
     Future<Node> jsonPatch(String name, String patch);
 
     /**
-     * The same operations with {@code gate} checked on the worker thread right before each patch is sent; an
-     * implementation without worker threads (a test double) may return itself.
+     * The same operations with {@code gate} checked on the worker thread right before each patch is sent. No
+     * default: every implementation says how it keeps the run's fence (one without worker threads or writes of
+     * its own may return itself, a decorator gates what it wraps).
      */
-    default NodeOps gated(WriteGate gate) {
-        return this;
-    }
+    NodeOps gated(WriteGate gate);
 
     /** Starts an informer on the selected nodes; the future completes once its first list is in. */
     Future<NodeWatch> watch(NodeEvents events);

@@ -19,12 +19,11 @@ public interface PodOps {
     Future<Eviction> evict(String namespace, String name);
 
     /**
-     * The same operations with {@code gate} checked on the worker thread right before each eviction is sent; an
-     * implementation without worker threads (a test double) may return itself.
+     * The same operations with {@code gate} checked on the worker thread right before each eviction is sent. No
+     * default: every implementation says how it keeps the run's fence (one without worker threads may return
+     * itself, a decorator gates what it wraps).
      */
-    default PodOps gated(WriteGate gate) {
-        return this;
-    }
+    PodOps gated(WriteGate gate);
 
     enum Eviction {
         /** The API server accepted the eviction; the pod terminates. */

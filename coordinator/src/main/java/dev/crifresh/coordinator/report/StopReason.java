@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.report;
 
-/** Why a run ended the way it did; decides the exit code (DESIGN §5). */
+/** Why a run ended the way it did; decides the exit code (docs/coordinator.md, "Exit codes"). */
 public enum StopReason {
     /** Everything that had to be done was done (or it was a plan): exit 0. */
     COMPLETED(0),

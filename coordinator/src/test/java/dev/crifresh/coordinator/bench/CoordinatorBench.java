@@ -109,7 +109,7 @@ public final class CoordinatorBench {
                         "containerd started after its config was written", token);
             }
             double setup = (System.nanoTime() - t0) / 1e9;
-            Harness.Run run = h.run(Harness.fastSettings());
+            Harness.RolloutRun run = h.run(Harness.fastSettings());
             List<Double> totals = new ArrayList<>();
             List<Double> lists = new ArrayList<>();
             List<Double> classifies = new ArrayList<>();

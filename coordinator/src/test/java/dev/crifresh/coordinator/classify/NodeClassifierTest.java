@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The classification matrix of DESIGN §5 on in-memory Nodes, with real signatures and the real verifier. */
+/** The classification matrix (docs/coordinator.md, "Classification") on in-memory Nodes, with real signatures and the real verifier. */
 class NodeClassifierTest {
     private static final String MARKER = ConditionContract.DEFAULT_MARKER_ANNOTATION;
 

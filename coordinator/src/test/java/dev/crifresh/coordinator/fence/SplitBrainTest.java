@@ -113,9 +113,9 @@ class SplitBrainTest {
         Report b;
         long aEnded;
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Harness.Run runA = h.run("a", settings("run-a"), aLines).rollout();
+            Harness.RolloutRun runA = h.run("a", settings("run-a"), aLines).rollout();
             runA.await(WAIT, "a to take the Lease", RunEvents.lockAcquired());
-            Harness.Run runB = h.run("b", settings("run-b"), bLines).rollout();
+            Harness.RolloutRun runB = h.run("b", settings("run-b"), bLines).rollout();
             // Each wait before the fault also ends when a stops on its own: then the fault cannot hit it as planned.
             BooleanSupplier aStopped = () -> runA.events.stream().anyMatch(RunEvents.is(RunEvent.Stopping.class));
             switch (fault) {
@@ -209,7 +209,7 @@ class SplitBrainTest {
      * defect, not the machine — its lines say why (a hold that ran out says "not renewed within its validity",
      * with the last renewal's error when one failed rather than hung).
      */
-    private static void assertNotStopped(Harness.Run a, List<String> aLines, List<String> bLines) {
+    private static void assertNotStopped(Harness.RolloutRun a, List<String> aLines, List<String> bLines) {
         assertTrue(a.events.stream().noneMatch(RunEvents.is(RunEvent.Stopping.class)),
                 "a stopped before the fault was injected\na: " + aLines + "\nb: " + bLines);
     }

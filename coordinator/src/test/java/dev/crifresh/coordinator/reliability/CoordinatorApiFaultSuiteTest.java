@@ -301,7 +301,7 @@ class CoordinatorApiFaultSuiteTest {
     private static String connectionsRefused(Harness h, List<String> lines) throws Exception {
         twoStaleWorkers(h);
         h.driver.behave("w1", Behaviour.HOLD);
-        Harness.Run run = h.run(C, settings(), lines).rollout();
+        Harness.RolloutRun run = h.run(C, settings(), lines).rollout();
         down(h, "w1");
         h.cluster.api.proxy(C).refuse();
         h.driver.bringBack("w1"); // while the coordinator cannot see it
@@ -318,7 +318,7 @@ class CoordinatorApiFaultSuiteTest {
         twoStaleWorkers(h);
         h.driver.behave("w1", Behaviour.HOLD);
         CoordinatorSettings sixSeconds = settings().withLeaseDuration(Duration.ofSeconds(6));
-        Harness.Run run = h.run(C, sixSeconds, lines).rollout();
+        Harness.RolloutRun run = h.run(C, sixSeconds, lines).rollout();
         down(h, "w1");
         h.cluster.api.proxy(C).refuse();
         long refused = System.nanoTime();
@@ -348,7 +348,7 @@ class CoordinatorApiFaultSuiteTest {
     private static String watchClosed(Harness h, List<String> lines) throws Exception {
         twoStaleWorkers(h);
         h.driver.behave("w1", Behaviour.HOLD);
-        Harness.Run run = h.run(C, settings(), lines).rollout();
+        Harness.RolloutRun run = h.run(C, settings(), lines).rollout();
         down(h, "w1");
         int watchesBefore = nodeWatches(h);
         // w1 returns between the close and the new watch: new node watches are answered 500 until it has.
@@ -381,7 +381,7 @@ class CoordinatorApiFaultSuiteTest {
                 .delay(window.and(Requests.call("PATCH", "/api/v1/nodes/")), Duration.ofSeconds(3))
                 .delay(window.and(Requests.pathContains("/eviction")), Duration.ofSeconds(4))
                 .delay(window.and(Requests.call("GET", "/")).and(notWatch), Duration.ofSeconds(2));
-        Harness.Run run = h.run(C, settings(), lines).rollout();
+        Harness.RolloutRun run = h.run(C, settings(), lines).rollout();
         Poll.until(WAIT, "w1's reboot request", () -> h.driver.rebootsOf("w1") == 1);
         h.cluster.api.faults(C).clear();
         Report r = run.report(WAIT);
@@ -450,7 +450,7 @@ class CoordinatorApiFaultSuiteTest {
         twoStaleWorkers(h);
         h.driver.behave("w1", Behaviour.HOLD);
         CoordinatorSettings sixSeconds = settings().withLeaseDuration(Duration.ofSeconds(6));
-        Harness.Run run = h.run(C, sixSeconds, lines).rollout();
+        Harness.RolloutRun run = h.run(C, sixSeconds, lines).rollout();
         down(h, "w1");
         long faultFrom = System.nanoTime();
         h.cluster.api.faults(C).fail(Requests.leases(), 500);
@@ -487,8 +487,8 @@ class CoordinatorApiFaultSuiteTest {
         h.driver.behave("w1", Behaviour.HOLD);
         CoordinatorSettings a = settings().withRunId("run-a").withLockTimeout(Duration.ofSeconds(2));
         CoordinatorSettings b = settings().withRunId("run-b").withLockTimeout(Duration.ofSeconds(2));
-        Harness.Run runA = h.run("a", a, new CopyOnWriteArrayList<>());
-        Harness.Run runB = h.run("b", b, new CopyOnWriteArrayList<>());
+        Harness.RolloutRun runA = h.run("a", a, new CopyOnWriteArrayList<>());
+        Harness.RolloutRun runB = h.run("b", b, new CopyOnWriteArrayList<>());
         runA.rollout();
         runB.rollout();
         // The winner holds w1 down until the loser has given up.
@@ -516,7 +516,7 @@ class CoordinatorApiFaultSuiteTest {
 
     private static String heartbeatDuringRelease(Harness h, List<String> lines) throws Exception {
         twoStaleWorkers(h);
-        Harness.Run run = h.run(C, settings(), lines).rollout();
+        Harness.RolloutRun run = h.run(C, settings(), lines).rollout();
         Poll.until(WAIT, "w1's reboot request", () -> h.driver.rebootsOf("w1") == 1);
         Report r;
         int beats;
@@ -556,7 +556,7 @@ class CoordinatorApiFaultSuiteTest {
         h.worker("w3", Verdict.STALE);
         h.cluster.addPod("shop", "db-0", "w2");
         h.cluster.refuseEvictionsAlways("shop", "db-0");
-        Harness.Run run = h.run(C, settings(), lines).rollout();
+        Harness.RolloutRun run = h.run(C, settings(), lines).rollout();
         Poll.until(WAIT, "w2 draining", () -> "draining".equals(phase(h, "w2")) && h.cluster.refusals() > 0);
         int rebootsBefore = h.driver.reboots().size();
         takeLease(h, "operator", 3600);
@@ -592,7 +592,7 @@ class CoordinatorApiFaultSuiteTest {
             }
             return false;
         }, Duration.ofSeconds(3));
-        Harness.Run run = h.run(C, settings(), lines).rollout();
+        Harness.RolloutRun run = h.run(C, settings(), lines).rollout();
         Poll.until(WAIT, "w1's phase rebooting patch sent", sent::get);
         h.cluster.test.leases().inNamespace("crifresh").withName("crifresh-rollout").delete();
         Report r = run.report(WAIT);
@@ -637,7 +637,7 @@ class CoordinatorApiFaultSuiteTest {
         singleControlPlane(h);
         h.driver.behave("cp1", Behaviour.HOLD);
         CoordinatorSettings riding = settings().withLeaseDuration(Duration.ofSeconds(6)).withApiOutageBudget(Duration.ofSeconds(60));
-        Harness.Run run = h.run(C, riding, lines).rollout();
+        Harness.RolloutRun run = h.run(C, riding, lines).rollout();
         down(h, "cp1");
         h.cluster.api.proxy(C).refuse();
         long refused = System.nanoTime();

@@ -210,7 +210,8 @@ class CoordinatorFaultSuiteTest {
 
     /**
      * Two stale workers; the first run is frozen at {@code point} on w1 and killed; {@code whileRerun} (if
-     * any) happens once the rerun resumed w1. Asserts the promise of DESIGN §5.
+     * any) happens once the rerun resumed w1. Asserts the promise that a rerun resumes from the ownership
+     * annotations (docs/design.md, "The rollout").
      */
     private static String killedAndRerun(Harness h, FreezePoint point, boolean cordonedByOther, Runnable whileRerun)
             throws Exception {
@@ -245,7 +246,7 @@ class CoordinatorFaultSuiteTest {
                                 Runnable whileRerun, boolean unsent) throws Exception {
         String left = "w1 left " + (cordoned(h, "w1") ? "cordoned" : "schedulable") + " in phase " + phase(h, "w1");
 
-        Harness.Run second = h.run(rerunSettings().withMaxUnavailable(budget)).rollout();
+        Harness.RolloutRun second = h.run(rerunSettings().withMaxUnavailable(budget)).rollout();
         if (whileRerun != null) {
             second.await(WAIT, "the rerun to resume w1", RunEvents.resumed("w1"));
             whileRerun.run();
@@ -348,7 +349,7 @@ class CoordinatorFaultSuiteTest {
     private static String leaseLostWhileDraining(Harness h) throws Exception {
         w1HeldByADisruptionBudget(h);
         try (Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
-            Harness.Run run = h.run("a", settings(), new CopyOnWriteArrayList<>()).rollout();
+            Harness.RolloutRun run = h.run("a", settings(), new CopyOnWriteArrayList<>()).rollout();
             Poll.until(WAIT, "w1 draining", () -> h.cluster.refusals() > 0);
             h.cluster.api.faults("a").fail(Requests.leases(), 500);
             Report r = run.report(WAIT);
@@ -506,7 +507,7 @@ class CoordinatorFaultSuiteTest {
      */
     private static String deletedWhileDraining(Harness h) throws Exception {
         w1HeldByADisruptionBudget(h);
-        Harness.Run run = h.run(settings()).rollout();
+        Harness.RolloutRun run = h.run(settings()).rollout();
         Poll.until(WAIT, "w1 draining", () -> h.cluster.refusals() > 0);
         assertNull(phase(h, "w2"), "w2 was started before w1");
         h.cluster.test.nodes().withName("w1").delete();
@@ -528,7 +529,7 @@ class CoordinatorFaultSuiteTest {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
         h.driver.behave("w1", Behaviour.HOLD);
-        Harness.Run run = h.run(settings()).rollout();
+        Harness.RolloutRun run = h.run(settings()).rollout();
         // After the driver call returned: deleted during it, the driver's own writes to the node fail (404), and the
         // coordinator rightly reports a failed reboot request that may have got through — another fault than this row's.
         Poll.until(WAIT, "w1 rebooting", () -> run.events.stream().anyMatch(RunEvents.event("w1", EventReason.REBOOT_REQUESTED))
@@ -606,7 +607,7 @@ class CoordinatorFaultSuiteTest {
         h.controlPlane("cp3", Verdict.FRESH);
         h.driver.behave("w1", Behaviour.HOLD);
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Harness.Run run = h.run(settings()).rollout();
+            Harness.RolloutRun run = h.run(settings()).rollout();
             Poll.until(WAIT, "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
             h.cluster.setReady("cp2", false);
             h.driver.bringBack("w1");
@@ -637,7 +638,7 @@ class CoordinatorFaultSuiteTest {
         h.worker("x-cordoned", Verdict.FRESH);
         h.cluster.mergePatch("x-cordoned", "{\"spec\":{\"unschedulable\":true}}");
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Harness.Run run = h.run(settings().withMaxUnavailable("2")).rollout();
+            Harness.RolloutRun run = h.run(settings().withMaxUnavailable("2")).rollout();
             run.await(WAIT, "the budget to block", RunEvents.is(RunEvent.Blocked.class));
             assertEquals(List.of(), h.driver.reboots(), "a reboot while the budget was used up");
             assertEquals(List.of(), owned(h));

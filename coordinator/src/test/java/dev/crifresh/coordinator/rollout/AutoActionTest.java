@@ -71,7 +71,7 @@ class AutoActionTest {
     void theTalos114NodeIsWaitedForAndTheOthersAreRebooted() throws Exception {
         mixedCluster();
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Harness.Run run = h.run(Harness.fastSettings().withAction(Action.AUTO)).rollout();
+            Harness.RolloutRun run = h.run(Harness.fastSettings().withAction(Action.AUTO)).rollout();
             run.await(Duration.ofSeconds(20), "the wait", RunEvents.is(RunEvent.FreshWaitStarted.class));
             assertTrue(h.driver.reboots().isEmpty(), "the reboots wait until the restarting nodes are fresh");
             h.agent.attest(h.cluster, "w-114", Verdict.FRESH, TestAgent.DESIRED);

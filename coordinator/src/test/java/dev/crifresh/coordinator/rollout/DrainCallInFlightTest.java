@@ -19,6 +19,7 @@ import dev.crifresh.coordinator.kube.Fabric8LeaseLock;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
 import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.kube.WriteGate;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.rollout.run.Rollout;
@@ -129,7 +130,8 @@ class DrainCallInFlightTest {
 
     /** The real pod operations, with the pod watch's start or every eviction left unanswered while the test runs. */
     private final class HeldPods implements PodOps {
-        private final PodOps real;
+        /** The real operations; gated by the run (the test keeps this instance, so it is replaced in place). */
+        private PodOps real;
         private final boolean holdWatch;
         private final boolean holdEvictions;
         final AtomicInteger watches = new AtomicInteger();
@@ -139,6 +141,12 @@ class DrainCallInFlightTest {
             this.real = real;
             this.holdWatch = holdWatch;
             this.holdEvictions = holdEvictions;
+        }
+
+        @Override
+        public PodOps gated(WriteGate gate) {
+            real = real.gated(gate);
+            return this;
         }
 
         @Override

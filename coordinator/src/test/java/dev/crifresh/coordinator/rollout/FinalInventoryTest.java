@@ -17,6 +17,7 @@ import dev.crifresh.coordinator.kube.Fabric8LeaseLock;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
 import dev.crifresh.coordinator.kube.NodeOps;
+import dev.crifresh.coordinator.kube.WriteGate;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.Result;
@@ -49,7 +50,10 @@ class FinalInventoryTest {
      * until the run lists the nodes (its final inventory read): a late informer. list() and get() see everything.
      */
     private static NodeOps hiding(NodeOps delegate, String hidden) {
-        java.util.concurrent.atomic.AtomicBoolean revealed = new java.util.concurrent.atomic.AtomicBoolean();
+        return hiding(delegate, hidden, new java.util.concurrent.atomic.AtomicBoolean());
+    }
+
+    private static NodeOps hiding(NodeOps delegate, String hidden, java.util.concurrent.atomic.AtomicBoolean revealed) {
         return new NodeOps() {
             @Override
             public Future<List<Node>> list() {
@@ -107,6 +111,11 @@ class FinalInventoryTest {
             @Override
             public Future<NodeWatch> watchAll(NodeEvents events) {
                 return delegate.watchAll(events);
+            }
+
+            @Override
+            public NodeOps gated(WriteGate gate) {
+                return hiding(delegate.gated(gate), hidden, revealed);
             }
         };
     }

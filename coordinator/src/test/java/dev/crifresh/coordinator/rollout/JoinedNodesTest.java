@@ -37,18 +37,18 @@ class JoinedNodesTest {
     }
 
     /** Starts a run that holds w1's reboot; returns once w1 is rebooting. */
-    private Harness.Run holdingW1(Duration attestTimeout) {
+    private Harness.RolloutRun holdingW1(Duration attestTimeout) {
         h.worker("w0", Verdict.FRESH);
         h.worker("w1", Verdict.STALE);
         h.driver.behave("w1", Behaviour.HOLD);
-        Harness.Run run = h.run(settings().withAttestTimeout(attestTimeout)).rollout();
+        Harness.RolloutRun run = h.run(settings().withAttestTimeout(attestTimeout)).rollout();
         Poll.until(Duration.ofSeconds(20), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
         return run;
     }
 
     @Test
     void aJoinerIsWaitedForUntilItAttestsAndSkippedWhenFresh() throws Exception {
-        Harness.Run run = holdingW1(Duration.ofSeconds(20));
+        Harness.RolloutRun run = holdingW1(Duration.ofSeconds(20));
         h.node("w-new", false, null, null); // joins without an attestation: its agent is still starting
         run.await(Duration.ofSeconds(20), "the join noticed", RunEvents.joined("w-new"));
         Thread.sleep(300); // unattested for a while: it must not be rebooted as unknown
@@ -67,7 +67,7 @@ class JoinedNodesTest {
 
     @Test
     void aStaleJoinerIsRolledBeforeTheRunEnds() throws Exception {
-        Harness.Run run = holdingW1(Duration.ofSeconds(20));
+        Harness.RolloutRun run = holdingW1(Duration.ofSeconds(20));
         h.worker("w-new", Verdict.STALE);
         run.await(Duration.ofSeconds(20), "the join decided", RunEvents.joinedDecided("w-new"));
         h.driver.bringBack("w1");
@@ -84,7 +84,7 @@ class JoinedNodesTest {
 
     @Test
     void aJoinerThatNeverAttestsIsRebootedAsUnknownAfterTheAttestTimeout() throws Exception {
-        Harness.Run run = holdingW1(Duration.ofSeconds(5));
+        Harness.RolloutRun run = holdingW1(Duration.ofSeconds(5));
         h.node("w-silent", false, null, null);
         run.await(Duration.ofSeconds(20), "the joiner decided", RunEvents.joinedDecided("w-silent"));
         assertEquals(0, h.driver.rebootsOf("w-silent"), "rolled only after w1's reboot: the budget is 1");
@@ -97,7 +97,7 @@ class JoinedNodesTest {
 
     @Test
     void aJoinerStillUnattestedWhenTheRunStopsIsReportedNotAttempted() throws Exception {
-        Harness.Run run = holdingW1(Duration.ofSeconds(20));
+        Harness.RolloutRun run = holdingW1(Duration.ofSeconds(20));
         h.node("w-late", false, null, null);
         run.await(Duration.ofSeconds(20), "the join noticed", RunEvents.joined("w-late"));
         run.coordinator.stop();

@@ -53,7 +53,7 @@ class ResumeTest {
         h.worker("w2", Verdict.STALE);
         h.cluster.addPod("shop", "db-0", "w1");
         h.cluster.refuseEvictionsAlways("shop", "db-0");
-        Harness.Run first = h.run(Harness.fastSettings().withDrainTimeout(Duration.ofSeconds(30))).rollout();
+        Harness.RolloutRun first = h.run(Harness.fastSettings().withDrainTimeout(Duration.ofSeconds(30))).rollout();
         Poll.until(Duration.ofSeconds(15), "w1 draining", () -> inPhase("w1", "draining") && h.cluster.refusals() > 0);
         first.kill();
         assertTrue(cordoned(h, "w1"));
@@ -72,7 +72,7 @@ class ResumeTest {
     @Test
     void killedWhileRebootingTheRerunWaitsInsteadOfRebootingAgain() throws Exception {
         h.worker("w1", Verdict.STALE);
-        Harness.Run second = killWhileRebootingAndRerun("w1");
+        Harness.RolloutRun second = killWhileRebootingAndRerun("w1");
         h.driver.bringBack("w1");
         Report r = second.report();
         assertEquals(0, r.exitCode(), r.toJson());
@@ -86,11 +86,11 @@ class ResumeTest {
     void killedWhileVerifyingTheRerunWaitsForTheAttestation() throws Exception {
         h.worker("w1", Verdict.STALE);
         h.driver.behave("w1", Behaviour.NO_AGENT);
-        Harness.Run first = h.run(Harness.fastSettings()).rollout();
+        Harness.RolloutRun first = h.run(Harness.fastSettings()).rollout();
         Poll.until(Duration.ofSeconds(15), "w1 verifying", () -> inPhase("w1", "verifying"));
         first.kill();
 
-        Harness.Run second = h.run(rerun()).rollout();
+        Harness.RolloutRun second = h.run(rerun()).rollout();
         second.await(Duration.ofSeconds(15), "the rerun to resume w1", RunEvents.resumed("w1"));
         h.agent.attest(h.cluster, "w1", Verdict.FRESH, dev.crifresh.coordinator.fixture.TestAgent.DESIRED);
         Report r = second.report();
@@ -131,7 +131,7 @@ class ResumeTest {
         h.controlPlane("cp3", Verdict.FRESH);
         h.worker("w1", Verdict.STALE);
         h.cluster.setReady("cp2", false);
-        Harness.Run run = h.run(Harness.fastSettings().withMaxUnavailable("2")).rollout();
+        Harness.RolloutRun run = h.run(Harness.fastSettings().withMaxUnavailable("2")).rollout();
         run.await(Duration.ofSeconds(15), "cp1 to wait for cp2", RunEvents.is(RunEvent.Blocked.class));
         assertEquals(0, h.driver.rebootsOf("cp1"), "cp1 was rebooted while cp2 was not Ready");
         assertFalse(cordoned(h, "cp1"), "cp1 stayed cordoned while it waited");
@@ -164,7 +164,7 @@ class ResumeTest {
     @Test
     void aResumedNodeStillStaleAfterItsRebootIsNotRebootedAgainOutsideTheBudget() throws Exception {
         h.worker("w1", Verdict.STALE);
-        Harness.Run second = killWhileRebootingAndRerun("w1");
+        Harness.RolloutRun second = killWhileRebootingAndRerun("w1");
         h.cluster.setBootId("w1", java.util.UUID.randomUUID().toString());
         h.cluster.setReady("w1", true);
         h.agent.attest(h.cluster, "w1", Verdict.STALE, dev.crifresh.coordinator.fixture.TestAgent.DESIRED);
@@ -224,7 +224,7 @@ class ResumeTest {
         h.worker("w1", Verdict.STALE);
         h.cluster.addPod("shop", "db-0", "w1");
         h.cluster.refuseEvictionsAlways("shop", "db-0");
-        Harness.Run first = h.run(Harness.fastSettings().withDrainTimeout(Duration.ofSeconds(30))).rollout();
+        Harness.RolloutRun first = h.run(Harness.fastSettings().withDrainTimeout(Duration.ofSeconds(30))).rollout();
         Poll.until(Duration.ofSeconds(15), "w1 draining", () -> inPhase("w1", "draining") && h.cluster.refusals() > 0);
         first.coordinator.stop();
         Report stopped = first.report();
@@ -245,13 +245,13 @@ class ResumeTest {
     }
 
     /** The first run is killed while {@code node} reboots; returns the rerun once it resumed the node. */
-    private Harness.Run killWhileRebootingAndRerun(String node) throws Exception {
+    private Harness.RolloutRun killWhileRebootingAndRerun(String node) throws Exception {
         h.driver.behave(node, Behaviour.HOLD);
-        Harness.Run first = h.run(Harness.fastSettings()).rollout();
+        Harness.RolloutRun first = h.run(Harness.fastSettings()).rollout();
         Poll.until(Duration.ofSeconds(15), node + " rebooting",
                 () -> h.driver.rebootsOf(node) == 1 && inPhase(node, "rebooting"));
         first.kill();
-        Harness.Run second = h.run(rerun()).rollout();
+        Harness.RolloutRun second = h.run(rerun()).rollout();
         second.await(Duration.ofSeconds(15), "the rerun to resume " + node, RunEvents.resumed(node));
         return second;
     }

@@ -100,7 +100,7 @@ class RolloutEventsTest {
         h.cluster.addPod("shop", "db-0", "cp1");
         h.cluster.refuseEvictionsAlways("shop", "db-0");
         List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Harness.Run run = h.run("a", settings(), lines).rollout();
+        Harness.RolloutRun run = h.run("a", settings(), lines).rollout();
         dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(90), "cp1 draining", () -> h.cluster.refusals() > 0);
         h.cluster.setReady("cp2", false); // the last-moment check holds cp1 back, checking again every second
         h.cluster.server.clearExpectations();

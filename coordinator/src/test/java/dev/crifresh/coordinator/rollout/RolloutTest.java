@@ -153,7 +153,7 @@ class RolloutTest {
         h.controlPlane("cp1", Verdict.STALE);
         h.controlPlane("cp2", Verdict.FRESH);
         h.cluster.setReady("cp2", false);
-        Harness.Run run = h.run(Harness.fastSettings()).rollout();
+        Harness.RolloutRun run = h.run(Harness.fastSettings()).rollout();
         run.await(Duration.ofSeconds(15), "the coordinator to wait (cp2 is not Ready)", RunEvents.is(RunEvent.Blocked.class));
         assertFalse(cordoned(h, "cp1"), "cp1 started while cp2 was not Ready");
         h.cluster.setReady("cp2", true);
@@ -173,7 +173,7 @@ class RolloutTest {
         h.controlPlane("cp2", Verdict.FRESH);
         h.controlPlane("cp3", Verdict.FRESH);
         h.cluster.setReady("cp2", false);
-        Harness.Run run = h.run(Harness.fastSettings().withNodeSelector("pool=blue")).rollout();
+        Harness.RolloutRun run = h.run(Harness.fastSettings().withNodeSelector("pool=blue")).rollout();
         run.await(Duration.ofSeconds(15), "cp1 to wait for the unselected cp2", RunEvents.is(RunEvent.Blocked.class));
         assertFalse(cordoned(h, "cp1"), "cp1 started while the unselected cp2 was not Ready");
         assertEquals(0, h.driver.rebootsOf("cp1"));
@@ -216,7 +216,7 @@ class RolloutTest {
     void aSecondRolloutWaitsForTheLockThenGivesUpWithExit4() throws Exception {
         h.worker("w1", Verdict.STALE);
         h.driver.behave("w1", Behaviour.HOLD);
-        Harness.Run first = h.run(Harness.fastSettings()).rollout();
+        Harness.RolloutRun first = h.run(Harness.fastSettings()).rollout();
         Poll.until(Duration.ofSeconds(15), "w1 to be rebooting", () -> h.driver.rebootsOf("w1") == 1);
         Report second = h.run(Harness.fastSettings().withLockTimeout(Duration.ofMillis(300))).rollout().report();
         assertEquals(4, second.exitCode(), second.toJson());
@@ -379,7 +379,7 @@ class RolloutTest {
         assertFalse(cordoned(h, "w2"));
 
         // The reboot did happen after all: a rerun waits for it and does not call the driver again.
-        Harness.Run rerun = h.run(Harness.fastSettings().withLockTimeout(Duration.ofSeconds(15))).rollout();
+        Harness.RolloutRun rerun = h.run(Harness.fastSettings().withLockTimeout(Duration.ofSeconds(15))).rollout();
         rerun.await(Duration.ofSeconds(15), "the rerun to resume w1", RunEvents.resumed("w1"));
         h.driver.bringBack("w1");
         Report second = rerun.report();
@@ -392,7 +392,7 @@ class RolloutTest {
     @Test
     void aConfigPendingNodeIsWaitedForThenRebooted() throws Exception {
         h.node("w1", false, Verdict.FRESH, TestAgent.OLD);
-        Harness.Run run = h.run(Harness.fastSettings()).rollout();
+        Harness.RolloutRun run = h.run(Harness.fastSettings()).rollout();
         run.await(Duration.ofSeconds(15), "the config wait", RunEvents.is(RunEvent.ConfigWaitStarted.class));
         assertTrue(h.driver.reboots().isEmpty());
         // The platform renders the new config; containerd still runs the old one.
@@ -408,7 +408,7 @@ class RolloutTest {
     @Test
     void aConfigPendingNodeThatTurnsFreshIsNotRebooted() throws Exception {
         h.node("w1", false, Verdict.STALE, TestAgent.OLD);
-        Harness.Run run = h.run(Harness.fastSettings()).rollout();
+        Harness.RolloutRun run = h.run(Harness.fastSettings()).rollout();
         run.await(Duration.ofSeconds(15), "the config wait", RunEvents.is(RunEvent.ConfigWaitStarted.class));
         h.agent.attest(h.cluster, "w1", Verdict.FRESH, TestAgent.DESIRED);
         Report r = run.report();
@@ -443,7 +443,7 @@ class RolloutTest {
         h.worker("w2", Verdict.FRESH);
         CoordinatorSettings s = Harness.fastSettings().withAction(Action.NONE);
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Harness.Run run = h.run(s, node -> {
+            Harness.RolloutRun run = h.run(s, node -> {
                 throw new AssertionError("action none must never reboot");
             }).rollout();
             run.await(Duration.ofSeconds(15), "the wait", RunEvents.is(RunEvent.FreshWaitStarted.class));
@@ -502,7 +502,7 @@ class RolloutTest {
     void aSecondProcessWithTheSameRunIdDoesNotShareTheLease() throws Exception {
         h.worker("w1", Verdict.STALE);
         h.driver.behave("w1", Behaviour.HOLD);
-        Harness.Run first = h.run(Harness.fastSettings().withRunId("ci-run-7")).rollout();
+        Harness.RolloutRun first = h.run(Harness.fastSettings().withRunId("ci-run-7")).rollout();
         Poll.until(Duration.ofSeconds(15), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
         Report second = h.run(Harness.fastSettings().withRunId("ci-run-7").withLockTimeout(Duration.ofMillis(300))).rollout().report();
         assertEquals(StopReason.LOCK_NOT_ACQUIRED, second.stop(), second.toJson());
@@ -516,7 +516,7 @@ class RolloutTest {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
         h.driver.behave("w1", Behaviour.HOLD);
-        Harness.Run run = h.run(Harness.fastSettings()).rollout();
+        Harness.RolloutRun run = h.run(Harness.fastSettings()).rollout();
         Poll.until(Duration.ofSeconds(15), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
         var leases = h.cluster.test.leases().inNamespace("crifresh");
         Poll.until(Duration.ofSeconds(15), "the intruder's takeover", () -> {

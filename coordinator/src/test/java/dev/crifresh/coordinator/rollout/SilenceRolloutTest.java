@@ -68,7 +68,7 @@ class SilenceRolloutTest {
         h.close();
     }
 
-    private static Harness.Run withSilences(Harness.Run run, String url, CoordinatorSettings settings) {
+    private static Harness.RolloutRun withSilences(Harness.RolloutRun run, String url, CoordinatorSettings settings) {
         SilenceSettings s = new SilenceSettings(URI.create(url), SilenceSpec.DEFAULTS,
                 SilenceSettings.lifetime(settings.rebootTimeout(), settings.attestTimeout()), settings.runId());
         run.coordinator.withSilences(new AlertmanagerSilences(run.vertx, s, Clock.systemUTC()));
@@ -146,7 +146,7 @@ class SilenceRolloutTest {
         h.worker("sil-d", Verdict.STALE);
         h.driver.behave("sil-d", Behaviour.NO_AGENT);
         CoordinatorSettings settings = Harness.fastSettings().withRunId("run-stopped");
-        Harness.Run run = withSilences(h.run(settings), am.url, settings).rollout();
+        Harness.RolloutRun run = withSilences(h.run(settings), am.url, settings).rollout();
         Poll.until(Duration.ofSeconds(30), "sil-d verifying", () -> {
             String v = annotation(h, "sil-d", CrifreshAnnotations.ROLLOUT);
             return v != null && v.endsWith("/verifying");
@@ -165,7 +165,7 @@ class SilenceRolloutTest {
         h.worker("sil-c", Verdict.STALE);
         h.driver.behave("sil-c", Behaviour.NO_AGENT);
         CoordinatorSettings first = Harness.fastSettings().withRunId("run-crashed");
-        Harness.Run crashed = withSilences(h.run(first), am.url, first).rollout();
+        Harness.RolloutRun crashed = withSilences(h.run(first), am.url, first).rollout();
         Poll.until(Duration.ofSeconds(30), "sil-c verifying", () -> {
             String v = annotation(h, "sil-c", CrifreshAnnotations.ROLLOUT);
             return v != null && v.endsWith("/verifying");
@@ -175,7 +175,7 @@ class SilenceRolloutTest {
         assertEquals(List.of("active"), states(left), "the crashed run's silence");
 
         CoordinatorSettings rerun = Harness.fastSettings().withLockTimeout(Duration.ofSeconds(15)).withRunId("run-rerun");
-        Harness.Run second = withSilences(h.run(rerun), am.url, rerun).rollout();
+        Harness.RolloutRun second = withSilences(h.run(rerun), am.url, rerun).rollout();
         second.await(Duration.ofSeconds(30), "the rerun to resume sil-c", RunEvents.resumed("sil-c"));
         h.agent.attest(h.cluster, "sil-c", Verdict.FRESH, TestAgent.DESIRED);
         Report r = second.report(Duration.ofSeconds(60));

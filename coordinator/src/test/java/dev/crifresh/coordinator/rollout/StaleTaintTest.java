@@ -215,7 +215,7 @@ class StaleTaintTest {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
         h.driver.behave("w1", Behaviour.HOLD);
-        Harness.Run run = h.run(settings()).rollout();
+        Harness.RolloutRun run = h.run(settings()).rollout();
         dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(20), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
         assertTrue(TaintPatches.find(h.cluster.node("w2"), StaleTaint.KEY) != null, "w2 is tainted while w1 reboots");
         run.coordinator.stop(); // what SIGTERM does

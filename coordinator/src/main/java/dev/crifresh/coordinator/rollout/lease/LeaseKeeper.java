@@ -28,7 +28,7 @@ import java.util.Objects;
  */
 public final class LeaseKeeper {
     /** What the keeper tells the run it belongs to. */
-    public interface Run {
+    public interface LockListener {
         /** The run has finished: Lease answers are ignored. */
         boolean done();
 
@@ -50,7 +50,7 @@ public final class LeaseKeeper {
     private final LeaseLock lease;
     private final CoordinatorSettings settings;
     private final ProgressListener progress;
-    private final Run run;
+    private final LockListener run;
     private final long durationNanos;
     private final long marginNanos;
 
@@ -74,11 +74,11 @@ public final class LeaseKeeper {
     /** Side effects waiting for the hold to come back after an allowed outage. */
     private final List<Promise<Void>> waiting = new ArrayList<>();
 
-    public LeaseKeeper(Vertx vertx, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
+    public LeaseKeeper(Vertx vertx, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, LockListener run) {
         this(Ticker.of(vertx), lease, settings, progress, run);
     }
 
-    public LeaseKeeper(Ticker ticker, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, Run run) {
+    public LeaseKeeper(Ticker ticker, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, LockListener run) {
         this.ticker = ticker;
         this.lease = lease;
         this.settings = settings;

@@ -18,7 +18,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
- * The drain step of a {@link NodeRoll}: evict every pod but DaemonSet, mirror and already-terminating pods
+ * The drain step of a {@link NodeRunner}: evict every pod but DaemonSet, mirror and already-terminating pods
  * through the Eviction API, retry PDB refusals with backoff, and wait until the evicted pods are gone, all
  * within {@code --drain-timeout}.
  *

@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
-/** What a node's roll asks to be done ({@link NodeStep}); {@link NodeRoll} carries it out and answers with a {@link NodeInput}. */
+/** What a node's roll asks to be done ({@link NodeStep}); {@link NodeRunner} carries it out and answers with a {@link NodeInput}. */
 sealed interface NodeEffect {
     /** Wait out the gates before it is taken down. */
     record Gate(NodeFacts facts) implements NodeEffect {

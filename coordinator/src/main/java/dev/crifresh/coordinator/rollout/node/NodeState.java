@@ -10,15 +10,15 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * Where one node's roll is ({@link NodeStep}): each state holds the roll's running facts ({@link Roll}) and only
+ * Where one node's roll is ({@link NodeStep}): each state holds the roll's running facts ({@link RollFacts}) and only
  * its own data. {@link #busy()}: a call of the step is in flight, whose answer decides what comes next (a node
  * update or deletion meanwhile is left to it).
  */
 sealed interface NodeState {
-    Roll roll();
+    RollFacts roll();
 
     /** The state with other running facts. */
-    NodeState with(Roll roll);
+    NodeState with(RollFacts roll);
 
     /** The step in one word, for "abandoned while ..." (the run's report). */
     String word();
@@ -39,52 +39,52 @@ sealed interface NodeState {
      * @param seenBefore   attestation messages seen up to this run's driver call: none proves the new boot fresh
      * @param allowance    what judging a resumed record never carried out allows for ({@link UnsentReboot})
      */
-    record Roll(String name, String runId, Ownership resumeFrom, Duration rebootTimeout, Duration attestTimeout,
+    record RollFacts(String name, String runId, Ownership resumeFrom, Duration rebootTimeout, Duration attestTimeout,
                 NodeFacts startedAs, NodeFacts latest, boolean cordonedByUs, int reboots, String bootBefore,
                 Set<String> seenBefore, UnsentReboot.Allowance allowance) {
-        public Roll {
+        public RollFacts {
             seenBefore = Set.copyOf(seenBefore);
         }
 
-        static Roll of(String name, String runId, Ownership resumeFrom, Duration rebootTimeout, Duration attestTimeout) {
+        static RollFacts of(String name, String runId, Ownership resumeFrom, Duration rebootTimeout, Duration attestTimeout) {
             return of(name, runId, resumeFrom, rebootTimeout, attestTimeout, UnsentReboot.Allowance.DEFAULT);
         }
 
-        static Roll of(String name, String runId, Ownership resumeFrom, Duration rebootTimeout, Duration attestTimeout,
+        static RollFacts of(String name, String runId, Ownership resumeFrom, Duration rebootTimeout, Duration attestTimeout,
                        UnsentReboot.Allowance allowance) {
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, null, null, false, 0, null, Set.of(), allowance);
+            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, null, null, false, 0, null, Set.of(), allowance);
         }
 
-        Roll started(NodeFacts facts) {
+        RollFacts started(NodeFacts facts) {
             boolean cordoned = "true".equals(facts.annotation(CrifreshAnnotations.CORDONED));
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, facts, facts, cordoned, reboots, bootBefore, seenBefore, allowance);
+            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, facts, facts, cordoned, reboots, bootBefore, seenBefore, allowance);
         }
 
-        Roll seen(NodeFacts facts) {
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, facts, cordonedByUs, reboots, bootBefore, seenBefore, allowance);
+        RollFacts seen(NodeFacts facts) {
+            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, facts, cordonedByUs, reboots, bootBefore, seenBefore, allowance);
         }
 
-        Roll cordoned(boolean byUs) {
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, byUs, reboots, bootBefore, seenBefore, allowance);
+        RollFacts cordoned(boolean byUs) {
+            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, byUs, reboots, bootBefore, seenBefore, allowance);
         }
 
-        Roll rebooted() {
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots + 1, bootBefore, seenBefore, allowance);
+        RollFacts rebooted() {
+            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots + 1, bootBefore, seenBefore, allowance);
         }
 
-        Roll bootBefore(String bootId) {
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots, bootId, seenBefore, allowance);
+        RollFacts bootBefore(String bootId) {
+            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots, bootId, seenBefore, allowance);
         }
 
         /** Remembers the attestations the node showed (the run's copy, the copy the driver is given) before the driver call. */
-        Roll seenAttestations(NodeFacts... copies) {
+        RollFacts seenAttestations(NodeFacts... copies) {
             Set<String> seen = new HashSet<>(seenBefore);
             for (NodeFacts f : copies) {
                 if (f != null && f.attestation() != null) {
                     seen.add(f.attestation().message());
                 }
             }
-            return new Roll(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots, bootBefore, seen, allowance);
+            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots, bootBefore, seen, allowance);
         }
 
         boolean resumed() {
@@ -98,27 +98,27 @@ sealed interface NodeState {
     }
 
     /** Waiting for its turn (the run starts it). */
-    record Queued(Roll roll) implements NodeState {
-        public NodeState with(Roll r) { return new Queued(r); }
+    record Queued(RollFacts roll) implements NodeState {
+        public NodeState with(RollFacts r) { return new Queued(r); }
         public String word() { return "queued"; }
     }
 
     /** 1. Its gates before it is taken down (blockers, etcd). */
-    record Gated(Roll roll) implements NodeState {
-        public NodeState with(Roll r) { return new Gated(r); }
+    record Gated(RollFacts roll) implements NodeState {
+        public NodeState with(RollFacts r) { return new Gated(r); }
         public String word() { return "gated"; }
     }
 
     /** 2. The claim+cordon patch is in flight. */
-    record Owning(Roll roll) implements NodeState {
-        public NodeState with(Roll r) { return new Owning(r); }
+    record Owning(RollFacts roll) implements NodeState {
+        public NodeState with(RollFacts r) { return new Owning(r); }
         public String word() { return "owning"; }
         public boolean busy() { return true; }
     }
 
     /** 3. Its pods are evicted ({@link NodeDrain}). */
-    record Draining(Roll roll) implements NodeState {
-        public NodeState with(Roll r) { return new Draining(r); }
+    record Draining(RollFacts roll) implements NodeState {
+        public NodeState with(RollFacts r) { return new Draining(r); }
         public String word() { return "draining"; }
     }
 
@@ -128,22 +128,22 @@ sealed interface NodeState {
      * @param waitingSince when the check first said "not now" (nanos), or null
      * @param recorded     phase rebooting is recorded and the driver not called yet (an outage came in between)
      */
-    record Checking(Roll roll, Long waitingSince, boolean recorded, boolean reading) implements NodeState {
-        public NodeState with(Roll r) { return new Checking(r, waitingSince, recorded, reading); }
+    record Checking(RollFacts roll, Long waitingSince, boolean recorded, boolean reading) implements NodeState {
+        public NodeState with(RollFacts r) { return new Checking(r, waitingSince, recorded, reading); }
         public String word() { return "rebooting"; }
         public boolean busy() { return reading; }
     }
 
     /** 5. Phase rebooting is being recorded (the crash boundary); {@code lapse}: the fence's lapses at the check. */
-    record Recording(Roll roll, int lapse, boolean recorded) implements NodeState {
-        public NodeState with(Roll r) { return new Recording(r, lapse, recorded); }
+    record Recording(RollFacts roll, int lapse, boolean recorded) implements NodeState {
+        public NodeState with(RollFacts r) { return new Recording(r, lapse, recorded); }
         public String word() { return "rebooting"; }
         public boolean busy() { return true; }
     }
 
     /** 6. The Lease is confirmed ({@code calling} false), then the reboot driver is called with {@code node}. */
-    record Requesting(Roll roll, Node node, int lapse, boolean calling) implements NodeState {
-        public NodeState with(Roll r) { return new Requesting(r, node, lapse, calling); }
+    record Requesting(RollFacts roll, Node node, int lapse, boolean calling) implements NodeState {
+        public NodeState with(RollFacts r) { return new Requesting(r, node, lapse, calling); }
         public String word() { return "rebooting"; }
         public boolean busy() { return true; }
     }
@@ -152,52 +152,52 @@ sealed interface NodeState {
      * 7. Waiting for a new boot id and Ready; {@code unproven}: for a resumed record, why it could not be judged never
      * carried out so far ({@link UnsentReboot}), or null.
      */
-    record Returning(Roll roll, String unproven) implements NodeState {
-        Returning(Roll roll) {
+    record Returning(RollFacts roll, String unproven) implements NodeState {
+        Returning(RollFacts roll) {
             this(roll, null);
         }
 
-        public NodeState with(Roll r) { return new Returning(r, unproven); }
+        public NodeState with(RollFacts r) { return new Returning(r, unproven); }
         public String word() { return "returning"; }
     }
 
     /** 7. Back: phase verifying is being recorded. */
-    record Marking(Roll roll) implements NodeState {
-        public NodeState with(Roll r) { return new Marking(r); }
+    record Marking(RollFacts roll) implements NodeState {
+        public NodeState with(RollFacts r) { return new Marking(r); }
         public String word() { return "attesting"; }
         public boolean busy() { return true; }
     }
 
     /** 8. Waiting for a fresh attestation from the new boot; {@code lastWait}: why the last look was not it. */
-    record Attesting(Roll roll, String lastWait) implements NodeState {
-        public NodeState with(Roll r) { return new Attesting(r, lastWait); }
+    record Attesting(RollFacts roll, String lastWait) implements NodeState {
+        public NodeState with(RollFacts r) { return new Attesting(r, lastWait); }
         public String word() { return "attesting"; }
     }
 
     /** 9. Its gates after its return (etcd back, pull proof); {@code rebooted}: the report's detail so far. */
-    record Proving(Roll roll, String rebooted) implements NodeState {
-        public NodeState with(Roll r) { return new Proving(r, rebooted); }
+    record Proving(RollFacts roll, String rebooted) implements NodeState {
+        public NodeState with(RollFacts r) { return new Proving(r, rebooted); }
         public String word() { return "proving"; }
         public boolean busy() { return true; }
     }
 
     /** 10. The release patch is in flight; {@code then}: how the roll ends once it lands. */
-    record Releasing(Roll roll, NodeEnd then) implements NodeState {
-        public NodeState with(Roll r) { return new Releasing(r, then); }
+    record Releasing(RollFacts roll, NodeEnd then) implements NodeState {
+        public NodeState with(RollFacts r) { return new Releasing(r, then); }
         public String word() { return "releasing"; }
         public boolean busy() { return true; }
     }
 
     /** A resumed node still stale: its phase goes back to draining ({@code why}: the failure so far). */
-    record Resetting(Roll roll, String why) implements NodeState {
-        public NodeState with(Roll r) { return new Resetting(r, why); }
+    record Resetting(RollFacts roll, String why) implements NodeState {
+        public NodeState with(RollFacts r) { return new Resetting(r, why); }
         public String word() { return "releasing"; }
         public boolean busy() { return true; }
     }
 
     /** The roll ended. */
-    record Done(Roll roll, NodeEnd end) implements NodeState {
-        public NodeState with(Roll r) { return new Done(r, end); }
+    record Done(RollFacts roll, NodeEnd end) implements NodeState {
+        public NodeState with(RollFacts r) { return new Done(r, end); }
         public String word() { return "done"; }
     }
 }

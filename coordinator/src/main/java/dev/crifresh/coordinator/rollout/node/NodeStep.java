@@ -1,7 +1,6 @@
 package dev.crifresh.coordinator.rollout.node;
 
 import dev.crifresh.common.text.DurationText;
-import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
@@ -16,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One node's roll as a pure step: {@code next(state, input) → (state, effects)}. {@link NodeRoll} carries the effects
+ * One node's roll as a pure step: {@code next(state, input) → (state, effects)}. {@link NodeRunner} carries the effects
  * out and feeds the answers back. The algorithm:
  * <ol>
  *   <li><b>Gate</b> ({@code Gated}): wait out its blockers, bounded by {@code --block-timeout}; a control plane needs a
@@ -40,7 +39,8 @@ import java.util.List;
  *   <li><b>Release</b> ({@code Releasing}): uncordon only what crifresh cordoned, drop the crifresh annotations.</li>
  * </ol>
  * A failure before the reboot request rolls the node back (release); after it the node is left cordoned and owned
- * ({@link #failed}: the one place that tells the two apart). A resumed node starts at step 7 or 8.
+ * ({@link #failed}: the one place that tells the two apart). A resumed node starts at step 7 or 8. Steps 4 to 6 are
+ * {@link RebootStep}, steps 7 to 9 {@link ReturnStep}.
  */
 final class NodeStep {
     /** The state after an input and what to do for it, in order. */
@@ -52,7 +52,7 @@ final class NodeStep {
     private NodeStep() {
     }
 
-    static NodeState start(Roll roll) {
+    static NodeState start(RollFacts roll) {
         return new Queued(roll);
     }
 
@@ -64,7 +64,8 @@ final class NodeStep {
             return abandon(s, a.why());
         }
         if (in instanceof NodeUpdated u) {
-            return updated(s.with(s.roll().seen(u.facts())), u.facts());
+            NodeState seen = s.with(s.roll().seen(u.facts()));
+            return seen instanceof Returning || seen instanceof Attesting ? ReturnStep.updated(seen, u.facts()) : stay(seen);
         }
         if (in instanceof NodeDeleted) {
             return s instanceof Queued || s.busy() ? stay(s)
@@ -73,7 +74,7 @@ final class NodeStep {
         if (in instanceof Fenced) {
             return stay(s); // the lost Lease ends the run, which abandons the roll
         }
-        Roll r = s.roll();
+        RollFacts r = s.roll();
         if (s instanceof Queued && in instanceof Start start) {
             return start(r, start.facts());
         }
@@ -92,32 +93,8 @@ final class NodeStep {
         if (s instanceof Checking || s instanceof Recording || s instanceof Requesting) {
             return RebootStep.next(s, in);
         }
-        if (s instanceof Returning ret && in instanceof TimerFired) {
-            return finish(r, new NodeEnd.MayHaveRebooted("did not return Ready with a new boot id within " + seconds(r.rebootTimeout())
-                    + (ret.unproven() == null ? "" : ", and its recorded reboot cannot be judged never carried out: " + ret.unproven())
-                    + LEFT + " so a rerun waits for it"));
-        }
-        if (s instanceof Returning ret && in instanceof Classified seen) {
-            return judged(ret, seen);
-        }
-        if (s instanceof Marking) {
-            if (in instanceof Refused no) {
-                return finish(r, new NodeEnd.MayHaveRebooted("rebooted, but " + no.why() + "; the node was not touched further"));
-            }
-            // phase verifying is a hint for a rerun; without it the rerun waits for the boot id
-            return in instanceof Patched || in instanceof Failed ? attest(r) : stay(s);
-        }
-        if (s instanceof Attesting a) {
-            return attesting(a, in);
-        }
-        if (s instanceof Proving p && in instanceof GateAnswered g) {
-            if (g.error() == null && g.verdict().pass()) {
-                String gates = g.verdict().detail();
-                return release(r, new NodeEnd.Rebooted(p.rebooted() + (gates == null || gates.isEmpty() ? "" : "; " + gates)));
-            }
-            String why = g.error() == null ? g.verdict().detail() : "its gates could not be checked: " + g.error();
-            return release(r, new NodeEnd.ProofFailed("rebooted and attests fresh, but " + why
-                    + "; released (crifresh leaves no cordon behind), the rollout stops"));
+        if (s instanceof Returning || s instanceof Marking || s instanceof Attesting || s instanceof Proving) {
+            return ReturnStep.next(s, in);
         }
         if (s instanceof Releasing rel) {
             return releasing(rel, in);
@@ -133,11 +110,11 @@ final class NodeStep {
 
     // ---- 1. gate ---------------------------------------------------------------------------------------------
 
-    private static Step start(Roll r, NodeFacts facts) {
+    private static Step start(RollFacts r, NodeFacts facts) {
         if (facts == null) {
             return finish(r, new NodeEnd.Deleted("the node was deleted before it was started"));
         }
-        Roll roll = r.started(facts);
+        RollFacts roll = r.started(facts);
         Ownership from = roll.resumeFrom();
         if (from == null) {
             return new Step(new Gated(roll), List.of(new Gate(facts)));
@@ -155,10 +132,10 @@ final class NodeStep {
         roll = roll.bootBefore(bootBefore).rebooted();
         List<NodeEffect> said = List.of(new RebootRequested(),
                 new Say("resuming: earlier run " + from.runId() + " left it in phase " + from.phase().wire() + ", waiting for it", false));
-        return then(said, from.phase() == Phase.VERIFYING || bootBefore == null ? attest(roll) : awaitReturn(roll));
+        return then(said, from.phase() == Phase.VERIFYING || bootBefore == null ? ReturnStep.attest(roll) : ReturnStep.awaitReturn(roll));
     }
 
-    private static Step gated(Roll r, GateAnswered g) {
+    private static Step gated(RollFacts r, GateAnswered g) {
         if (g.stopping()) {
             return finish(r, new NodeEnd.NotStarted("not rebooted: the rollout stopped before its turn; not touched"));
         }
@@ -173,7 +150,7 @@ final class NodeStep {
 
     // ---- 2. own + cordon, 3. drain ----------------------------------------------------------------------------
 
-    private static Step owning(Roll r, NodeInput in, NodeState s) {
+    private static Step owning(RollFacts r, NodeInput in, NodeState s) {
         if (in instanceof Patched p) {
             NodeFacts node = NodeFacts.of(p.node());
             boolean byUs = "true".equals(node.annotation(CrifreshAnnotations.CORDONED));
@@ -187,139 +164,18 @@ final class NodeStep {
         return in instanceof Failed f ? rollBack(r, "could not cordon: " + f.error()) : stay(s);
     }
 
-    private static Step drain(Roll r) {
+    static Step drain(RollFacts r) {
         return new Step(new Draining(r), List.of(new Event(EventReason.DRAINING, "evicting its pods through the Eviction API"), new StartDrain()));
-    }
-
-    // ---- 7. return, 8. attest, 9. prove -------------------------------------------------------------------------
-
-    static Step awaitReturn(Roll r) {
-        return new Step(new Returning(r), List.of(new ArmTimer(r.rebootTimeout()), new Look()));
-    }
-
-    private static Step updated(NodeState s, NodeFacts facts) {
-        Roll r = s.roll();
-        if (s instanceof Attesting) {
-            return facts == null ? finish(r, new NodeEnd.Deleted("the node was deleted while waiting for its attestation"))
-                    : new Step(s, List.of(new Classify()));
-        }
-        if (!(s instanceof Returning)) {
-            return stay(s);
-        }
-        if (facts == null) {
-            return finish(r, new NodeEnd.Deleted("the node was deleted while rebooting"));
-        }
-        if (facts.bootId() == null || facts.bootId().equals(r.bootBefore()) || !facts.ready()) {
-            // an earlier run's record: judged on the classified node whether its reboot was ever carried out
-            return judgeable(r, facts) ? new Step(s, List.of(new Classify())) : stay(s);
-        }
-        return new Step(new Marking(r), List.of(new CancelTimer(),
-                new Say("back with a new boot id, waiting for a fresh attestation", false),
-                new Event(EventReason.RETURNED, "Ready with a new boot id " + facts.bootId() + ", waiting for a fresh attestation"),
-                new MarkVerifying()));
-    }
-
-    /**
-     * Whether the node is a resumed record of phase rebooting that this run has not rebooted itself, still on the boot
-     * recorded before the reboot: then {@link UnsentReboot} may find the reboot never carried out.
-     */
-    private static boolean judgeable(Roll r, NodeFacts facts) {
-        return r.resumed() && !r.resumeFrom().phaseUnreadable() && r.resumeFrom().phase() == Phase.REBOOTING && r.reboots() == 1
-                && facts != null && facts.bootId() != null && facts.bootId().equals(r.bootBefore());
-    }
-
-    /**
-     * A resumed record judged: never carried out — released (guarded by the unchanged boot id) and queued again by the
-     * run, to be rebooted within the budget like its other nodes; else the fact that failed is kept for the timeout.
-     */
-    private static Step judged(Returning ret, Classified seen) {
-        Roll r = ret.roll();
-        if (!judgeable(r, seen.facts())) {
-            return stay(ret);
-        }
-        UnsentReboot.Judgement j = UnsentReboot.judge(r.resumeFrom().runId(), r.startedAs(), seen.facts(), seen.classification(),
-                r.allowance());
-        if (j instanceof UnsentReboot.NotCarriedOut never) {
-            return then(List.of(new Say(never.why() + "; released, to be rebooted within the budget", false),
-                            new Event(EventReason.NOT_CARRIED_OUT, never.why() + "; released, to be rebooted within the budget")),
-                    new Step(new Releasing(r, new NodeEnd.NotCarriedOut(never.why())),
-                            List.of(new CancelTimer(), new Release(r.cordonedByUs(), r.bootBefore()))));
-        }
-        if (j instanceof UnsentReboot.Unproven no) {
-            return stay(new Returning(r, no.missing()));
-        }
-        throw new IllegalStateException("unknown judgement " + j);
-    }
-
-    private static Step attest(Roll r) {
-        return new Step(new Attesting(r, null), List.of(new ArmTimer(r.attestTimeout()), new Look()));
-    }
-
-    private static Step attesting(Attesting a, NodeInput in) {
-        Roll r = a.roll();
-        if (in instanceof TimerFired) {
-            return finish(r, new NodeEnd.MayHaveRebooted("no fresh attestation from the new boot within " + seconds(r.attestTimeout())
-                    + (a.lastWait() == null ? "" : " (last: " + a.lastWait() + ")") + LEFT + " so a rerun waits for it"));
-        }
-        if (!(in instanceof Classified seen)) {
-            return stay(a);
-        }
-        Classification c = seen.classification();
-        String notNew = notFromThisReboot(r, seen.facts());
-        switch (c.verdict()) {
-            case FRESH -> {
-                if (notNew != null) {
-                    return stay(new Attesting(r, notNew));
-                }
-                String rebooted = "rebooted" + (r.reboots() > 1 ? " " + r.reboots() + " times" : "") + "; " + c.detail();
-                return new Step(new Proving(r, rebooted), List.of(new CancelTimer(), new Say("fresh (" + c.reason() + ")", false),
-                        new Event(EventReason.FRESH, "containerd loaded the current config (" + c.reason() + ")"), new Prove()));
-            }
-            case STALE -> {
-                if (r.reboots() >= 2) {
-                    return finish(r, new NodeEnd.MayHaveRebooted("still stale after " + r.reboots() + " reboots (" + c.reason() + "): "
-                            + c.detail() + LEFT));
-                }
-                if (r.resumed()) {
-                    // started outside the budget and the control-plane rule: not rebooted again here
-                    String why = "still stale after the earlier run's reboot (" + c.reason() + "): " + c.detail()
-                            + "; not rebooted again by this run (a resumed node skipped the budget and control-plane checks)";
-                    return new Step(new Resetting(r, why), List.of(new CancelTimer(), new ResetPhase()));
-                }
-                return then(List.of(new CancelTimer(), new Say("still stale after the reboot (" + c.reason() + "), rebooting once more", false)),
-                        drain(r));
-            }
-            default -> {
-                return stay(new Attesting(r, c.verdict().wire() + ", " + c.reason() + ": " + c.detail()));
-            }
-        }
-    }
-
-    /**
-     * Why the node's attestation cannot prove this run's reboot, or null when it can: it must come from a boot other than
-     * the one recorded before the reboot, and must not have been seen before this run's driver call.
-     */
-    static String notFromThisReboot(Roll r, NodeFacts facts) {
-        if (facts == null) {
-            return "the node is gone";
-        }
-        if (r.bootBefore() != null && r.bootBefore().equals(facts.bootId())) {
-            return "the node still reports the boot id from before the reboot";
-        }
-        if (facts.attestation() != null && r.seenBefore().contains(facts.attestation().message())) {
-            return "the attestation is one seen before this run's reboot request";
-        }
-        return null;
     }
 
     // ---- 10. release; failures ------------------------------------------------------------------------------------
 
-    static Step release(Roll r, NodeEnd then) {
+    static Step release(RollFacts r, NodeEnd then) {
         return new Step(new Releasing(r, then), List.of(new CancelTimer(), new Release(r.cordonedByUs())));
     }
 
     private static Step releasing(Releasing rel, NodeInput in) {
-        Roll r = rel.roll();
+        RollFacts r = rel.roll();
         NodeEnd then = rel.then();
         if (in instanceof Patched p) {
             List<NodeEffect> said = p.uncordoned()
@@ -334,7 +190,7 @@ final class NodeStep {
         if (then instanceof NodeEnd.NotCarriedOut) {
             // refused: the node changed (its boot id: it is rebooting after all) — wait for it as before
             return in instanceof Refused
-                    ? then(List.of(new Say("not released: " + error + "; waiting for it", false)), awaitReturn(r))
+                    ? then(List.of(new Say("not released: " + error + "; waiting for it", false)), ReturnStep.awaitReturn(r))
                     : finish(r, new NodeEnd.MayHaveRebooted(then.why() + ", but it could not be released: " + error + LEFT
                             + " so a rerun judges it again"));
         }
@@ -349,12 +205,12 @@ final class NodeStep {
      * How a failure ends the roll: the one place that tells "may have rebooted" (a reboot was requested: left cordoned
      * and owned, a rerun waits for it) from "not touched".
      */
-    static NodeEnd failed(Roll r, String why) {
+    static NodeEnd failed(RollFacts r, String why) {
         return r.reboots() > 0 ? new NodeEnd.MayHaveRebooted(why) : new NodeEnd.NotTouched(why);
     }
 
     /** A failure after the node was claimed: before any reboot request it is released again, else left as it is. */
-    static Step rollBack(Roll r, String why) {
+    static Step rollBack(RollFacts r, String why) {
         if (r.reboots() > 0) {
             return finish(r, failed(r, why + LEFT));
         }
@@ -362,7 +218,7 @@ final class NodeStep {
                 release(r, new NodeEnd.RolledBack(why + (r.crifreshCordoned() ? " (uncordoned again)" : ""), Outcome.FAILED)));
     }
 
-    static Step finish(Roll r, NodeEnd end) {
+    static Step finish(RollFacts r, NodeEnd end) {
         List<NodeEffect> effects = new ArrayList<>();
         effects.add(new CancelTimer());
         if (end.outcome() == Outcome.FAILED) {
@@ -375,7 +231,7 @@ final class NodeStep {
 
     /** The run is interrupted: stop here and leave the node as it is, for a rerun to resume. */
     private static Step abandon(NodeState s, String why) {
-        Roll r = s.roll();
+        RollFacts r = s.roll();
         NodeEnd end;
         if (s instanceof Releasing rel && rel.then().outcome() == Outcome.REBOOTED) {
             end = new NodeEnd.Abandoned(rel.then().why() + "; but NOT uncordoned: " + why + "; a rerun releases it", Outcome.REBOOTED);

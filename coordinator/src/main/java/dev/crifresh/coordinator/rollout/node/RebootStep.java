@@ -1,7 +1,6 @@
 package dev.crifresh.coordinator.rollout.node;
 
 import static dev.crifresh.coordinator.rollout.node.NodeStep.LEFT;
-import static dev.crifresh.coordinator.rollout.node.NodeStep.awaitReturn;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.failed;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.finish;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.release;
@@ -40,12 +39,12 @@ final class RebootStep {
     }
 
 
-    static Step check(Roll r, boolean recorded) {
+    static Step check(RollFacts r, boolean recorded) {
         return new Step(new Checking(r, null, recorded, true), List.of(new ReadForCheck()));
     }
 
     private static Step checking(Checking c, NodeInput in) {
-        Roll r = c.roll();
+        RollFacts r = c.roll();
         if (in instanceof Stopping) {
             return r.reboots() == 0
                     ? release(r, new NodeEnd.RolledBack("not rebooted: the rollout stopped before its reboot; released", Outcome.NOT_ATTEMPTED))
@@ -72,7 +71,7 @@ final class RebootStep {
 
     /** The check did not say go: wait (bounded by {@code --reboot-timeout}) and check again, roll back, or hands off. */
     private static Step verdict(Checking c, LastMomentCheck.Verdict v, long now) {
-        Roll r = c.roll();
+        RollFacts r = c.roll();
         if (v instanceof LastMomentCheck.RollBack back) {
             return rollBack(r, "not rebooted: " + back.why());
         }
@@ -94,7 +93,7 @@ final class RebootStep {
     }
 
     private static Step recording(Recording rec, NodeInput in) {
-        Roll r = rec.roll();
+        RollFacts r = rec.roll();
         if (in instanceof Outage) {
             return check(r, rec.recorded());
         }
@@ -105,7 +104,7 @@ final class RebootStep {
             return rollBack(r, "could not record phase rebooting: " + f.error());
         }
         if (in instanceof Recorded done) {
-            Roll roll = r.bootBefore(done.bootId());
+            RollFacts roll = r.bootBefore(done.bootId());
             if (done.lapses() != rec.lapse()) {
                 return check(roll, true); // the hold lapsed after the check's read: read and check everything again
             }
@@ -121,7 +120,7 @@ final class RebootStep {
     }
 
     private static Step requesting(Requesting req, NodeInput in) {
-        Roll r = req.roll();
+        RollFacts r = req.roll();
         if (in instanceof Outage) {
             return check(r, true); // phase rebooting stays recorded with the boot id; the check read before is stale
         }
@@ -142,7 +141,7 @@ final class RebootStep {
         if (!(in instanceof DriverAnswered answer)) {
             return stay(req);
         }
-        Roll roll = r.rebooted();
+        RollFacts roll = r.rebooted();
         List<NodeEffect> effects = new ArrayList<>();
         if (roll.reboots() == 1) {
             effects.add(new RebootRequested());
@@ -158,6 +157,6 @@ final class RebootStep {
         effects.add(new Say(n == 1 ? "reboot requested" : "reboot requested again (" + n + ")", false));
         effects.add(new Event(EventReason.REBOOT_REQUESTED, "reboot requested so that containerd loads the current CRI config"
                 + (n > 1 ? " (reboot " + n + ")" : "") + "; boot id before: " + roll.bootBefore()));
-        return then(effects, awaitReturn(roll));
+        return then(effects, ReturnStep.awaitReturn(roll));
     }
 }

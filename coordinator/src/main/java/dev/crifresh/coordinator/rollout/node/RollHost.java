@@ -6,7 +6,6 @@ import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.events.EventReason;
-import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.gate.NodeGates;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
@@ -21,7 +20,10 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 
-/** What a {@link NodeRoll} needs from the run it belongs to. Every call happens on the run's context. */
+/**
+ * What a {@link NodeRunner} needs from the run it belongs to. No defaults: a host that forgot one would leave the roll
+ * unguarded or blind (no nodes for the safety checks, no gates). Every call happens on the run's context.
+ */
 public interface RollHost extends GuardedPatch.Host {
     Vertx vertx();
 
@@ -35,15 +37,11 @@ public interface RollHost extends GuardedPatch.Host {
 
     RebootDriver driver();
 
-    /** The rollout gates (blockers, etcd, pull proof); none unless the run has some. */
-    default NodeGates gates() {
-        return Gates.none(vertx(), vertx().getOrCreateContext());
-    }
+    /** The rollout gates (blockers, etcd, pull proof); {@code Gates.none} when the run has none. */
+    NodeGates gates();
 
     /** Every node of the cluster in its latest state, selected or not (what the safety checks and etcd gate see). */
-    default List<NodeFacts> clusterView() {
-        return List.of();
-    }
+    List<NodeFacts> clusterView();
 
     /** The node's latest state from the informer; null once deleted. */
     NodeFacts facts(String name);
@@ -52,17 +50,10 @@ public interface RollHost extends GuardedPatch.Host {
      * The run's copy of the node (its informer's, with the answers of its own patches), or null when it has none: a
      * guarded patch is decided on it first, and its guard refuses a stale copy.
      */
-    default Node cached(String name) {
-        return null;
-    }
+    Node cached(String name);
 
     /** Requests the node's reboot from the driver, on a worker thread (the driver blocks). */
-    default Future<Void> reboot(Node node) {
-        return vertx().executeBlocking(() -> {
-            driver().reboot(node);
-            return null;
-        }, false);
-    }
+    Future<Void> reboot(Node node);
 
     /** Classifies the node's latest state now. */
     Classification classifyNow(String name);
@@ -74,15 +65,11 @@ public interface RollHost extends GuardedPatch.Host {
     @Override
     Fence fence();
 
-    /** Time and timers. */
     /** The wall clock: when phase rebooting is recorded ({@code crifresh.dev/recorded-at}). */
-    default Clock clock() {
-        return Clock.systemUTC();
-    }
+    Clock clock();
 
-    default Ticker ticker() {
-        return Ticker.of(vertx());
-    }
+    /** Time and timers. */
+    Ticker ticker();
 
     /** Retries a Kubernetes call on transient errors while the Lease is held. */
     @Override
@@ -93,9 +80,7 @@ public interface RollHost extends GuardedPatch.Host {
      * read, and its conversion to facts, between the nodes that ask at about the same time ({@code SharedNodeList}
      * in rollout.view): a wave of B nodes in a cluster of N converts N nodes, not B × N.
      */
-    default Future<List<NodeFacts>> freshNodeList() {
-        return retry().call(() -> nodes().listAll()).map(NodeFacts::all);
-    }
+    Future<List<NodeFacts>> freshNodeList();
 
     /** How many nodes may be unavailable at once. */
     int budget();
@@ -103,27 +88,22 @@ public interface RollHost extends GuardedPatch.Host {
     /** The nodes of this run in progress now. */
     Set<String> inFlight();
 
-    void progress(NodeRoll roll, String text);
+    void progress(NodeRunner roll, String text);
 
-    /** A progress line with its level; a host without levels logs it as a plain line. */
-    default void progress(NodeRoll roll, ProgressListener.Level level, String text) {
-        progress(roll, text);
-    }
+    /** A progress line with its level. */
+    void progress(NodeRunner roll, ProgressListener.Level level, String text);
 
-    /** Records a Kubernetes Event on the node (best effort); a host without Events drops it. */
-    default void event(String node, EventReason reason, String message) {
-    }
+    /** Records a Kubernetes Event on the node (best effort). */
+    void event(String node, EventReason reason, String message);
 
     /**
      * Silences the node's alerts in Alertmanager right before its reboot request; never fails (a warning at most),
      * and creates nothing once the run may not act (the Lease not held) or is stopping. The run expires it when
      * the node's step ends.
      */
-    default Future<Void> silence(String node) {
-        return Future.succeededFuture();
-    }
+    Future<Void> silence(String node);
 
-    void rebootRequested(NodeRoll roll);
+    void rebootRequested(NodeRunner roll);
 
-    void finished(NodeRoll roll);
+    void finished(NodeRunner roll);
 }

@@ -1,7 +1,7 @@
 /**
  * One node's way through a rollout: the pure step function ({@link dev.crifresh.coordinator.rollout.node.NodeStep},
  * {@code RebootStep}) over sealed states, inputs and effects, and the one effect runner that carries the effects out
- * ({@link dev.crifresh.coordinator.rollout.node.NodeRoll}: drain, last-moment check, reboot request, verify, uncordon),
+ * ({@link dev.crifresh.coordinator.rollout.node.NodeRunner}: drain, last-moment check, reboot request, verify, uncordon),
  * through what the run lends it ({@link dev.crifresh.coordinator.rollout.node.RollHost}).
  */
 @MayUse({

@@ -25,9 +25,17 @@ public final class RolloutOrder {
         if (owner != null && owner.phase().mayHaveRebooted()) {
             return 0;
         }
-        if (n.role() == Role.CONTROL_PLANE) {
+        if (roleRank(n.role()) > 0) {
             return 3;
         }
         return n.unavailable() ? 1 : 2;
+    }
+
+    /**
+     * Workers before control planes: the one rule both this order and a node queued while the roll is under way
+     * (joined, or rolled again) follow.
+     */
+    public static int roleRank(Role role) {
+        return role == Role.CONTROL_PLANE ? 1 : 0;
     }
 }

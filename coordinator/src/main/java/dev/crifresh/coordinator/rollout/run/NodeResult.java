@@ -6,11 +6,11 @@ import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.report.Decision;
 import dev.crifresh.coordinator.report.NodeReport;
 import dev.crifresh.coordinator.report.Outcome;
-import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.plan.Decisions;
 
 /**
- * What the run itself recorded about one node (outside a {@link NodeRoll}): its decision, its outcome and
+ * What the run itself recorded about one node (outside a {@link NodeRunner}): its decision, its outcome and
  * the detail explaining it. A null field was not recorded and falls back to a default in the report.
  */
 record NodeResult(Decision decision, Outcome outcome, String detail) {
@@ -32,7 +32,7 @@ record NodeResult(Decision decision, Outcome outcome, String detail) {
      * The node's report line: a finished roll's outcome wins over what the run recorded; a node nothing
      * was recorded for is not-attempted, and says so when the run stopped.
      */
-    NodeReport report(Classification c, Action action, NodeRoll roll, boolean stopped) {
+    NodeReport report(Classification c, Action action, NodeRunner roll, boolean stopped) {
         Decision d = decision != null ? decision : Decisions.of(c, action);
         Outcome o = outcome != null ? outcome : Outcome.NOT_ATTEMPTED;
         String why = detail != null ? detail : c.detail();

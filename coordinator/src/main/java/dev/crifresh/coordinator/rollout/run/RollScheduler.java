@@ -2,8 +2,9 @@ package dev.crifresh.coordinator.rollout.run;
 
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.Role;
-import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.plan.Budget;
+import dev.crifresh.coordinator.rollout.plan.RolloutOrder;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -18,22 +19,20 @@ import java.util.function.Function;
  * each only when {@link Budget#controlPlaneBlocker} has no objection. Every call happens on the run's context.
  */
 final class RollScheduler {
-    private final Map<String, NodeRoll> rolls = new LinkedHashMap<>();
-    private final List<NodeRoll> queue = new ArrayList<>();
+    private final Map<String, NodeRunner> rolls = new LinkedHashMap<>();
+    private final List<NodeRunner> queue = new ArrayList<>();
     private final Set<String> inFlight = new LinkedHashSet<>();
     /** The stale worker rolled first and alone because no fresh node can take evicted pods, until it ends. */
     private String seed;
 
-    /** Queues a roll, after the ones queued before — a worker before every queued control plane. */
-    void add(NodeRoll roll) {
+    /** Queues a roll, after the ones queued before — a worker before every queued control plane ({@link RolloutOrder#roleRank}). */
+    void add(NodeRunner roll) {
         rolls.put(roll.name(), roll);
         int at = queue.size();
-        if (roll.role() == Role.WORKER) {
-            for (int i = 0; i < queue.size(); i++) {
-                if (queue.get(i).role() == Role.CONTROL_PLANE) {
-                    at = i;
-                    break;
-                }
+        for (int i = 0; i < queue.size(); i++) {
+            if (RolloutOrder.roleRank(queue.get(i).role()) > RolloutOrder.roleRank(roll.role())) {
+                at = i;
+                break;
             }
         }
         queue.add(at, roll);
@@ -45,17 +44,17 @@ final class RollScheduler {
     }
 
     /** The node's roll, or null when the node is not rolled. */
-    NodeRoll roll(String name) {
+    NodeRunner roll(String name) {
         return rolls.get(name);
     }
 
     /** The node's roll while it is in flight, else null. */
-    NodeRoll inFlight(String name) {
+    NodeRunner inFlight(String name) {
         return inFlight.contains(name) ? rolls.get(name) : null;
     }
 
     /** The queued rolls, in order (a copy). */
-    List<NodeRoll> queued() {
+    List<NodeRunner> queued() {
         return List.copyOf(queue);
     }
 
@@ -73,20 +72,20 @@ final class RollScheduler {
     }
 
     /** Starts a roll now, whatever the budget says. */
-    void start(NodeRoll roll) {
+    void start(NodeRunner roll) {
         queue.remove(roll);
         inFlight.add(roll.name());
         roll.start();
     }
 
     /** The roll reported its end. */
-    void finished(NodeRoll roll) {
+    void finished(NodeRunner roll) {
         inFlight.remove(roll.name());
     }
 
     /** Abandons every roll in flight (the run is interrupted); they count as in flight no more. */
     void abandonInFlight(String why) {
-        for (NodeRoll roll : rolls.values()) {
+        for (NodeRunner roll : rolls.values()) {
             if (inFlight.contains(roll.name())) {
                 roll.abandon(why);
             }
@@ -96,7 +95,7 @@ final class RollScheduler {
 
     /** Abandons every queued roll (the run finishes). */
     void abandonQueued(String why) {
-        for (NodeRoll roll : queue) {
+        for (NodeRunner roll : queue) {
             roll.abandon(why);
         }
     }
@@ -112,7 +111,7 @@ final class RollScheduler {
      */
     String startWhatFits(Function<String, NodeFacts> facts, List<NodeFacts> nodes, int budget) {
         Map<String, String> unavailable = Budget.unavailable(nodes, inFlight);
-        NodeRoll seedRoll = seed == null ? null : rolls.get(seed);
+        NodeRunner seedRoll = seed == null ? null : rolls.get(seed);
         if (seedRoll != null && !seedRoll.finished() && facts.apply(seed) != null) {
             if (inFlight.contains(seed)) {
                 return null;
@@ -125,7 +124,7 @@ final class RollScheduler {
         }
         seed = null;
         String blocker = null;
-        for (NodeRoll roll : List.copyOf(queue)) {
+        for (NodeRunner roll : List.copyOf(queue)) {
             NodeFacts f = facts.apply(roll.name());
             if (f == null) {
                 queue.remove(roll);

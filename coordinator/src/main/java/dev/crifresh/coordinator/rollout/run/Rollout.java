@@ -14,13 +14,10 @@ import dev.crifresh.coordinator.kube.PodOps;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
-import dev.crifresh.coordinator.rollout.api.ErrorText;
 import dev.crifresh.coordinator.rollout.api.Fence;
-import dev.crifresh.coordinator.rollout.api.GuardedPatch;
 import dev.crifresh.coordinator.rollout.lease.LeaseFence;
 import dev.crifresh.coordinator.rollout.lease.LeaseKeeper;
-import dev.crifresh.coordinator.rollout.lease.WorkerFence;
-import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.RunObserver;
 import dev.crifresh.coordinator.rollout.observe.RunSilences;
@@ -28,7 +25,6 @@ import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
 import dev.crifresh.coordinator.rollout.view.ClassificationCache;
 import dev.crifresh.coordinator.rollout.view.NodeView;
-import dev.crifresh.coordinator.rollout.view.PatchEchoNodeOps;
 import dev.crifresh.coordinator.rollout.view.RunInformers;
 import dev.crifresh.coordinator.silence.Silences;
 import dev.crifresh.coordinator.time.Ticker;
@@ -38,8 +34,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Clock;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -48,9 +42,9 @@ import java.util.function.Consumer;
  * answers back, each with the epoch of the state that asked for it — an answer for a state the run has left is
  * dropped here, and nowhere else. Everything runs on one Vert.x context; blocking Kubernetes calls, the classification
  * and the reboot driver run on worker threads, and every write passes the run's {@link Fence} on the event loop and
- * again on the worker right before it is sent ({@link WorkerFence}). The parts: the Lease ({@link LeaseKeeper}), the
+ * again on the worker right before it is sent ({@link RunPorts}). The parts: the Lease ({@link LeaseKeeper}), the
  * node view ({@link NodeView}) and its events ({@link RunNodes}), the plan ({@link RolloutPlan}), the pre-flight
- * ({@link RunPreflight}), the rolls ({@link RunRolls}, each node's {@link NodeRoll} seeing the run as
+ * ({@link RunPreflight}), the rolls ({@link RollingPhase}, each node's {@link NodeRunner} seeing the run as
  * {@link RunHost}), the report ({@link RunResults}) and the progress lines and Events ({@link RunObserver}).
  */
 public final class Rollout {
@@ -66,10 +60,11 @@ public final class Rollout {
     private final StaleNodeTaints taints;
     private final RunInformers informers;
     private final Sides sides = new Sides();
+    private final RunEffects effects;
     private final NodeView view = new NodeView();
     private final RunResults results = new RunResults();
     private final RunHost host;
-    private final RunRolls rolls;
+    private final RollingPhase rolls;
     private final RunNodes nodes;
     private final PodOps podOps;
     private final RebootDriver driver;
@@ -79,7 +74,6 @@ public final class Rollout {
     private String apiHost;
     private final RunLoop loop;
     private boolean lockHeld;
-    private long observeStart;
     /** False once the run ended: read by the fence, also on worker threads. */
     private volatile boolean open = true;
 
@@ -93,24 +87,24 @@ public final class Rollout {
                 settings.rebootTimeout(), classifier.registry()), this::carryOut);
         this.lease = new LeaseKeeper(ticker, lease, settings, progress, new LeaseEvents());
         this.fence = new LeaseFence(this.lease, () -> open, ticker, settings.leaseDuration());
-        this.retry = new ApiRetry(ticker, fence, settings.leaseDuration());
-        this.nodeOps = new PatchEchoNodeOps(nodeOps.gated(WorkerFence.gate(fence)), this::patched);
-        this.podOps = podOps.gated(WorkerFence.gate(fence));
-        this.driver = WorkerFence.driver(driver, fence);
-        this.events = new RolloutEvents(eventOps.gated(WorkerFence.gate(fence.closing())), settings.runId(), view::raw, progress, clock,
-                fence.closing()::mayWrite);
+        RunPorts ports = RunPorts.fenced(nodeOps, podOps, driver, eventOps, fence, ticker, settings.leaseDuration(), this::patched);
+        this.retry = ports.nodes().retry();
+        this.nodeOps = ports.nodes().nodes();
+        this.podOps = ports.pods();
+        this.driver = ports.driver();
+        this.events = new RolloutEvents(ports.events(), settings.runId(), view::raw, progress, clock, fence.closing()::mayWrite);
         this.observer = new RunObserver(progress, events);
         // The taints come off also while the run ends (after it is done): retried for as long as the Lease is held.
-        NodeOps cleanup = new PatchEchoNodeOps(nodeOps.gated(WorkerFence.gate(fence.closing())), this::patched);
-        this.taints = new StaleNodeTaints(new GuardedPatch.Target(cleanup, new ApiRetry(ticker, fence.closing(), settings.leaseDuration()),
-                fence.closing()), settings.runId(), settings.staleTaint(), observer);
+        this.taints = new StaleNodeTaints(ports.cleanup(), settings.runId(), settings.staleTaint(), observer);
         this.informers = new RunInformers(context, classifier, clock, new ClassificationCache(classifier), this.nodeOps, view,
-                settings.nodeSelector() != null, () -> loop.run().done());
-        this.host = new RunHost(vertx, settings, this.nodeOps, this.podOps, this.driver, view, fence, ticker, retry, observer, sides);
-        this.rolls = new RunRolls(host, view, taints, () -> silences, ticker, settings.rebootTimeout(), observer, sides);
+                settings.nodeSelector() != null, () -> loop.machine().done());
+        this.host = new RunHost(vertx, settings, this.nodeOps, this.podOps, this.driver, view, fence, ticker, clock, retry, observer, sides);
+        this.rolls = new RollingPhase(host, view, taints, () -> silences, ticker, settings.rebootTimeout(), observer, sides);
         this.nodes = new RunNodes(ticker, view, results, rolls, taints, settings, classifier.registry(), observer, sides);
         this.gates = Gates.none(vertx, context);
         this.silences = new RunSilences(Silences.none(), o -> observer.accept(new RunEvent.Silence(o)));
+        this.effects = new RunEffects(loop, settings.action(), ticker, retry, this.nodeOps, view, informers, nodes, rolls, results,
+                observer, this::runPreflight, () -> gates, this::finish);
     }
 
     /** The rollout gates (blockers, etcd, pull proof); none unless set before {@link #run()}. */
@@ -163,79 +157,24 @@ public final class Rollout {
     }
 
     private void carryOut(RunEffect effect) {
-        long epoch = loop.run().epoch();
-        if (effect instanceof RunEffect.Emit e) {
-            observer.accept(e.event());
-        } else if (effect instanceof RunEffect.NodeRecord r) {
-            results.record(r);
-        } else if (effect instanceof RunEffect.Observe) {
-            observe(epoch);
-        } else if (effect instanceof RunEffect.ObserveLater l) {
-            ticker.setTimer(l.delay(), () -> answer(epoch, new RunInput.ObserveDue()));
-        } else if (effect instanceof RunEffect.StartConfigWait) {
-            nodes.startConfigWait(informers::classifyLatest);
-        } else if (effect instanceof RunEffect.Classify) {
-            informers.classifyLatest(results.names()).onComplete(ar -> {
-                if (current(epoch)) {
-                    feed(ar.failed() ? new RunInput.PlanFailed(ErrorText.message(ar.cause())) : planned(ar.result()));
-                }
-            });
-        } else if (effect instanceof RunEffect.StartGates g) {
-            preflight().gates(gates, g.plan()).onSuccess(in -> answer(epoch, in));
-        } else if (effect instanceof RunEffect.Preflight p) {
-            preflight().check(p).onSuccess(in -> answer(epoch, in));
-        } else if (effect instanceof RunEffect.Release r) {
-            preflight().release(r).onSuccess(in -> answer(epoch, in));
-        } else if (effect instanceof RunEffect.Place p) {
-            preflight().place(p.reboots(), nodes.fresh(), () -> loop.run().done()).onSuccess(in -> answer(epoch, in));
-        } else if (effect instanceof RunEffect.Roll r) {
-            rolls.start(r.ordered(), r.budget(), results.placement() == null ? null : results.placement().seed(), results.size());
-            nodes.decidePending();
-            rolls.pump();
-        } else if (effect instanceof RunEffect.WaitForFresh w) {
-            nodes.waitForFresh(w.nodes());
-            // Nodes may have changed while they were classified: check the waited ones again, off the loop.
-            informers.classifyLatest(nodes.freshWait.snapshot()).onSuccess(latest -> nodes.freshWait.checkAll(latest.values()));
-        } else if (effect instanceof RunEffect.CancelBlocked) {
-            rolls.cancelBlockedTimer();
-        } else if (effect instanceof RunEffect.AbandonInFlight a) {
-            rolls.abandonInFlight(a.why());
-        } else if (effect instanceof RunEffect.FinalInventory) {
-            Future<List<Node>> read = nodes.inventory(nodeOps);
-            if (read != null) {
-                read.onComplete(ar -> {
-                    RunInput in = ar.failed() ? new RunInput.InventoryFailed(ErrorText.message(ar.cause())) : null;
-                    answer(epoch, in != null || !current(epoch) ? in : nodes.inventoryRead(ar.result()));
-                });
-            }
-        } else if (effect instanceof RunEffect.ReportOnly) {
-            reportOnly();
-        } else if (effect instanceof RunEffect.Finish) {
-            finish();
-        }
+        RunEffect.dispatch(effect, effects);
     }
 
-    private RunPreflight preflight() {
+    private RunPreflight runPreflight() {
         return new RunPreflight(context, settings, driver, podOps, view, results, taints, host, observer, apiHost);
-    }
-
-    private RunInput planned(Map<String, Classification> latest) {
-        RolloutPlan plan = RolloutPlan.decide(settings.action(), results.initial(), latest, view::facts);
-        nodes.fresh().addAll(plan.fresh());
-        return new RunInput.Planned(plan);
     }
 
     // ---- 1. lock ---------------------------------------------------------------------------------------------
 
-    private final class LeaseEvents implements LeaseKeeper.Run {
+    private final class LeaseEvents implements LeaseKeeper.LockListener {
         @Override
         public boolean done() {
-            return loop.run().done();
+            return loop.machine().done();
         }
 
         @Override
         public boolean interrupted() {
-            return loop.run().stop() != null && loop.run().stop().reason() == StopReason.INTERRUPTED;
+            return loop.machine().stop() != null && loop.machine().stop().reason() == StopReason.INTERRUPTED;
         }
 
         @Override
@@ -263,45 +202,9 @@ public final class Rollout {
         }
     }
 
-    /** The Lease was not acquired: the report still classifies every node. */
-    private void reportOnly() {
-        informers.listAndClassify().onComplete(ar -> {
-            if (ar.succeeded()) {
-                ar.result().values().forEach(results::classified);
-            }
-            feed(new RunInput.Reported());
-        });
-    }
-
-    // ---- 2. observe + 3. classify ----------------------------------------------------------------------------
-
-    /** Starts the informers and classifies every node; a transient failure is retried while the Lease is held. */
-    private void observe(long epoch) {
-        int attempt = ((RunStep.Observing) loop.run().state()).attempt();
-        if (attempt == 1) {
-            observeStart = ticker.nanoTime();
-        }
-        informers.start(nodes, rolls::pump).onComplete(ar -> {
-            if (!current(epoch)) {
-                return;
-            }
-            if (ar.failed()) {
-                boolean again = retry.again(ar.cause(), attempt, observeStart);
-                if (again) {
-                    informers.close();
-                }
-                feed(new RunInput.ObserveFailed(ErrorText.message(ar.cause()), again));
-                return;
-            }
-            ar.result().values().forEach(results::classified);
-            observer.accept(new RunEvent.Classified(List.copyOf(results.initial())));
-            feed(new RunInput.Observed(results.size()));
-        });
-    }
-
-    /** A patch we sent returned this node (see {@link PatchEchoNodeOps}). */
+    /** A patch we sent returned this node (see {@link RunPorts}). */
     private void patched(Node node) {
-        if (!loop.run().done() && node != null) {
+        if (!loop.machine().done() && node != null) {
             view.patched(node);
         }
     }
@@ -311,12 +214,12 @@ public final class Rollout {
     /** Every exit path: the report, crifresh's taints off, silences expired, Events settled, the Lease released. */
     private void finish() {
         open = false;
-        String error = loop.run().stop() == null ? null : loop.run().stop().why();
+        String error = loop.machine().stop() == null ? null : loop.machine().stop().why();
         nodes.finish(error);
         rolls.cancelBlockedTimer();
         lease.stopRenewing();
         rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
-        Report report = results.report(settings.action(), rolls::roll, loop.run().stop(), nodes.joined().all(), gates.notes());
+        Report report = results.report(settings.action(), rolls::roll, loop.machine().stop(), nodes.joined().all(), gates.notes());
         RunEnd.close(gates, this::removeTaints, silences, events, ticker, lease).onComplete(ar -> {
             informers.close(); // whether or not the Lease could be released: the run is over either way
             promise.tryComplete(report.withWarnings(silences.warnings()));
@@ -329,7 +232,7 @@ public final class Rollout {
      * next run removes this run's taints as leftovers.
      */
     private Future<Void> removeTaints() {
-        if (!lockHeld || loop.run().stop() != null && loop.run().stop().reason() == StopReason.LOCK_LOST) {
+        if (!lockHeld || loop.machine().stop() != null && loop.machine().stop().reason() == StopReason.LOCK_LOST) {
             return Future.succeededFuture();
         }
         return taints.untaintAll(view.nodes()).compose(v -> taints.untaintRemembered());
@@ -337,7 +240,7 @@ public final class Rollout {
 
     // ---- what the parts ask of the run -----------------------------------------------------------------------
 
-    private final class Sides implements RunHost.Run, RunRolls.Run, RunNodes.Run {
+    private final class Sides implements RunHost.RollSupport, RollingPhase.RunControl, RunNodes.RunStatus {
         @Override
         public Gates gates() {
             return gates;
@@ -345,12 +248,12 @@ public final class Rollout {
 
         @Override
         public RunStep.RunState state() {
-            return loop.run().state();
+            return loop.machine().state();
         }
 
         @Override
         public long epoch() {
-            return loop.run().epoch();
+            return loop.machine().epoch();
         }
 
         @Override
@@ -360,12 +263,12 @@ public final class Rollout {
 
         @Override
         public boolean rolling() {
-            return loop.run().state() instanceof RunStep.Rolling;
+            return loop.machine().state() instanceof RunStep.Rolling;
         }
 
         @Override
         public boolean stopping() {
-            return loop.run().stopping();
+            return loop.machine().stopping();
         }
 
         @Override
@@ -396,7 +299,7 @@ public final class Rollout {
         /** Alerts are noise, not safety: not fenced like a cluster write, but never created once the run may not act. */
         @Override
         public Future<Void> silence(String node) {
-            return !fence.mayWrite() || loop.run().stopping() ? Future.succeededFuture() : silences.create(node);
+            return !fence.mayWrite() || loop.machine().stopping() ? Future.succeededFuture() : silences.create(node);
         }
 
         @Override
@@ -405,7 +308,7 @@ public final class Rollout {
         }
 
         @Override
-        public void finished(NodeRoll roll) {
+        public void finished(NodeRunner roll) {
             rolls.finished(roll);
         }
     }

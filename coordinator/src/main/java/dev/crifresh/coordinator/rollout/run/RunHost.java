@@ -11,7 +11,7 @@ import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.api.Fence;
-import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.node.RollHost;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.RunObserver;
@@ -22,18 +22,19 @@ import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * The run as each {@link NodeRoll} sees it ({@link RollHost}): the run's node view and write paths (fenced), its
+ * The run as each {@link NodeRunner} sees it ({@link RollHost}): the run's node view and write paths (fenced), its
  * time, its budget, and where a roll's progress, Events and end go — progress and Events become
  * {@link RunEvent}s for the run's {@link RunObserver}. Called on the run's context.
  */
 final class RunHost implements RollHost {
     /** What the host asks of the run it belongs to. */
-    interface Run {
+    interface RollSupport {
         Gates gates();
 
         boolean stopping();
@@ -50,7 +51,7 @@ final class RunHost implements RollHost {
 
         void rebootRequested(String node);
 
-        void finished(NodeRoll roll);
+        void finished(NodeRunner roll);
     }
 
     private final Vertx vertx;
@@ -61,13 +62,14 @@ final class RunHost implements RollHost {
     private final NodeView view;
     private final Fence fence;
     private final Ticker ticker;
+    private final Clock clock;
     private final ApiRetry retry;
     private final SharedNodeList<NodeFacts> freshNodes;
     private final Consumer<RunEvent> observer;
-    private final Run run;
+    private final RollSupport run;
 
     RunHost(Vertx vertx, CoordinatorSettings settings, NodeOps nodes, PodOps pods, RebootDriver driver, NodeView view,
-            Fence fence, Ticker ticker, ApiRetry retry, Consumer<RunEvent> observer, Run run) {
+            Fence fence, Ticker ticker, Clock clock, ApiRetry retry, Consumer<RunEvent> observer, RollSupport run) {
         this.vertx = vertx;
         this.settings = settings;
         this.nodes = nodes;
@@ -76,6 +78,7 @@ final class RunHost implements RollHost {
         this.view = view;
         this.fence = fence;
         this.ticker = ticker;
+        this.clock = clock;
         this.retry = retry;
         this.freshNodes = new SharedNodeList<>(() -> retry.call(nodes::listAll).map(NodeFacts::all));
         this.observer = observer;
@@ -149,6 +152,20 @@ final class RunHost implements RollHost {
     }
 
     @Override
+    public Clock clock() {
+        return clock;
+    }
+
+    /** On a worker thread: the driver blocks. */
+    @Override
+    public Future<Void> reboot(Node node) {
+        return vertx.executeBlocking(() -> {
+            driver.reboot(node);
+            return null;
+        }, false);
+    }
+
+    @Override
     public ApiRetry retry() {
         return retry;
     }
@@ -169,12 +186,12 @@ final class RunHost implements RollHost {
     }
 
     @Override
-    public void progress(NodeRoll roll, String text) {
+    public void progress(NodeRunner roll, String text) {
         observer.accept(new RunEvent.NodeProgress(roll.prefix(), null, text));
     }
 
     @Override
-    public void progress(NodeRoll roll, ProgressListener.Level level, String text) {
+    public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
         observer.accept(new RunEvent.NodeProgress(roll.prefix(), level, text));
     }
 
@@ -189,13 +206,13 @@ final class RunHost implements RollHost {
     }
 
     @Override
-    public void rebootRequested(NodeRoll roll) {
+    public void rebootRequested(NodeRunner roll) {
         run.rebootRequested(roll.name());
         observer.accept(new RunEvent.RebootOrdered(roll.name(), roll.resumed()));
     }
 
     @Override
-    public void finished(NodeRoll roll) {
+    public void finished(NodeRunner roll) {
         run.finished(roll);
     }
 }

@@ -14,7 +14,7 @@ final class RunLoop {
     private final RunStep.Config config;
     private final Consumer<RunEffect> carryOut;
     private final ArrayDeque<RunInput> inputs = new ArrayDeque<>();
-    private RunStep.Run run = RunStep.Run.start();
+    private RunStep.Machine run = RunStep.Machine.start();
     private boolean feeding;
 
     RunLoop(RunStep.Config config, Consumer<RunEffect> carryOut) {
@@ -22,7 +22,7 @@ final class RunLoop {
         this.carryOut = carryOut;
     }
 
-    RunStep.Run run() {
+    RunStep.Machine machine() {
         return run;
     }
 

@@ -10,7 +10,7 @@ import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.report.Decision;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.StopReason;
-import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
 import dev.crifresh.coordinator.rollout.view.NodeView;
@@ -32,7 +32,7 @@ import java.util.function.Function;
  * <ol>
  *   <li>the waits: a config-pending node re-checked ({@link #configWait}), a node waited for to turn fresh
  *       ({@link #freshWait}); a node deleted while waited for is not attempted, or fails the run;</li>
- *   <li>a rolling node's roll hears of it ({@link NodeRoll#onUpdate()}, {@link NodeRoll#onDeleted()}), and a change of
+ *   <li>a rolling node's roll hears of it ({@link NodeRunner#onUpdate()}, {@link NodeRunner#onDeleted()}), and a change of
  *       availability lets the rolls start what fits;</li>
  *   <li>a node that joins while the run is under way is waited for until it attests ({@link JoinedNodes}), then
  *       decided like the others — at once while rolling or waiting, else once the roll begins;</li>
@@ -42,7 +42,7 @@ import java.util.function.Function;
  */
 final class RunNodes implements NodeOps.NodeEvents {
     /** What the node events ask of the run. */
-    interface Run {
+    interface RunStatus {
         RunStep.RunState state();
 
         /** The epoch of the run's state now: an answer to an effect started now carries it. */
@@ -63,12 +63,12 @@ final class RunNodes implements NodeOps.NodeEvents {
     private final JoinedNodes joined;
     private final NodeView view;
     private final RunResults results;
-    private final RunRolls rolls;
+    private final RollingPhase rolls;
     private final StaleNodeTaints taints;
     private final CoordinatorSettings settings;
     private final String registry;
     private final Consumer<RunEvent> observer;
-    private final Run run;
+    private final RunStatus run;
     /** Nodes fresh by now: where evicted pods should land. */
     private final Set<String> fresh = new TreeSet<>();
     /** Joined nodes that settled while the run was deciding: decided once rolling starts. */
@@ -77,8 +77,8 @@ final class RunNodes implements NodeOps.NodeEvents {
     private int joinsPending;
     private boolean inventoryReading;
 
-    RunNodes(Ticker ticker, NodeView view, RunResults results, RunRolls rolls, StaleNodeTaints taints, CoordinatorSettings settings,
-             String registry, Consumer<RunEvent> observer, Run run) {
+    RunNodes(Ticker ticker, NodeView view, RunResults results, RollingPhase rolls, StaleNodeTaints taints, CoordinatorSettings settings,
+             String registry, Consumer<RunEvent> observer, RunStatus run) {
         this.view = view;
         this.results = results;
         this.rolls = rolls;
@@ -171,7 +171,7 @@ final class RunNodes implements NodeOps.NodeEvents {
         } else if (state instanceof RunStep.Waiting) {
             recheck(freshWait, name);
         } else if (state instanceof RunStep.Rolling) {
-            NodeRoll roll = rolls.inFlight(name);
+            NodeRunner roll = rolls.inFlight(name);
             if (roll != null) {
                 roll.onUpdate();
             }
@@ -196,7 +196,7 @@ final class RunNodes implements NodeOps.NodeEvents {
             run.feed(new RunInput.Halt(StopReason.NODE_FAILED, name + " was deleted during the run"));
             freshWait.endIfEmpty();
         }
-        NodeRoll roll = rolls.inFlight(name);
+        NodeRunner roll = rolls.inFlight(name);
         if (roll != null) {
             roll.onDeleted();
         }
@@ -270,7 +270,7 @@ final class RunNodes implements NodeOps.NodeEvents {
             results.record(new RunEffect.NodeRecord(name, Decision.SKIP, Outcome.SKIPPED, joinedRun + c.detail()));
             observer.accept(new RunEvent.JoinedDecided(name, c, RunEvent.JoinedRoute.SKIPPED));
         } else if (c.verdict() == NodeVerdict.CONFIG_PENDING) {
-            String within = NodeRoll.seconds(settings.attestTimeout());
+            String within = NodeRunner.seconds(settings.attestTimeout());
             results.record(new RunEffect.NodeRecord(name, Decision.WAIT, Outcome.FAILED, joinedRun + "its config did not hold the desired credential within "
                     + within + ": " + c.detail()));
             run.feed(new RunInput.Halt(StopReason.TIMED_OUT, name + " joined during the run and its config did not hold the desired credential for "

@@ -10,7 +10,7 @@ import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.Result;
 import dev.crifresh.coordinator.report.StopReason;
-import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -92,7 +92,7 @@ final class RunResults {
     }
 
     /** The run's report: a node's finished roll wins over what the run recorded ({@link NodeResult#report}). */
-    Report report(Action action, Function<String, NodeRoll> rolls, RunStep.Stop stop, List<String> joined, List<GateNote> gates) {
+    Report report(Action action, Function<String, NodeRunner> rolls, RunStep.Stop stop, List<String> joined, List<GateNote> gates) {
         List<NodeReport> nodes = new ArrayList<>();
         for (Classification c : initial.values()) {
             nodes.add(results.getOrDefault(c.name(), NodeResult.NONE).report(c, action, rolls.apply(c.name()), stop != null));

@@ -7,7 +7,7 @@ import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.lease.LeaseKeeper;
-import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.plan.ApiAway;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
@@ -37,7 +37,7 @@ import java.util.List;
  *       restart containerd themselves, then goes on with the reboots; else (and after auto's wait) a reboot that
  *       takes the API server away ({@link ApiAway}) or that the driver cannot do ({@link DriverCheck}) stops the
  *       run before any node is touched; an earlier run's leftovers are released, then the stale nodes tainted.</li>
- *   <li><b>Roll</b> ({@link RunRolls}): nodes an earlier run may have rebooted are resumed at once (only waited
+ *   <li><b>Roll</b> ({@link RollingPhase}): nodes an earlier run may have rebooted are resumed at once (only waited
  *       for); then workers — already-unavailable ones first — as many at once as {@code --max-unavailable} allows,
  *       counting nodes NotReady or cordoned by others, then control planes one at a time while every other one is
  *       Ready (both checks see every node of the cluster); nothing able to start for {@code --reboot-timeout} stops
@@ -63,10 +63,10 @@ final class RunStep {
     record Stop(StopReason reason, String why) {
     }
 
-    /** The run: its state, the epoch answers must carry (it changes with the kind of state), why it stops. */
-    record Run(long epoch, RunState state, Stop stop) {
-        static Run start() {
-            return new Run(0, new Locking(), null);
+    /** The machine's position: the run's state, the epoch answers must carry (it changes with the kind of state), why it stops. */
+    record Machine(long epoch, RunState state, Stop stop) {
+        static Machine start() {
+            return new Machine(0, new Locking(), null);
         }
 
         boolean stopping() {
@@ -77,8 +77,8 @@ final class RunStep {
             return state instanceof Done;
         }
 
-        Run to(RunState next) {
-            return new Run(next.getClass() == state.getClass() ? epoch : epoch + 1, next, stop);
+        Machine to(RunState next) {
+            return new Machine(next.getClass() == state.getClass() ? epoch : epoch + 1, next, stop);
         }
     }
 
@@ -113,7 +113,7 @@ final class RunStep {
     enum After { WAIT_FRESH, PLACE }
 
     /** The next run and what to do. */
-    record Step(Run run, List<RunEffect> effects) {
+    record Step(Machine run, List<RunEffect> effects) {
     }
 
     /** The observe backoff: 500 ms doubling to 5 s. */
@@ -121,16 +121,16 @@ final class RunStep {
         return Duration.ofMillis(Math.min(5_000L, 500L << Math.min(10, attempt - 1)));
     }
 
-    static Step next(Config config, Run run, RunInput in) {
+    static Step next(Config config, Machine run, RunInput in) {
         List<RunEffect> fx = new ArrayList<>();
         if (run.done()) {
             return new Step(run, fx);
         }
-        Run r = apply(config, run, in, fx);
+        Machine r = apply(config, run, in, fx);
         return new Step(r, fx);
     }
 
-    private static Run apply(Config config, Run run, RunInput in, List<RunEffect> fx) {
+    private static Machine apply(Config config, Machine run, RunInput in, List<RunEffect> fx) {
         if (in instanceof LockAcquired) {
             fx.add(new Observe());
             return run.to(new Observing(1));
@@ -138,13 +138,13 @@ final class RunStep {
             fx.add(new ReportOnly());
             return stop(run, StopReason.LOCK_NOT_ACQUIRED, n.why(), fx);
         } else if (in instanceof LockLost l) {
-            Run r = stop(run, StopReason.LOCK_LOST, l.why(), fx);
+            Machine r = stop(run, StopReason.LOCK_LOST, l.why(), fx);
             fx.add(new AbandonInFlight("the rollout lock was lost"));
             return finish(r, fx);
         } else if (in instanceof LockAbandoned || in instanceof Reported) {
             return finish(run, fx);
         } else if (in instanceof Interrupt) {
-            Run r = stop(run, StopReason.INTERRUPTED, "interrupted", fx);
+            Machine r = stop(run, StopReason.INTERRUPTED, "interrupted", fx);
             fx.add(new AbandonInFlight("interrupted"));
             return run.state() instanceof Locking ? r : finish(r, fx);
         } else if (in instanceof Observed o) {
@@ -166,8 +166,8 @@ final class RunStep {
             fx.add(new Classify());
             return run.to(new Deciding());
         } else if (in instanceof ConfigTimedOut t && run.state() instanceof ConfigWait) {
-            String seconds = NodeRoll.seconds(config.configTimeout());
-            Run r = stop(run, StopReason.TIMED_OUT, t.details().size() + " node(s) did not hold the desired credential for "
+            String seconds = NodeRunner.seconds(config.configTimeout());
+            Machine r = stop(run, StopReason.TIMED_OUT, t.details().size() + " node(s) did not hold the desired credential for "
                     + config.registry() + " within " + seconds + ": " + String.join(", ", t.details().keySet()) + "; nothing was rebooted", fx);
             t.details().forEach((name, detail) -> fx.add(new NodeRecord(name, Decision.WAIT, Outcome.FAILED,
                     "config did not hold the desired credential within " + seconds + ": " + detail)));
@@ -207,7 +207,7 @@ final class RunStep {
         } else if (in instanceof Released r) {
             return released(run, r, fx);
         } else if (in instanceof Placed p) {
-            fx.add(new Roll(p.ordered(), p.budget()));
+            fx.add(new StartRolling(p.ordered(), p.budget()));
             return run.to(new Rolling(p.budget()));
         } else if (in instanceof FreshWaitEnded && run.state() instanceof Waiting w) {
             if (w.reboots() == null || run.stopping()) {
@@ -218,7 +218,7 @@ final class RunStep {
             fx.add(new Preflight(w.reboots(), w.leftovers(), true));
             return run.to(new Deciding());
         } else if (in instanceof FreshTimedOut t && run.state() instanceof Waiting) {
-            String seconds = NodeRoll.seconds(config.attestTimeout());
+            String seconds = NodeRunner.seconds(config.attestTimeout());
             t.details().forEach((name, detail) -> fx.add(new NodeRecord(name, null, Outcome.FAILED,
                     "did not attest fresh within " + seconds + ": " + detail)));
             return finish(stop(run, StopReason.TIMED_OUT, t.details().size() + " node(s) did not attest fresh within " + seconds + ": "
@@ -230,7 +230,7 @@ final class RunStep {
         } else if (in instanceof Halt h) {
             return stop(run, h.reason(), h.why(), fx);
         } else if (in instanceof Blocked b) {
-            return stop(run, StopReason.TIMED_OUT, "no node could start for " + NodeRoll.seconds(config.rebootTimeout()) + ": " + b.why(), fx);
+            return stop(run, StopReason.TIMED_OUT, "no node could start for " + NodeRunner.seconds(config.rebootTimeout()) + ": " + b.why(), fx);
         } else if (in instanceof Idle) {
             if (run.stopping()) {
                 return finish(run, fx);
@@ -246,7 +246,7 @@ final class RunStep {
         return run;
     }
 
-    private static Run configWait(Run run, List<RunEffect> fx) {
+    private static Machine configWait(Machine run, List<RunEffect> fx) {
         fx.add(new StartConfigWait());
         return run.to(new ConfigWait());
     }
@@ -261,7 +261,7 @@ final class RunStep {
         }
     }
 
-    private static Run gatesPassed(Config config, Run run, RolloutPlan plan, List<RunEffect> fx) {
+    private static Machine gatesPassed(Config config, Machine run, RolloutPlan plan, List<RunEffect> fx) {
         if (config.action() == Action.NONE) {
             fx.add(new Release(plan.leftovers(), After.WAIT_FRESH, plan.waits(), new Waiting(null, List.of())));
             return run;
@@ -275,7 +275,7 @@ final class RunStep {
         return run;
     }
 
-    private static Run released(Run run, Released r, List<RunEffect> fx) {
+    private static Machine released(Machine run, Released r, List<RunEffect> fx) {
         if (r.then() == After.WAIT_FRESH) {
             fx.add(new WaitForFresh(r.nodes()));
             return run.to(r.next());
@@ -287,16 +287,16 @@ final class RunStep {
         return run;
     }
 
-    private static Run stop(Run run, StopReason reason, String why, List<RunEffect> fx) {
+    private static Machine stop(Machine run, StopReason reason, String why, List<RunEffect> fx) {
         fx.add(new CancelBlocked());
         if (run.stop() != null) {
             return run;
         }
         fx.add(new Emit(new RunEvent.Stopping(reason, why, run.state() instanceof Rolling)));
-        return new Run(run.epoch(), run.state(), new Stop(reason, why));
+        return new Machine(run.epoch(), run.state(), new Stop(reason, why));
     }
 
-    private static Run finish(Run run, List<RunEffect> fx) {
+    private static Machine finish(Machine run, List<RunEffect> fx) {
         fx.add(new Finish());
         return run.to(new Done());
     }

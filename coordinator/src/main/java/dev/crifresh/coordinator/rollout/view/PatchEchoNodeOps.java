@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.rollout.view;
 
 import dev.crifresh.coordinator.kube.NodeOps;
+import dev.crifresh.coordinator.kube.WriteGate;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Future;
 import java.util.List;
@@ -42,6 +43,11 @@ public final class PatchEchoNodeOps implements NodeOps {
     @Override
     public Future<Node> jsonPatch(String name, String patch) {
         return delegate.jsonPatch(name, patch).onSuccess(patched::accept);
+    }
+
+    @Override
+    public NodeOps gated(WriteGate gate) {
+        return new PatchEchoNodeOps(delegate.gated(gate), patched);
     }
 
     @Override

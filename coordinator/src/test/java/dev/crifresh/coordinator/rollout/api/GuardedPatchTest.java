@@ -1,5 +1,10 @@
 package dev.crifresh.coordinator.rollout.api;
 
+import dev.crifresh.coordinator.time.Ticker;
+import dev.crifresh.coordinator.events.EventReason;
+import dev.crifresh.coordinator.base.ProgressListener;
+import dev.crifresh.coordinator.gate.Gates;
+import dev.crifresh.coordinator.gate.NodeGates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -15,7 +20,8 @@ import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.NodePatches;
 import dev.crifresh.coordinator.kube.PodOps;
-import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.kube.WriteGate;
+import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.node.RollHost;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -219,6 +225,11 @@ class GuardedPatchTest {
 
     /** Real node operations; {@code beforeFirstPatch} (or before every refused one) runs right before it is sent. */
     private final class Nodes implements NodeOps {
+        @Override
+        public NodeOps gated(WriteGate gate) {
+            return this; // in memory, no worker thread: the roll's own fence checks are what the test exercises
+        }
+
         final NodeOps real = new Fabric8NodeOps(context, cluster.client, null);
         final AtomicInteger patches = new AtomicInteger();
         final AtomicInteger gets = new AtomicInteger();
@@ -322,6 +333,11 @@ class GuardedPatchTest {
         }
 
         @Override
+        public Ticker ticker() {
+            return Ticker.of(vertx);
+        }
+
+        @Override
         public int budget() {
             return 1;
         }
@@ -332,15 +348,59 @@ class GuardedPatchTest {
         }
 
         @Override
-        public void progress(NodeRoll roll, String text) {
+        public void progress(NodeRunner roll, String text) {
         }
 
         @Override
-        public void rebootRequested(NodeRoll roll) {
+        public void rebootRequested(NodeRunner roll) {
         }
 
         @Override
-        public void finished(NodeRoll roll) {
+        public void finished(NodeRunner roll) {
+        }
+
+        @Override
+        public NodeGates gates() {
+            return Gates.none(vertx, vertx.getOrCreateContext());
+        }
+
+        @Override
+        public List<NodeFacts> clusterView() {
+            return List.of();
+        }
+
+        @Override
+        public Node cached(String name) {
+            return null;
+        }
+
+        @Override
+        public Future<Void> reboot(Node node) {
+            throw new AssertionError("this test requests no reboot");
+        }
+
+        @Override
+        public java.time.Clock clock() {
+            return java.time.Clock.systemUTC();
+        }
+
+        @Override
+        public Future<List<NodeFacts>> freshNodeList() {
+            return retry().call(() -> nodes().listAll()).map(NodeFacts::all);
+        }
+
+        @Override
+        public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
+            progress(roll, text);
+        }
+
+        @Override
+        public void event(String node, EventReason reason, String message) {
+        }
+
+        @Override
+        public Future<Void> silence(String node) {
+            return Future.succeededFuture();
         }
     }
 }

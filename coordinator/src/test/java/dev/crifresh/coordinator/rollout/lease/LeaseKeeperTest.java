@@ -84,7 +84,7 @@ class LeaseKeeperTest {
                 .withApiOutageBudget(outageBudget);
         LeaseKeeper[] keeper = new LeaseKeeper[1];
         context.runOnContext(v -> {
-            keeper[0] = new LeaseKeeper(vertx, lease, settings, events::add, new LeaseKeeper.Run() {
+            keeper[0] = new LeaseKeeper(vertx, lease, settings, events::add, new LeaseKeeper.LockListener() {
                 @Override
                 public boolean done() {
                     return done.get();

@@ -1,5 +1,8 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import dev.crifresh.coordinator.time.Ticker;
+import dev.crifresh.coordinator.gate.Gates;
+import dev.crifresh.coordinator.gate.NodeGates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +18,7 @@ import dev.crifresh.coordinator.fixture.Harness;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.kube.WriteGate;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.api.Fence;
 import io.fabric8.kubernetes.api.model.Node;
@@ -148,6 +152,11 @@ class NodeDrainTest {
 
     /** The real pod operations, with listing or watching made to fail, hang or go silent, and counted. */
     private static final class Pods implements PodOps {
+        @Override
+        public PodOps gated(WriteGate gate) {
+            return this; // in memory, no worker thread: the roll's own fence checks are what the test exercises
+        }
+
         private final PodOps real;
         final AtomicInteger lists = new AtomicInteger();
         final AtomicInteger watchesClosed = new AtomicInteger();
@@ -246,6 +255,11 @@ class NodeDrainTest {
         }
 
         @Override
+        public Ticker ticker() {
+            return Ticker.of(vertx);
+        }
+
+        @Override
         public int budget() {
             return 1;
         }
@@ -256,11 +270,11 @@ class NodeDrainTest {
         }
 
         @Override
-        public void progress(NodeRoll roll, String text) {
+        public void progress(NodeRunner roll, String text) {
         }
 
         @Override
-        public void progress(NodeRoll roll, ProgressListener.Level level, String text) {
+        public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
         }
 
         @Override
@@ -268,11 +282,46 @@ class NodeDrainTest {
         }
 
         @Override
-        public void rebootRequested(NodeRoll roll) {
+        public void rebootRequested(NodeRunner roll) {
         }
 
         @Override
-        public void finished(NodeRoll roll) {
+        public void finished(NodeRunner roll) {
+        }
+
+        @Override
+        public NodeGates gates() {
+            return Gates.none(vertx, vertx.getOrCreateContext());
+        }
+
+        @Override
+        public List<NodeFacts> clusterView() {
+            return List.of();
+        }
+
+        @Override
+        public Node cached(String name) {
+            return null;
+        }
+
+        @Override
+        public Future<Void> reboot(Node node) {
+            throw new AssertionError("this test requests no reboot");
+        }
+
+        @Override
+        public java.time.Clock clock() {
+            return java.time.Clock.systemUTC();
+        }
+
+        @Override
+        public Future<List<NodeFacts>> freshNodeList() {
+            return retry().call(() -> nodes().listAll()).map(NodeFacts::all);
+        }
+
+        @Override
+        public Future<Void> silence(String node) {
+            return Future.succeededFuture();
         }
     }
 }

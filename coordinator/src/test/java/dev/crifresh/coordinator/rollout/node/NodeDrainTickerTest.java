@@ -1,5 +1,9 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import io.fabric8.kubernetes.api.model.Node;
+import dev.crifresh.coordinator.events.EventReason;
+import dev.crifresh.coordinator.base.ProgressListener;
+import dev.crifresh.coordinator.gate.NodeGates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,6 +15,7 @@ import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.fixture.ManualTicker;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.kube.WriteGate;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.api.Fence;
 import dev.crifresh.coordinator.time.Ticker;
@@ -74,6 +79,11 @@ class NodeDrainTickerTest {
     /** The node's pods in memory; the watch cannot be started. */
     private final class Pods implements PodOps {
         @Override
+        public PodOps gated(WriteGate gate) {
+            return this; // in memory, no worker thread: the roll's own fence checks are what the test exercises
+        }
+
+        @Override
         public Future<List<Pod>> podsOn(String node) {
             lists++;
             return Future.succeededFuture(List.copyOf(pods));
@@ -132,13 +142,62 @@ class NodeDrainTickerTest {
             return java.util.Set.of();
         }
 
-        public void progress(NodeRoll roll, String text) {
+        public void progress(NodeRunner roll, String text) {
         }
 
-        public void rebootRequested(NodeRoll roll) {
+        public void rebootRequested(NodeRunner roll) {
         }
 
-        public void finished(NodeRoll roll) {
+        public void finished(NodeRunner roll) {
+        }
+
+        @Override
+        public NodeGates gates() {
+            throw new AssertionError("a drain passes no gate");
+        }
+
+        @Override
+        public List<NodeFacts> clusterView() {
+            return List.of();
+        }
+
+        @Override
+        public Node cached(String name) {
+            return null;
+        }
+
+        @Override
+        public Future<Void> reboot(Node node) {
+            throw new AssertionError("this test requests no reboot");
+        }
+
+        @Override
+        public java.time.Clock clock() {
+            return java.time.Clock.systemUTC();
+        }
+
+        @Override
+        public Ticker ticker() {
+            return ticker;
+        }
+
+        @Override
+        public Future<List<NodeFacts>> freshNodeList() {
+            return retry().call(() -> nodes().listAll()).map(NodeFacts::all);
+        }
+
+        @Override
+        public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
+            progress(roll, text);
+        }
+
+        @Override
+        public void event(String node, EventReason reason, String message) {
+        }
+
+        @Override
+        public Future<Void> silence(String node) {
+            return Future.succeededFuture();
         }
     }
 }

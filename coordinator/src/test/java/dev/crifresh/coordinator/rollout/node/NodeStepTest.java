@@ -69,8 +69,8 @@ class NodeStepTest {
         return new Classification(f, v, "Because", "the detail", false, null);
     }
 
-    static Roll roll(Ownership resumeFrom) {
-        return Roll.of("w1", RUN, resumeFrom, REBOOT, ATTEST);
+    static RollFacts roll(Ownership resumeFrom) {
+        return RollFacts.of("w1", RUN, resumeFrom, REBOOT, ATTEST);
     }
 
     static NodeStep.Step run(NodeState s, NodeInput... inputs) {

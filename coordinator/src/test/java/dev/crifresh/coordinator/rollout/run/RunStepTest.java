@@ -34,12 +34,12 @@ class RunStepTest {
         return new RunStep.Config(action, Duration.ofSeconds(30), Duration.ofSeconds(45), Duration.ofSeconds(90), "registry.example");
     }
 
-    static RunStep.Run in(RunStep.RunState state) {
-        return new RunStep.Run(7, state, null);
+    static RunStep.Machine in(RunStep.RunState state) {
+        return new RunStep.Machine(7, state, null);
     }
 
-    static RunStep.Run stopped(RunStep.RunState state) {
-        return new RunStep.Run(7, state, new RunStep.Stop(StopReason.NODE_FAILED, "earlier"));
+    static RunStep.Machine stopped(RunStep.RunState state) {
+        return new RunStep.Machine(7, state, new RunStep.Stop(StopReason.NODE_FAILED, "earlier"));
     }
 
     static <T extends RunEffect> List<T> effects(RunStep.Step step, Class<T> type) {
@@ -107,7 +107,7 @@ class RunStepTest {
         RunStep.Step later = RunStep.next(REBOOT, stopped(new RunStep.Rolling(1)), new RunInput.Halt(StopReason.TIMED_OUT, "later"));
         assertEquals("earlier", later.run().stop().why());
         assertTrue(effects(later, RunEffect.Emit.class).isEmpty(), "no second 'stopping' line");
-        RunStep.Run done = in(new RunStep.Done());
+        RunStep.Machine done = in(new RunStep.Done());
         for (RunInput input : List.of(new RunInput.LockLost("x"), new RunInput.Interrupt(), new RunInput.Idle(), new RunInput.ConfigReady())) {
             RunStep.Step step = RunStep.next(REBOOT, done, input);
             assertEquals(done, step.run());
@@ -117,11 +117,11 @@ class RunStepTest {
 
     @Test
     void lockThenObserveWithBackoffThenConfigWaitThenDecide() {
-        RunStep.Step locked = RunStep.next(REBOOT, RunStep.Run.start(), new RunInput.LockAcquired());
+        RunStep.Step locked = RunStep.next(REBOOT, RunStep.Machine.start(), new RunInput.LockAcquired());
         assertEquals(new RunStep.Observing(1), locked.run().state());
         assertEquals(1, locked.run().epoch(), "a new kind of state: answers to the old one are stale");
         effect(locked, RunEffect.Observe.class);
-        RunStep.Run run = locked.run();
+        RunStep.Machine run = locked.run();
         List<Long> delays = new java.util.ArrayList<>();
         for (int i = 0; i < 6; i++) {
             RunStep.Step retry = RunStep.next(REBOOT, run, new RunInput.ObserveFailed("503", true));
@@ -237,7 +237,7 @@ class RunStepTest {
         assertEquals(List.of(w1), effect(released, RunEffect.Place.class).reboots());
         RunStep.Step placed = RunStep.next(REBOOT, released.run(), new RunInput.Placed(List.of(w1), 2));
         assertEquals(new RunStep.Rolling(2), placed.run().state());
-        assertEquals(new RunEffect.Roll(List.of(w1), 2), effect(placed, RunEffect.Roll.class));
+        assertEquals(new RunEffect.StartRolling(List.of(w1), 2), effect(placed, RunEffect.StartRolling.class));
         RunStep.Step idle = RunStep.next(REBOOT, placed.run(), new RunInput.Idle());
         effect(idle, RunEffect.FinalInventory.class);
         RunStep.Step done = RunStep.next(REBOOT, idle.run(), new RunInput.InventoryDone(4));

@@ -59,7 +59,7 @@ class RunTimersTest {
         }
     }
 
-    private static final class Events implements LeaseKeeper.Run {
+    private static final class Events implements LeaseKeeper.LockListener {
         final List<String> seen = new ArrayList<>();
 
         @Override

@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import dev.crifresh.coordinator.base.ProgressListener;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -13,11 +14,13 @@ import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.fixture.ManualTicker;
+import dev.crifresh.coordinator.fixture.OneOfEach;
 import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.gate.NodeGates;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.kube.WriteGate;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.api.Fence;
@@ -47,7 +50,7 @@ import tools.jackson.databind.json.JsonMapper;
  * The effect runner of a node's roll with fake interfaces and a {@link ManualTicker}: what it sends, what it does not
  * read again, the answers it drops, and the fence it passes before each call. No Vert.x, no sleeping.
  */
-class NodeRollTest {
+class NodeRunnerTest {
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     private final ManualTicker ticker = new ManualTicker();
@@ -56,7 +59,7 @@ class NodeRollTest {
 
     @Test
     void aWholeRollReadsTheNodeOnlyForTheLastMomentCheck() {
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         roll.start();
         assertTrue(roll.finished() == false && host.driverCalls.size() == 1, host.lines.toString());
         host.driverCalls.get(0).complete();
@@ -79,7 +82,7 @@ class NodeRollTest {
     @Test
     void aStaleCopyIsRefusedAndReadAgain() {
         host.cacheStale = true;
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         roll.start();
         assertEquals(1, nodes.refusals, "the claim decided on the stale copy was refused by its guard");
         assertEquals(2, nodes.gets, "then read again (and once for the last-moment check)");
@@ -88,7 +91,7 @@ class NodeRollTest {
 
     @Test
     void anAnswerForAStateTheRollLeftIsDropped() {
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         roll.start();
         roll.abandon("interrupted");
         host.driverCalls.get(0).complete();
@@ -100,7 +103,7 @@ class NodeRollTest {
 
     @Test
     void nothingIsSentWhileTheRunMayNotWriteAndTheCheckIsReadAgainAfter() {
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         host.beforeSecondConfirm = () -> host.mayWrite = false; // the first one is the claim's
         roll.start();
         assertTrue(host.driverCalls.isEmpty(), "confirm fenced: no driver call");
@@ -113,7 +116,7 @@ class NodeRollTest {
 
     @Test
     void aDriverCallTheWorkerFenceRefusedIsCheckedAgainNotFailed() {
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         roll.start();
         int gets = nodes.gets;
         host.mayWrite = false; // the hold lapsed between the confirm and the worker (an allowed outage)
@@ -127,7 +130,7 @@ class NodeRollTest {
 
     @Test
     void theTimersRunOnTheTicker() {
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         roll.start();
         host.driverCalls.get(0).complete();
         ticker.advance(host.settings.rebootTimeout().minusSeconds(1));
@@ -143,17 +146,56 @@ class NodeRollTest {
     @Test
     void aRefusedRecordIsCheckedAgainOnTheNodeReadAgain() {
         nodes.refuseNext = 1; // the claim lands; the phase rebooting patch is refused once (injected)
-        NodeRoll roll = host.roll();
+        NodeRunner roll = host.roll();
         nodes.refuseFrom = 2;
         roll.start();
         assertEquals(1, host.driverCalls.size(), host.lines.toString());
         assertEquals("run-t/rebooting", nodes.current.getMetadata().getAnnotations().get(CrifreshAnnotations.ROLLOUT));
     }
 
+    /** Every permitted effect type reaches a branch of its own in the runner, none its loud final one. */
+    @Test
+    void everyPermittedEffectTypeIsCarriedOut() {
+        List<NodeEffect> effects = OneOfEach.of(NodeEffect.class, this::sample);
+        assertEquals(OneOfEach.permitted(NodeEffect.class).size(), effects.size());
+        for (NodeEffect effect : effects) {
+            NodeRunner roll = host.roll();
+            try {
+                roll.carryOut(effect);
+            } catch (IllegalStateException e) {
+                throw new AssertionError("NodeRunner does not carry out " + effect.getClass().getSimpleName(), e);
+            }
+        }
+    }
+
+    private Object sample(Class<?> type) {
+        if (type == NodeFacts.class) {
+            return NodeFacts.of(nodes.current);
+        }
+        if (type == Node.class) {
+            return nodes.copy();
+        }
+        if (type == Duration.class) {
+            return Duration.ofSeconds(1);
+        }
+        if (type == EventReason.class) {
+            return EventReason.CORDONED;
+        }
+        if (type == String.class) {
+            return "sample";
+        }
+        return type == List.class ? List.of() : type == Set.class ? Set.of() : null;
+    }
+
     // ---- fakes ---------------------------------------------------------------------------------------------------
 
     /** One node w1 in memory; JSON Patches applied for the paths the roll writes, {@code test} ops checked (422). */
     private final class Nodes implements NodeOps {
+        @Override
+        public NodeOps gated(WriteGate gate) {
+            return this; // in memory, no worker thread: the roll's own fence checks are what the test exercises
+        }
+
         Node current = new NodeBuilder().withNewMetadata().withName("w1").withUid("uid-1").withResourceVersion("1")
                 .withAnnotations(new HashMap<>()).endMetadata().withNewSpec().endSpec().withNewStatus().withNewNodeInfo()
                 .withBootID("boot-1").endNodeInfo().addNewCondition().withType("Ready").withStatus("True").endCondition()
@@ -268,6 +310,11 @@ class NodeRollTest {
     /** No pods on the node: a drain ends at once. */
     private static final class NoPods implements PodOps {
         @Override
+        public PodOps gated(WriteGate gate) {
+            return this; // in memory, no worker thread: the roll's own fence checks are what the test exercises
+        }
+
+        @Override
         public Future<List<Pod>> podsOn(String node) {
             return Future.succeededFuture(List.of());
         }
@@ -294,7 +341,7 @@ class NodeRollTest {
         final CoordinatorSettings settings = CoordinatorSettings.defaults().withRunId("run-t");
         final List<String> lines = new ArrayList<>();
         final List<EventReason> events = new ArrayList<>();
-        final List<NodeRoll> finished = new ArrayList<>();
+        final List<NodeRunner> finished = new ArrayList<>();
         final List<Promise<Void>> driverCalls = new ArrayList<>();
         final Promise<Void> outageOver = Promise.promise();
         NodeVerdict verdict = NodeVerdict.UNKNOWN;
@@ -303,8 +350,8 @@ class NodeRollTest {
         Runnable beforeSecondConfirm = () -> { };
         int confirms;
 
-        NodeRoll roll() {
-            return new NodeRoll(this, NodeFacts.of(nodes.current), 1, 1, null);
+        NodeRunner roll() {
+            return new NodeRunner(this, NodeFacts.of(nodes.current), 1, 1, null);
         }
 
         public Vertx vertx() {
@@ -383,7 +430,7 @@ class NodeRollTest {
             return Set.of("w1");
         }
 
-        public void progress(NodeRoll roll, String text) {
+        public void progress(NodeRunner roll, String text) {
             lines.add(text);
         }
 
@@ -391,10 +438,10 @@ class NodeRollTest {
             events.add(reason);
         }
 
-        public void rebootRequested(NodeRoll roll) {
+        public void rebootRequested(NodeRunner roll) {
         }
 
-        public void finished(NodeRoll roll) {
+        public void finished(NodeRunner roll) {
             finished.add(roll);
         }
 
@@ -427,6 +474,26 @@ class NodeRollTest {
 
         public int lapses() {
             return 0;
+        }
+
+        @Override
+        public List<NodeFacts> clusterView() {
+            return List.of();
+        }
+
+        @Override
+        public java.time.Clock clock() {
+            return java.time.Clock.systemUTC();
+        }
+
+        @Override
+        public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
+            progress(roll, text);
+        }
+
+        @Override
+        public Future<Void> silence(String node) {
+            return Future.succeededFuture();
         }
     }
 }

@@ -3,7 +3,7 @@ package dev.crifresh.coordinator.rollout.run;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.rollout.node.NodeEnd;
-import dev.crifresh.coordinator.rollout.node.NodeRoll;
+import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.node.RollHost;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.RunSilences;
@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The roll step of a run: its {@link NodeRoll}s, started within the budget as they fit ({@link RollScheduler}).
+ * The rolling phase of a run: its {@link NodeRunner}s, started within the budget as they fit ({@link RollScheduler}).
  * <ol>
  *   <li>{@link #start}: every node to reboot is queued in order; nodes an earlier run may already have rebooted start
  *       at once, outside the budget (only waited for); the seed, if any, goes first and alone.</li>
@@ -31,9 +31,9 @@ import java.util.function.Supplier;
  * </ol>
  * Called on the run's context.
  */
-final class RunRolls {
+final class RollingPhase {
     /** What the rolls ask of the run. */
-    interface Run {
+    interface RunControl {
         /** Whether the run is in its roll step. */
         boolean rolling();
 
@@ -53,7 +53,7 @@ final class RunRolls {
     private final Ticker ticker;
     private final Duration rebootTimeout;
     private final Consumer<RunEvent> observer;
-    private final Run run;
+    private final RunControl run;
     private int budget;
     private int total;
     private long blockedTimer = -1;
@@ -61,8 +61,8 @@ final class RunRolls {
     /** Taint removals after a reboot still under way: no new node starts until they are done. */
     private int untaintsPending;
 
-    RunRolls(RollHost host, NodeView view, StaleNodeTaints taints, Supplier<RunSilences> silences, Ticker ticker,
-             Duration rebootTimeout, Consumer<RunEvent> observer, Run run) {
+    RollingPhase(RollHost host, NodeView view, StaleNodeTaints taints, Supplier<RunSilences> silences, Ticker ticker,
+             Duration rebootTimeout, Consumer<RunEvent> observer, RunControl run) {
         this.host = host;
         this.view = view;
         this.taints = taints;
@@ -81,11 +81,11 @@ final class RunRolls {
         return rolls.inFlightNames();
     }
 
-    NodeRoll roll(String name) {
+    NodeRunner roll(String name) {
         return rolls.roll(name);
     }
 
-    NodeRoll inFlight(String name) {
+    NodeRunner inFlight(String name) {
         return rolls.inFlight(name);
     }
 
@@ -97,10 +97,10 @@ final class RunRolls {
         int index = 1;
         for (NodeFacts f : ordered) {
             Ownership owner = Decisions.leftover(f);
-            rolls.add(new NodeRoll(host, f, index++, ordered.size(), RolloutPlan.resumed(f) ? owner : null));
+            rolls.add(new NodeRunner(host, f, index++, ordered.size(), RolloutPlan.resumed(f) ? owner : null));
         }
         // Their reboot may be under way: only waited for, never rebooted again here, and outside the budget.
-        for (NodeRoll roll : rolls.queued()) {
+        for (NodeRunner roll : rolls.queued()) {
             if (roll.resumed()) {
                 silences.get().owe(roll.name()); // the earlier run may have left its silence: expired when this step ends
                 rolls.start(roll);
@@ -114,7 +114,7 @@ final class RunRolls {
     /** A node that joined during the roll is rolled too, after the others. */
     void addJoined(NodeFacts f) {
         total++;
-        rolls.add(new NodeRoll(host, f, total, total, null));
+        rolls.add(new NodeRunner(host, f, total, total, null));
     }
 
     /** Starts every queued node that may start now; tells the run when it is idle or blocked. */
@@ -136,7 +136,7 @@ final class RunRolls {
         }
     }
 
-    void finished(NodeRoll roll) {
+    void finished(NodeRunner roll) {
         rolls.finished(roll);
         silences.get().expire(roll.name()); // every way a node's step ends; never fails
         NodeEnd end = roll.end();
@@ -147,7 +147,7 @@ final class RunRolls {
         if (again != null) {
             // an earlier run's record never carried out, released: rebooted like any node of this run (budget, order, gates)
             total++;
-            rolls.add(new NodeRoll(host, again, total, total, null, end.why()));
+            rolls.add(new NodeRunner(host, again, total, total, null, end.why()));
         }
         if (roll.outcome() == Outcome.REBOOTED) {
             // Fresh now: take the taint off before the next drain, so that its evicted pods may land here.

@@ -40,7 +40,7 @@ import java.util.function.Function;
  * </ol>
  * Every node patch is a {@link GuardedPatch}, decided first on the copy of the node the run already has.
  */
-public final class NodeRoll {
+public final class NodeRunner {
     /** An input waiting its turn, with the epoch it was asked for in. */
     private record Pending(long epoch, NodeInput input) {
     }
@@ -67,7 +67,7 @@ public final class NodeRoll {
      * @param resumeFrom the ownership an earlier run left on the node in a phase where its reboot may have
      *                   happened (rebooting, verifying), or null
      */
-    public NodeRoll(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom) {
+    public NodeRunner(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom) {
         this(host, facts, index, total, resumeFrom, null);
     }
 
@@ -75,14 +75,14 @@ public final class NodeRoll {
      * @param note why the node is rolled again in this run (an earlier run's record judged never carried out), or null:
      *             recorded with its ownership and put before its report's detail
      */
-    public NodeRoll(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom, String note) {
+    public NodeRunner(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom, String note) {
         this.note = note;
         this.host = host;
         this.name = facts.name();
         this.role = facts.role();
         this.index = index;
         this.total = total;
-        this.state = NodeStep.start(NodeState.Roll.of(name, host.settings().runId(), resumeFrom,
+        this.state = NodeStep.start(NodeState.RollFacts.of(name, host.settings().runId(), resumeFrom,
                 host.settings().rebootTimeout(), host.settings().attestTimeout(),
                 new UnsentReboot.Allowance(host.settings().leaseDuration(), host.settings().clockSkew())));
         this.drain = new NodeDrain(host, name, () -> state instanceof Draining && epoch == drainEpoch, this::say,
@@ -185,7 +185,7 @@ public final class NodeRoll {
                 }
                 state = step.state();
                 for (NodeEffect effect : step.effects()) {
-                    run(effect);
+                    carryOut(effect);
                 }
             }
         } finally {
@@ -193,7 +193,8 @@ public final class NodeRoll {
         }
     }
 
-    private void run(NodeEffect effect) {
+    /** Carries out one effect of the step; a type this does not know fails loudly. Package-private for its test. */
+    void carryOut(NodeEffect effect) {
         long e = epoch;
         if (effect instanceof Gate g) {
             gates().beforeTakeDown(g.facts(), host.clusterView(), () -> epoch != e || host.stopping(), this::say)
@@ -269,6 +270,8 @@ public final class NodeRoll {
             host.rebootRequested(this);
         } else if (effect instanceof Finish) {
             host.finished(this);
+        } else {
+            throw new IllegalStateException("unhandled " + effect);
         }
     }
 
