@@ -282,6 +282,7 @@ class DocsCommandsTest {
         Files.writeString(java, """
                 #!/bin/bash
                 if [[ "$1" == -XshowSettings:properties ]]; then echo '    java.specification.version = 17' >&2; exit 0; fi
+                while [[ $# -gt 0 && "$1" != -jar ]]; do shift; done   # the JVM's own options
                 shift 2
                 printf '%s\\0' "$@" > "$ARGS_OUT"
                 """);
