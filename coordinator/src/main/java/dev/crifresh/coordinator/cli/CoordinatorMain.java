@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code crifresh-coordinator plan|rollout|keys init}. Exit codes: 0 all fresh (or planned), 1 a node
  * failed, 2 usage or configuration (an unknown context, TLS failure, 401, 403 included), 3 timed out waiting, 4 rollout
- * lock held by another run or lost, 5 the API server could not be reached within {@code --connect-timeout}.
+ * lock held by another run or lost, 5 the API server could not be reached within {@code --connect-timeout}, 6 no
+ * selected node carries a verifiable attestation of its current boot ({@code --allow-no-attestations}).
  */
 @Command(name = "crifresh-coordinator", mixinStandardHelpOptions = true, versionProvider = CoordinatorMain.Version.class,
         description = "Proves per node whether containerd loaded the desired registry credential and reboots only the nodes that did not.",
