@@ -157,8 +157,9 @@ if [[ -s "$report" ]] && jq -e . "$report" >/dev/null 2>&1; then
           + (.node + ": " + .gate + " gate " + .result + ": " + (.detail // "") | data)),
       ((.warnings // [])[] | "::warning title=" + ("crifresh warning" | prop) + "::" + data),
       (select(.error != null and ($failed | length) == 0)
-        | "::error title=" + ("crifresh " + (.result // "run") | prop) + "::" + (.error | data))
-  ' "$report")
+        | "::error title=" + (if $code == 6 then "crifresh: no node attests its boot (installation?)"
+                              else "crifresh " + (.result // "run") end | prop) + "::" + (.error | data))
+  ' --argjson code "$code" "$report")
   if [[ -n "$annotations" ]]; then
     printf '%s\n' "$annotations"
   elif (( code != 0 )); then

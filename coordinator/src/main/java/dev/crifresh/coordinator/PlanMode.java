@@ -22,6 +22,7 @@ import dev.crifresh.coordinator.report.Result;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.plan.ApiAway;
 import dev.crifresh.coordinator.rollout.plan.Decisions;
+import dev.crifresh.coordinator.rollout.plan.NoAttestations;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
 import dev.crifresh.coordinator.rollout.view.BulkClassify;
 import dev.crifresh.coordinator.rollout.view.PodCounts;
@@ -35,6 +36,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -148,9 +150,14 @@ final class PlanMode {
                     c.markerSaysCurrent(), c.markerContradicts(), detail, Decisions.actionWire(c, settings.action(), d)));
         });
         List<String> order = Decisions.order(classified.values());
+        // Exit-code parity with rollout: CI can gate on plan when no node attests its boot.
+        Optional<NoAttestations> none = settings.allowNoAttestations() ? Optional.empty()
+                : NoAttestations.judge(settings.action(), classified.values());
+        StopReason stop = none.isPresent() ? StopReason.NO_ATTESTATIONS : StopReason.COMPLETED;
+        String error = none.map(n -> "a rollout would stop before the first cordon: " + n.message()).orElse(null);
         if (placement == null) {
-            return Report.of(Result.PLANNED, nodes, order, StopReason.COMPLETED, null);
+            return Report.of(Result.PLANNED, nodes, order, stop, error);
         }
-        return Report.of(Result.PLANNED, nodes, placement.order(order), StopReason.COMPLETED, null).withPlacement(placement);
+        return Report.of(Result.PLANNED, nodes, placement.order(order), stop, error).withPlacement(placement);
     }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Set;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Checks a token against the list in docs/design.md, "The attestation and its verifier". Never throws for
@@ -23,6 +24,7 @@ public final class AttestationVerifier {
     private final TrustBundle trust;
     private final Duration skew;
     private final Duration maxValidity;
+    private final ClaimsVersions versions;
 
     public AttestationVerifier(TrustBundle trust, Duration skew) {
         this(trust, skew, AttestationPolicy.DEFAULT_MAX_VALIDITY);
@@ -30,6 +32,12 @@ public final class AttestationVerifier {
 
     /** @param maxValidity the longest {@code exp − iat} accepted ({@link AttestationPolicy#maxValidity()}) */
     public AttestationVerifier(TrustBundle trust, Duration skew, Duration maxValidity) {
+        this(trust, skew, maxValidity, ClaimsVersions.SUPPORTED);
+    }
+
+    /** @param versions the claims versions read; anything else is {@link VerificationFailure#UNSUPPORTED_VERSION} */
+    public AttestationVerifier(TrustBundle trust, Duration skew, Duration maxValidity, ClaimsVersions versions) {
+        this.versions = Objects.requireNonNull(versions, "versions");
         this.trust = Objects.requireNonNull(trust, "trust");
         this.skew = Objects.requireNonNull(skew, "skew");
         this.maxValidity = Objects.requireNonNull(maxValidity, "maxValidity");
@@ -96,7 +104,12 @@ public final class AttestationVerifier {
         }
         AttestationClaims claims;
         try {
-            claims = ClaimsJson.read(new String(jws.payload(), StandardCharsets.UTF_8));
+            ObjectNode json = ClaimsJson.parse(new String(jws.payload(), StandardCharsets.UTF_8));
+            ClaimsJson.Stamp stamp = ClaimsJson.stamp(json);
+            if (!versions.accepts(stamp.v())) {
+                return invalid(VerificationFailure.UNSUPPORTED_VERSION, versions.refusal(stamp.v(), stamp.agent()));
+            }
+            claims = ClaimsJson.readVersion1(json);
         } catch (IllegalArgumentException e) {
             return invalid(VerificationFailure.MALFORMED, "the attestation's claims are unusable: " + e.getMessage());
         }
@@ -104,10 +117,6 @@ public final class AttestationVerifier {
     }
 
     private VerificationResult checkClaims(AttestationClaims claims, String kid, ExpectedNode expected, Instant now) {
-        if (claims.v() != AttestationClaims.VERSION) {
-            return invalid(VerificationFailure.UNSUPPORTED_VERSION, "the attestation has claims version " + claims.v()
-                    + "; this verifier understands version " + AttestationClaims.VERSION);
-        }
         if (!matches(expected.name(), claims.sub())) {
             return invalid(VerificationFailure.WRONG_NODE, "the attestation was signed for node "
                     + Sentences.quote(claims.sub()) + ", not " + Sentences.quote(expected.name()));

@@ -60,10 +60,36 @@ public final class ClaimsJson {
 
     /** @throws IllegalArgumentException naming the member that is missing or wrong */
     public static AttestationClaims read(String json) {
+        return readVersion1(parse(json));
+    }
+
+    /** The claims' JSON object, unread: {@link #stamp} first decides whether {@link #readVersion1} may read it. */
+    static ObjectNode parse(String json) {
         if (json == null) {
             throw new IllegalArgumentException("claims: no JSON");
         }
-        ObjectNode o = StrictJson.readObject(json.getBytes(StandardCharsets.UTF_8), "claims");
+        return StrictJson.readObject(json.getBytes(StandardCharsets.UTF_8), "claims");
+    }
+
+    /**
+     * The claims version and the agent's release, read before anything else: a version this coordinator does not read
+     * is refused as such, not as malformed claims it has no rules for.
+     */
+    static Stamp stamp(ObjectNode o) {
+        JsonNode v = o.get("v");
+        if (v == null || !v.isIntegralNumber() || !v.canConvertToInt()) {
+            throw new IllegalArgumentException("claims: \"v\" " + (v == null ? "is missing" : "must be an integer"));
+        }
+        JsonNode agent = o.get("agent");
+        return new Stamp(v.intValue(), agent != null && agent.isString() ? agent.stringValue() : null);
+    }
+
+    /** @param agent the agent's release, when the claims carry it as a string */
+    record Stamp(int v, String agent) {
+    }
+
+    /** Claims version 1's rules (the only version so far). */
+    static AttestationClaims readVersion1(ObjectNode o) {
         JsonNode v = o.get("v");
         if (v == null || !v.isIntegralNumber() || !v.canConvertToInt()) {
             throw new IllegalArgumentException("claims: \"v\" " + (v == null ? "is missing" : "must be an integer"));

@@ -12,7 +12,7 @@ public final class ConditionContract {
     public static final String ATTESTATION_MARKER = "; attestation=";
 
     /** The machine-config marker annotation crifresh reports but never trusts. */
-    public static final String DEFAULT_MARKER_ANNOTATION = "platform.devantler.tech/ghcr-pull-desired-revision";
+    public static final String DEFAULT_MARKER_ANNOTATION = "crifresh.dev/desired-revision";
 
     /** The registry whose credential is checked by default. */
     public static final String DEFAULT_REGISTRY = "ghcr.io";

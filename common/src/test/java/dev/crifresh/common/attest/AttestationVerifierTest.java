@@ -279,7 +279,9 @@ class AttestationVerifierTest {
                 sign(TRUSTED, Claims.with(FRESH, "worker-1", "uid-1111", "")), new ExpectedNode("worker-1", "uid-1111", "", "True"));
         assertDetail("the attestation expired at 2025-05-01T10:15:00Z (accepted until 2025-05-01T10:16:00Z with 60 s skew);"
                 + " now is 2025-05-01T10:16:00Z", sign(TRUSTED, FRESH), NODE, FRESH.exp().plus(SKEW));
-        assertDetail("the attestation has claims version 2; this verifier understands version 1", sign(TRUSTED, Claims.version(FRESH, 2)), NODE);
+        assertDetail("the attestation from agent \"crifresh/0.1.0\" has claims version 2; this coordinator reads claims version 1:"
+                + " the agents are newer than the coordinator — upgrade the coordinator first, then the chart",
+                sign(TRUSTED, Claims.version(FRESH, 2)), NODE);
     }
 
     @Test

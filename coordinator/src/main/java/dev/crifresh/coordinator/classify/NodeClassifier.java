@@ -6,12 +6,14 @@ import dev.crifresh.common.attest.AttestationVerifier;
 import dev.crifresh.common.attest.ExpectedNode;
 import dev.crifresh.common.attest.VerificationResult;
 import dev.crifresh.common.evidence.Proof;
+import dev.crifresh.common.evidence.Reason;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.common.registry.RegistryHosts;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns a Node and its attestation into a {@link Classification} (docs/coordinator.md, "Classification"). Pure: no I/O, the time
@@ -26,6 +28,9 @@ import java.util.Map;
  *       {@code containerd} and {@code config} claims it was decided on → {@code unknown}
  *       ({@code FreshWithoutEvidence}); a {@code fresh} decided with a margin below the policy's floor →
  *       {@code unknown} ({@code MarginBelowFloor});</li>
+ *   <li>a {@code stale} whose reason is one a reboot cannot fix ({@code RegistryKeyNeverMatched},
+ *       {@code RegistryAuthsOverrideConfigs}, {@code HostsTomlRedirectsPulls}: pulls never send the credential the
+ *       files spell) → {@code config-pending} with the agent's reason, whatever the fingerprint says;</li>
  *   <li>the attested config must hold the desired credential for the registry — otherwise
  *       {@code config-pending}, whether containerd is fresh or stale: a reboot cannot help until the
  *       config holds it;</li>
@@ -35,6 +40,12 @@ import java.util.Map;
  */
 public final class NodeClassifier {
     public static final String CONFIG_PENDING_REASON = "DesiredCredentialNotInConfig";
+    /**
+     * The agent's stale reasons a reboot cannot fix (pulls never send the credential the files spell): such a node is
+     * config-pending, never rebooted, and the report names the agent's reason.
+     */
+    static final Set<String> REBOOT_DOES_NOT_FIX = Set.of(Reason.REGISTRY_KEY_NEVER_MATCHED.code(),
+            Reason.REGISTRY_AUTHS_OVERRIDE_CONFIGS.code(), Reason.HOSTS_TOML_REDIRECTS_PULLS.code());
     /** The Node carries more than one {@code ContainerdConfigFresh} condition: none of them is trusted. */
     public static final String DUPLICATE_CONDITION_REASON = "DuplicateCondition";
     /** A signed fresh verdict that names neither rule that can prove freshness. */
@@ -108,6 +119,12 @@ public final class NodeClassifier {
             return new Classification(node, NodeVerdict.UNKNOWN, MARGIN_BELOW_FLOOR_REASON,
                     "the attestation says fresh with a margin of " + claims.marginMs() + " ms, below the "
                             + policy.marginFloor().toMillis() + " ms floor", markerSaysCurrent, claims);
+        }
+        if (claims.verdict() == Verdict.STALE && REBOOT_DOES_NOT_FIX.contains(agentReason)) {
+            // Whatever the fingerprint says: the config spells the credential where no pull sends it.
+            return new Classification(node, NodeVerdict.CONFIG_PENDING, agentReason,
+                    "a reboot will not fix this, the config must (" + agentReason + "): " + sentence(condition),
+                    markerSaysCurrent, claims);
         }
         String held = fingerprintFor(claims.registries());
         if (held == null || !held.equals(desiredFingerprint)) {

@@ -13,7 +13,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code crifresh-coordinator plan|rollout|keys init}. Exit codes: 0 all fresh (or planned), 1 a node
  * failed, 2 usage or configuration (an unknown context, TLS failure, 401, 403 included), 3 timed out waiting, 4 rollout
- * lock held by another run or lost, 5 the API server could not be reached within {@code --connect-timeout}.
+ * lock held by another run or lost, 5 the API server could not be reached within {@code --connect-timeout}, 6 no
+ * selected node carries a verifiable attestation of its current boot ({@code --allow-no-attestations}).
  */
 @Command(name = "crifresh-coordinator", mixinStandardHelpOptions = true, versionProvider = CoordinatorMain.Version.class,
         description = "Proves per node whether containerd loaded the desired registry credential and reboots only the nodes that did not.",
@@ -65,6 +66,27 @@ public final class CoordinatorMain implements Callable<Integer> {
             return 1;
         });
         return cmd;
+    }
+
+    /**
+     * Parses {@code args} as {@link #main} does and runs the command's own usage checks, without connecting anywhere:
+     * null when the command line is accepted, else the message it would exit 2 with. For tests of the documented
+     * command lines (the sim module's DocsCommandsTest).
+     */
+    public static String usageError(String... args) {
+        try {
+            CommandLine.ParseResult result = commandLine().parseArgs(args);
+            while (result.hasSubcommand()) {
+                result = result.subcommand();
+            }
+            if (!result.isUsageHelpRequested() && !result.isVersionHelpRequested()
+                    && result.commandSpec().userObject() instanceof UsageChecked checked) {
+                checked.checkUsage();
+            }
+            return null;
+        } catch (CommandLine.ParameterException | UsageException e) {
+            return e.getMessage();
+        }
     }
 
     private static String oneLine(String s) {

@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "plan", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
         description = {"Classify every node (fresh, stale, config-pending, unknown) and show the order a rollout would follow.",
             "Reads only; changes nothing. Exit 0, 2 for bad input (also an unknown context, TLS failure, 401 or 403), 5 API server unreachable."})
-public final class PlanCommand implements Callable<Integer> {
+public final class PlanCommand implements Callable<Integer>, UsageChecked {
     @Spec
     CommandSpec spec;
 
@@ -29,6 +29,13 @@ public final class PlanCommand implements Callable<Integer> {
             description = "The action of the rollout to plan; auto shows per node whether it would be rebooted or waited for "
                     + "(default: ${DEFAULT-VALUE}).")
     Action action;
+
+    /** The usage checks {@link #call} runs before it connects; throws {@link UsageException}. */
+    @Override
+    public void checkUsage() {
+        Settings.of(options).withAction(action);
+        gateOptions.wiring();
+    }
 
     @Override
     public Integer call() throws Exception {

@@ -42,6 +42,10 @@ public final class ReportOptions {
             description = "How long the API server may be away while a node whose reboot takes it away (the only control plane, or the node the API endpoint lives on) reboots; the run sends nothing meanwhile. 0s refuses such a reboot (default: ${DEFAULT-VALUE}).")
     Duration apiOutageBudget;
 
+    @Option(names = "--allow-no-attestations",
+            description = "Proceed when no selected node carries a verifiable attestation of its current boot (agents not running, trust bundle not matching, version skew): every node is then rebooted, as without crifresh. Without it, rollout stops before the first cordon and plan reports it, both with exit 6.")
+    boolean allowNoAttestations;
+
     @Option(names = "--marker-annotation", paramLabel = "KEY", defaultValue = ConditionContract.DEFAULT_MARKER_ANNOTATION,
             // the default on a line of its own: at 80 columns it fits there whole, not after the wrap indent
             description = {"Machine-config marker annotation, reported beside each verdict and never trusted. Default:", "${DEFAULT-VALUE}"})

@@ -30,7 +30,7 @@ import picocli.CommandLine;
 @Command(name = "rollout", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
         description = {"Reboot exactly the nodes whose containerd has not loaded the desired credential, safely, then verify them.",
             "Exit 0 all fresh, 1 a node failed, 2 usage or configuration (also an unknown context, TLS failure, 401 or 403), 3 timed out waiting, 4 rollout lock held by another run or lost, 5 API server unreachable."})
-public final class RolloutCommand implements Callable<Integer> {
+public final class RolloutCommand implements Callable<Integer>, UsageChecked {
     public enum DriverKind { talosctl, command }
 
     @Spec
@@ -100,6 +100,17 @@ public final class RolloutCommand implements Callable<Integer> {
 
     @Option(names = "--pushgateway", paramLabel = "URL", description = "Push the run's crifresh_rollout_* metrics to this Prometheus Pushgateway at the end.")
     String pushgateway;
+
+    /** The usage checks {@link #call} runs before it connects; throws {@link UsageException}. */
+    @Override
+    public void checkUsage() {
+        CoordinatorSettings settings = settings();
+        rebootDriver();
+        gateOptions.wiring();
+        if (action == Action.REBOOT) {
+            silence.settings(settings.runId(), rebootTimeout, attestTimeout);
+        }
+    }
 
     @Override
     public Integer call() throws Exception {

@@ -15,7 +15,8 @@ final class Settings {
                     .withMarkerAnnotation(o.markerAnnotation)
                     .withMarkerCurrentValue(o.markerCurrentValue)
                     .withStaleTaint(o.staleTaint)
-                    .withApiOutageBudget(o.apiOutageBudget);
+                    .withApiOutageBudget(o.apiOutageBudget)
+                    .withAllowNoAttestations(o.allowNoAttestations);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage(), e);
         }

@@ -13,7 +13,12 @@ public enum StopReason {
     /** The rollout Lease was held by another run for longer than the lock timeout: exit 4. */
     LOCK_NOT_ACQUIRED(4),
     /** The rollout Lease was lost during the run; no new work was started after that: exit 4. */
-    LOCK_LOST(4);
+    LOCK_LOST(4),
+    /**
+     * No selected node carries a verifiable attestation of its current boot: the installation, not the nodes, is the
+     * likely cause; stopped before the first cordon (or a plan that says so), unless {@code --allow-no-attestations}: exit 6.
+     */
+    NO_ATTESTATIONS(6);
 
     private final int exitCode;
 

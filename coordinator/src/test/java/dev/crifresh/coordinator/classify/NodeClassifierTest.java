@@ -154,6 +154,21 @@ class NodeClassifierTest {
         assertEquals("ContainerdAmbiguous", c.reason());
     }
 
+    /** The agent's stale reasons a reboot cannot fix: config-pending with the agent's reason, whatever the fingerprint. */
+    @Test
+    void aStaleThatNoRebootFixesIsConfigPendingNamingTheAgentsReason() {
+        for (Reason r : new Reason[] {Reason.REGISTRY_KEY_NEVER_MATCHED, Reason.REGISTRY_AUTHS_OVERRIDE_CONFIGS,
+                Reason.HOSTS_TOML_REDIRECTS_PULLS}) {
+            for (Map<String, String> held : List.of(agent.holds(TestAgent.DESIRED), agent.holds(TestAgent.OLD), Map.<String, String>of())) {
+                Classification c = classify(attested(node("a"), Verdict.STALE, r, held));
+                assertEquals(NodeVerdict.CONFIG_PENDING, c.verdict(), r + " holding " + held);
+                assertEquals(r.code(), c.reason());
+                assertTrue(c.detail().startsWith("a reboot will not fix this, the config must (" + r.code() + "): "), c.detail());
+                assertFalse(c.verdict().needsReboot());
+            }
+        }
+    }
+
     @Test
     void configWithoutDesiredCredentialIsConfigPendingWhetherFreshOrStale() {
         for (Verdict v : new Verdict[] {Verdict.FRESH, Verdict.STALE}) {

@@ -78,6 +78,29 @@ class EvidenceEndToEndTest {
         assertEverythingTidy(run);
     }
 
+    /**
+     * The installation, not the nodes: no node attests its boot (one agent absent, one signing with a key the trust
+     * bundle does not hold), so the rollout stops before any cordon with exit 6 and the counts per cause. A forged
+     * attestation is an attack the threat model covers; here it only proves it is counted, never trusted.
+     */
+    @Test
+    void noNodeAttestingItsBootStopsTheRolloutBeforeAnyCordon() throws Exception {
+        Runs.Finished run = Runs.rollout("""
+                simulation: {rebootMillis: 100}
+                nodes:
+                  - {name: w-silent, agent: absent}
+                  - {name: w-forged, bootedSecondsAgo: 900, agent: forged}
+                """);
+        assertEquals(6, run.report().exitCode(), run.progress().toString());
+        String error = run.report().error();
+        assertTrue(error.contains("(2 nodes): "), error);
+        assertTrue(error.contains("1 with no ContainerdConfigFresh condition"), error);
+        assertTrue(error.contains("1 with signed by a key not in the trust bundle"), error);
+        assertTrue(error.endsWith("pass --allow-no-attestations"), error);
+        assertEquals(List.of(), run.rebootRequested());
+        assertTrue(run.nodes().values().stream().noneMatch(Runs.NodeEnd::cordoned));
+    }
+
     @Test
     void aNodeWithoutAnyAttestationIsUnknownAndPlannedForAReboot() throws Exception {
         Runs.Finished run = Runs.plan("""

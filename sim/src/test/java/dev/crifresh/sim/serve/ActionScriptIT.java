@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.crifresh.common.attest.Ed25519Keys;
+import dev.crifresh.common.attest.TrustBundle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -101,6 +103,30 @@ class ActionScriptIT {
         in.put("INPUT_TRUST_SECRET", "crifresh/crifresh-trust-bundle");  // action.yml's default; the bundle wins
         in.put("INPUT_CREDENTIAL_FILE", serve.credential().toString());
         return in;
+    }
+
+    /** An installation mistake (the coordinator's trust bundle matches no agent): exit 6 and its own annotation. */
+    @Test
+    @Order(0)
+    void aTrustBundleThatMatchesNoAgentFailsThePlanWithItsOwnAnnotation() throws Exception {
+        Path bundle = Files.createDirectories(work.resolve("other-trust-bundle"));
+        Path fingerprintKey = serve.trust().resolve(TrustBundle.FINGERPRINT_KEY_FILE);
+        Files.writeString(bundle.resolve(TrustBundle.JWKS_FILE),
+                TrustBundle.of(List.of(Ed25519Keys.generate().getPublic()), Files.readAllBytes(fingerprintKey)).jwksJson());
+        Files.copy(fingerprintKey, bundle.resolve(TrustBundle.FINGERPRINT_KEY_FILE));
+        Map<String, String> in = common("plan");
+        in.put("INPUT_TRUST_BUNDLE", bundle.toString());
+        in.put("INPUT_ARGS", "--etcd-check=none");
+        Step s = run("untrusted", in);
+        assertEquals(6, s.exit(), s.log());
+        assertEquals("6", s.outputs().get("exit-code"));
+        List<String> errors = s.annotations().stream().filter(a -> a.startsWith("::error")).toList();
+        assertEquals(1, errors.size(), s.annotations().toString());
+        String error = errors.get(0);
+        assertTrue(error.startsWith("::error title=crifresh%3A no node attests its boot (installation?)::a rollout would stop"
+                + " before the first cordon: no selected node carries a verifiable attestation of its current boot"), error);
+        assertTrue(error.contains("with signed by a key not in the trust bundle"), error);
+        assertTrue(error.contains("--allow-no-attestations"), error);
     }
 
     @Test

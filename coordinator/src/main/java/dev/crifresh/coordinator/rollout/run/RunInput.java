@@ -1,5 +1,7 @@
 package dev.crifresh.coordinator.rollout.run;
 
+import dev.crifresh.coordinator.rollout.plan.NoAttestations;
+
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
@@ -53,6 +55,10 @@ sealed interface RunInput {
 
     /** @param failed each skipped node whose pull proof failed, with why; empty when the proof could not run ({@code cause}) */
     record ProofsFailed(Map<String, String> failed, String cause) implements RunInput {
+    }
+
+    /** No selected node carries a verifiable attestation of its current boot ({@link NoAttestations}): stop, exit 6. */
+    record NoAttestationsFound(NoAttestations found) implements RunInput {
     }
 
     /** @param refused each node whose reboot would take the API server away, with why */

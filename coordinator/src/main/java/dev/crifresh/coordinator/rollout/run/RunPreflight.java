@@ -14,6 +14,7 @@ import dev.crifresh.coordinator.rollout.node.RollHost;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
 import dev.crifresh.coordinator.rollout.plan.ApiAway;
+import dev.crifresh.coordinator.rollout.plan.NoAttestations;
 import dev.crifresh.coordinator.rollout.view.PodCounts;
 import dev.crifresh.coordinator.rollout.plan.RolloutOrder;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
@@ -21,11 +22,15 @@ import dev.crifresh.coordinator.rollout.view.NodeView;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import dev.crifresh.coordinator.classify.Classification;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -33,7 +38,7 @@ import java.util.function.Consumer;
 /**
  * The run's pre-flight before the first node is touched, each answered as a {@link RunInput}:
  * <ol>
- *   <li>{@link #gates}: the gates start and the skipped nodes' read-only pull proof runs.</li>
+ *   <li>{@link #gates}: no selected node attesting its boot stops the run ({@link NoAttestations}, exit 6); else the gates start and the skipped nodes' read-only pull proof runs.</li>
  *   <li>{@link #check}: a reboot that takes the API server away ({@link ApiAway}) is refused unless
  *       {@code --api-outage-budget} allows it; then the driver checks every node it will reboot ({@link DriverCheck}).
  *       Nodes an earlier run may already have rebooted are only waited for and not checked.</li>
@@ -70,8 +75,16 @@ final class RunPreflight {
         this.apiHost = apiHost;
     }
 
-    /** The gates start; a node skipped as fresh that fails its read-only pull proof stops the run before any reboot. */
+    /**
+     * First, with no selected node attesting its current boot ({@link NoAttestations}), the run stops before the gates
+     * start and before any node is touched, unless {@code --allow-no-attestations}. Then the gates start; a node
+     * skipped as fresh that fails its read-only pull proof stops the run before any reboot.
+     */
     Future<RunInput> gates(Gates gates, RolloutPlan plan) {
+        Optional<NoAttestations> none = noAttestations(settings, results.initial());
+        if (none.isPresent()) {
+            return Future.succeededFuture(new RunInput.NoAttestationsFound(none.get()));
+        }
         return gates.start(plan.controlPlanes()).compose(v -> gates.proveSkipped(plan.freshSkipped(view::facts))).transform(ar -> {
             if (ar.succeeded() && ar.result().values().stream().allMatch(GateVerdict::pass)) {
                 return Future.succeededFuture(new RunInput.GatesPassed(plan));
@@ -94,14 +107,9 @@ final class RunPreflight {
         if (p.reread()) {
             reboots = RolloutOrder.order(reboots.stream().filter(f -> view.has(f.name())).map(f -> view.facts(f.name())).toList());
         }
-        Map<String, String> refused = new LinkedHashMap<>();
-        RolloutPlan.apiAway(reboots, view.safetyView(), apiHost).forEach((name, why) -> {
-            if (settings.apiOutageBudget().isZero()) {
-                refused.put(name, ApiAway.refusal(why));
-            } else {
-                observer.accept(new RunEvent.ApiOutageAllowed(name, ApiAway.allowed(why, settings.apiOutageBudget())));
-            }
-        });
+        ApiAwayRuling ruling = apiAway(RolloutPlan.apiAway(reboots, view.safetyView(), apiHost), settings.apiOutageBudget());
+        ruling.allowed().forEach((name, why) -> observer.accept(new RunEvent.ApiOutageAllowed(name, why)));
+        Map<String, String> refused = ruling.refused();
         if (!refused.isEmpty()) {
             return Future.succeededFuture(new RunInput.PreflightRefused(refused));
         }
@@ -119,23 +127,53 @@ final class RunPreflight {
         for (NodeFacts f : r.leftovers()) {
             String seen = f.annotation(CrifreshAnnotations.ROLLOUT);
             observer.accept(new RunEvent.LeftoverReleased(f.name(), "true".equals(f.annotation(CrifreshAnnotations.CORDONED))));
-            patches.add(GuardedPatch.claim(host, f.name(), node -> {
-                if (node == null) {
-                    return new GuardedPatch.Skip();
-                }
-                NodeFacts now = NodeFacts.of(node);
-                String owner = now.annotation(CrifreshAnnotations.ROLLOUT);
-                if (owner == null) {
-                    return new GuardedPatch.Skip();
-                }
-                if (!owner.equals(seen)) {
-                    return new GuardedPatch.Refuse(f.name() + " is now owned by '" + owner + "'");
-                }
-                return new GuardedPatch.Patch(NodePatches.release(node, "true".equals(now.annotation(CrifreshAnnotations.CORDONED))));
-            }));
+            patches.add(GuardedPatch.claim(host, f.name(), node -> releasing(f.name(), seen, node)));
         }
         return Future.join(patches).<RunInput>map(v -> new RunInput.Released(r.then(), r.nodes(), r.next(), null))
                 .otherwise(e -> new RunInput.Released(r.then(), r.nodes(), r.next(), ErrorText.message(e)));
+    }
+
+    /** The whole-cluster stop ({@link NoAttestations}), unless {@code --allow-no-attestations}. Pure. */
+    static Optional<NoAttestations> noAttestations(CoordinatorSettings settings, Collection<Classification> initial) {
+        return settings.allowNoAttestations() ? Optional.empty() : NoAttestations.judge(settings.action(), initial);
+    }
+
+    /** Each reboot that takes the API server away, refused (no budget) or allowed with what the run says. */
+    record ApiAwayRuling(Map<String, String> refused, Map<String, String> allowed) {
+    }
+
+    /** The API-server rule: with a zero {@code --api-outage-budget} every such reboot is refused, else allowed. Pure. */
+    static ApiAwayRuling apiAway(Map<String, String> away, Duration budget) {
+        Map<String, String> refused = new LinkedHashMap<>();
+        Map<String, String> allowed = new LinkedHashMap<>();
+        away.forEach((name, why) -> {
+            if (budget.isZero()) {
+                refused.put(name, ApiAway.refusal(why));
+            } else {
+                allowed.put(name, ApiAway.allowed(why, budget));
+            }
+        });
+        return new ApiAwayRuling(refused, allowed);
+    }
+
+    /**
+     * Releasing an earlier run's leftover, decided on the node as read now: gone or no longer owned — skip; owned by
+     * another run than the one seen at the decision — refuse; else the release patch (uncordoned only if that run
+     * cordoned it). Pure.
+     */
+    static GuardedPatch.Step releasing(String name, String seen, Node node) {
+        if (node == null) {
+            return new GuardedPatch.Skip();
+        }
+        NodeFacts now = NodeFacts.of(node);
+        String owner = now.annotation(CrifreshAnnotations.ROLLOUT);
+        if (owner == null) {
+            return new GuardedPatch.Skip();
+        }
+        if (!owner.equals(seen)) {
+            return new GuardedPatch.Refuse(name + " is now owned by '" + owner + "'");
+        }
+        return new GuardedPatch.Patch(NodePatches.release(node, "true".equals(now.annotation(CrifreshAnnotations.CORDONED))));
     }
 
     /**

@@ -189,6 +189,8 @@ final class RunStep {
                     : String.join(", ", p.failed().keySet()) + " attest fresh but failed the pull proof ("
                             + p.failed().values().iterator().next() + "); nothing was rebooted";
             return finish(stop(run, StopReason.NODE_FAILED, why, fx), fx);
+        } else if (in instanceof NoAttestationsFound n) {
+            return finish(stop(run, StopReason.NO_ATTESTATIONS, n.found().message(), fx), fx);
         } else if (in instanceof PreflightRefused p) {
             p.refused().forEach((name, why) -> fx.add(new NodeRecord(name, null, Outcome.FAILED, "not rebooted: " + why)));
             return finish(stop(run, StopReason.NODE_FAILED, "refused to reboot " + String.join(", ", p.refused().keySet()) + ": "

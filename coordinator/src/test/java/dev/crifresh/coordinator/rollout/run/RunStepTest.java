@@ -14,6 +14,7 @@ import dev.crifresh.coordinator.report.Decision;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
+import dev.crifresh.coordinator.rollout.plan.NoAttestations;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlanTest;
 import java.time.Duration;
@@ -73,6 +74,12 @@ class RunStepTest {
                         "f1 attest fresh but failed the pull proof (pull denied); nothing was rebooted", true),
                 Arguments.of(new RunStep.Deciding(), new RunInput.ProofsFailed(Map.of(), "timeout"), StopReason.NODE_FAILED,
                         "the pull proof could not run: timeout", true),
+                Arguments.of(new RunStep.Deciding(), new RunInput.NoAttestationsFound(new NoAttestations(2,
+                                Map.of("no ContainerdConfigFresh condition", 2), "w1: there is no attestation")), StopReason.NO_ATTESTATIONS,
+                        "no selected node carries a verifiable attestation of its current boot (2 nodes): 2 with no ContainerdConfigFresh"
+                                + " condition — e.g. w1: there is no attestation. The installation, not the nodes, is the likely cause"
+                                + " (docs/install.md); no node was touched. To reboot every selected node anyway, as without crifresh,"
+                                + " pass --allow-no-attestations", true),
                 Arguments.of(new RunStep.Deciding(), new RunInput.PreflightRefused(Map.of("cp1", "it serves the API")), StopReason.NODE_FAILED,
                         "refused to reboot cp1: it serves the API; no node was touched", true),
                 Arguments.of(new RunStep.Deciding(), new RunInput.Prechecked(List.of(), List.of(), Map.of("w1", "no InternalIP"), List.of("w1")),
