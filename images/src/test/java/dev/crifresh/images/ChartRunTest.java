@@ -34,7 +34,8 @@ class ChartRunTest {
         assertTrue(flags.contains("type=bind,src=/v/tmp,dst=/tmp,options=rbind:rw"), flags.toString());
         assertTrue(flags.contains("type=bind,src=/v/signing-key,dst=/etc/crifresh/signing,options=rbind:ro"), flags.toString());
         assertEquals("134217728", flags.get(flags.indexOf("--memory-limit") + 1), "128Mi");
-        assertEquals("10000", flags.get(flags.indexOf("--cpu-quota") + 1), "100m of a 100 ms period");
+        // No CPU limit by default (a 100m limit made the first attestation after a reboot take ~14 s): no CFS quota.
+        assertFalse(flags.contains("--cpu-quota"), flags.toString());
         assertTrue(flags.contains("NODE_NAME=worker-1"), flags.toString());
         List<String> argv = flags.subList(flags.indexOf("id") + 1, flags.size());
         assertEquals(List.of("java", "-jar", "/opt/crifresh/crifresh-agent.jar", "run", "--node-name=worker-1"), argv.subList(0, 5));
@@ -43,7 +44,9 @@ class ChartRunTest {
     @Test
     void theRunFollowsTheChartsValues() {
         List<String> flags = flags(ChartAgent.render(Map.of("securityContext.allowPrivilegeEscalation", "true",
-                "securityContext.readOnlyRootFilesystem", "false", "agent.configHostPaths[0]", "/etc/containerd")));
+                "securityContext.readOnlyRootFilesystem", "false", "agent.configHostPaths[0]", "/etc/containerd",
+                "resources.limits.cpu", "100m")));
+        assertEquals("10000", flags.get(flags.indexOf("--cpu-quota") + 1), "100m of a 100 ms period");
         assertTrue(flags.contains("--allow-new-privs"), flags.toString());
         assertFalse(flags.contains("--read-only"), flags.toString());
         assertTrue(flags.contains("type=bind,src=/etc/containerd,dst=/host/etc/containerd,options=rbind:ro"), flags.toString());
