@@ -300,8 +300,11 @@ class ImageRunTest {
                     Path armRootfs = ctr.nodePath(nodeWork.resolve("rootfs-arm64"));
                     ctr.mountImage(armRef, armRootfs);
                     try {
-                        ChartRun armRun = chartRun(ChartAgent.render(Map.of("agent.metricsPort", run.agent().metricsPort())),
-                                ctr.imageConfig(armRef));
+                        // qemu-user's translated code and its own heap are charged to the container's memory cgroup:
+                        // under the chart's 128Mi the emulated JVM was OOM-killed (exit 137) on a loaded machine. The
+                        // limit is raised for the emulation only; the native runs above keep the chart's.
+                        ChartRun armRun = chartRun(ChartAgent.render(Map.of("agent.metricsPort", run.agent().metricsPort(),
+                                "resources.limits.memory", "512Mi")), ctr.imageConfig(armRef));
                         assertEquals("arm64", ctr.imageConfigBlob(armRef).path("architecture").asString());
                         long t0 = System.nanoTime();
                         Command.Result r = ctr.run(Duration.ofMinutes(10), armRun.ctrArgs(armRootfs, "observe-arm64",
