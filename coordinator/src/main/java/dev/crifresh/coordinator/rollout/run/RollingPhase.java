@@ -122,14 +122,11 @@ final class RollingPhase {
         if (!run.stopping()) {
             blockedBecause = rolls.startWhatFits(view::facts, view.safetyView(), budget);
         }
-        if (rolls.noneInFlight() && (rolls.queueEmpty() || run.stopping())) {
-            run.feed(new RunInput.Idle());
-            return;
-        }
-        if (!run.stopping() && rolls.noneInFlight() && !rolls.queueEmpty()) {
-            armBlockedTimer();
-        } else {
-            cancelBlockedTimer();
+        switch (RollingRules.afterPump(run.stopping(), rolls.noneInFlight(), rolls.queueEmpty())) {
+            case IDLE -> run.feed(new RunInput.Idle());
+            case BLOCKED -> armBlockedTimer();
+            case ROLLING -> cancelBlockedTimer();
+            default -> throw new IllegalStateException("unhandled");
         }
     }
 
@@ -137,17 +134,16 @@ final class RollingPhase {
         rolls.finished(roll);
         silences.get().expire(roll.name()); // every way a node's step ends; never fails
         NodeEnd end = roll.end();
-        if (end.stops() != null) {
-            run.feed(new RunInput.Halt(end.stops(), roll.name() + ": " + end.why()));
+        NodeFacts again = view.facts(roll.name());
+        RollingRules.AfterEnd after = RollingRules.afterEnd(roll.name(), end, again != null);
+        if (after.halt() != null) {
+            run.feed(after.halt());
         }
-        NodeFacts again = end instanceof NodeEnd.NotCarriedOut ? view.facts(roll.name()) : null;
-        if (again != null) {
-            // an earlier run's record never carried out, released: rebooted like any node of this run (budget, order, gates)
+        if (after.rollAgain()) {
             total++;
             rolls.add(new NodeRunner(ports, host, again, total, total, null, end.why()));
         }
-        if (roll.outcome() == Outcome.REBOOTED) {
-            // Fresh now: take the taint off before the next drain, so that its evicted pods may land here.
+        if (after.untaintFirst()) {
             untaintsPending++;
             taints.untaint(roll.name()).onComplete(ar -> {
                 untaintsPending--;
@@ -175,7 +171,8 @@ final class RollingPhase {
         }
         blockedTimer = ports.ticker().setTimer(ports.settings().rebootTimeout(), () -> {
             blockedTimer = -1;
-            if (run.rolling() && rolls.noneInFlight() && !rolls.queueEmpty() && !run.stopping()) {
+            if (run.rolling() && RollingRules.afterPump(run.stopping(), rolls.noneInFlight(), rolls.queueEmpty())
+                    == RollingRules.AfterPump.BLOCKED) {
                 run.feed(new RunInput.Blocked(blockedBecause == null ? "blocked" : blockedBecause));
                 pump();
             }
