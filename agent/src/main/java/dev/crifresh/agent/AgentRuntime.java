@@ -20,6 +20,7 @@ import dev.crifresh.common.retry.RetryPolicy;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -33,7 +34,7 @@ import org.slf4j.LoggerFactory;
 public final class AgentRuntime {
     private static final Logger LOG = LoggerFactory.getLogger(AgentRuntime.class);
     /** How long one CRI Status call may take (the opt-in runtime-status proof); then today's rules decide. */
-    static final java.time.Duration CRI_STATUS_TIMEOUT = java.time.Duration.ofSeconds(5);
+    static final Duration CRI_STATUS_TIMEOUT = Duration.ofSeconds(5);
     private volatile RuntimeAuthProbe runtimeProbe;
     private volatile IntrospectionCheck introspection;
 

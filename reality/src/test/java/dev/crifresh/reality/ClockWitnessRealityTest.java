@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +38,7 @@ class ClockWitnessRealityTest {
     @TempDir
     Path tmp;
 
-    static java.util.stream.Stream<ContainerdGeneration> generations() {
+    static Stream<ContainerdGeneration> generations() {
         return ContainerdGeneration.all().stream();
     }
 

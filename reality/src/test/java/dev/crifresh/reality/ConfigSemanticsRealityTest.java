@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -239,7 +240,7 @@ class ConfigSemanticsRealityTest {
         try {
             CriProcesses.awaitNoneForeign(List.of());
             CriClient.Pull pull;
-            Map<String, AgentView> views = new java.util.LinkedHashMap<>();
+            Map<String, AgentView> views = new LinkedHashMap<>();
             String named = generation.two() ? generation.name() : "one";
             try (RealContainerd containerd = RealContainerd.start(node, generation)) {
                 pull = containerd.cri().pull(image);

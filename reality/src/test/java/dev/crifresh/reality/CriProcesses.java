@@ -1,11 +1,15 @@
 package dev.crifresh.reality;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 /**
@@ -21,9 +25,9 @@ final class CriProcesses {
      * Waits (up to 10 minutes) until no process outside this JVM's containerds has the CRI command line: a
      * suite on an older harness (no {@link MachineLock}) may still be running on a shared machine.
      */
-    static void awaitNoneForeign(java.util.Collection<Long> ours) {
-        java.util.concurrent.atomic.AtomicBoolean said = new java.util.concurrent.atomic.AtomicBoolean();
-        Waits.until(java.time.Duration.ofMinutes(10), "other CRI containerds on this machine to stop", () -> {
+    static void awaitNoneForeign(Collection<Long> ours) {
+        AtomicBoolean said = new AtomicBoolean();
+        Waits.until(Duration.ofMinutes(10), "other CRI containerds on this machine to stop", () -> {
             List<Long> foreign = new ArrayList<>(matching());
             foreign.removeAll(ours);
             if (foreign.isEmpty()) {
@@ -57,7 +61,7 @@ final class CriProcesses {
                 }
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot list /proc", e);
+            throw new UncheckedIOException("cannot list /proc", e);
         }
         return pids;
     }

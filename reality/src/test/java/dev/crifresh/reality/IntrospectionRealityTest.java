@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.evidence.IntrospectionRules;
+import dev.crifresh.sim.scenario.Credential;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -18,7 +19,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,7 +58,7 @@ class IntrospectionRealityTest {
     }
 
     /** Every containerd 2.x generation the suites run. */
-    static java.util.stream.Stream<ContainerdGeneration> twoX() {
+    static Stream<ContainerdGeneration> twoX() {
         return ContainerdGeneration.all().stream().filter(ContainerdGeneration::two);
     }
 
@@ -217,10 +220,10 @@ class IntrospectionRealityTest {
      * A shape of {@code cri.toml} (under the version 3 root) and, per generation, whether the images plugin ends up
      * with {@code registry.configs} — so whether containerd records {@code cri-registry-configs}.
      */
-    record Shape(String name, int rootVersion, String criToml, java.util.Set<String> recordedOn,
-            java.util.Set<String> loadedBy) {
-        Shape(String name, String criToml, java.util.Set<String> recordedOn) {
-            this(name, 3, criToml, recordedOn, java.util.Set.of("2.1", "2.2", "2.3"));
+    record Shape(String name, int rootVersion, String criToml, Set<String> recordedOn,
+            Set<String> loadedBy) {
+        Shape(String name, String criToml, Set<String> recordedOn) {
+            this(name, 3, criToml, recordedOn, Set.of("2.1", "2.2", "2.3"));
         }
 
         String containerdToml(String criToml) {
@@ -239,7 +242,7 @@ class IntrospectionRealityTest {
               password = "token-v1"
             """;
 
-    static java.util.stream.Stream<Arguments> shapes() {
+    static Stream<Arguments> shapes() {
         List<Shape> shapes = List.of(
                 new Shape("version 3, registry.configs in io.containerd.cri.v1.images (Talos' layout)", """
                         version = 3
@@ -247,32 +250,32 @@ class IntrospectionRealityTest {
                           snapshotter = "native"
                         [plugins."io.containerd.cri.v1.images".registry]
                           config_path = "/etc/cri/conf.d/hosts"
-                        """ + AUTH.formatted("io.containerd.cri.v1.images", REGISTRY), java.util.Set.of("2.1", "2.2", "2.3")),
+                        """ + AUTH.formatted("io.containerd.cri.v1.images", REGISTRY), Set.of("2.1", "2.2", "2.3")),
                 new Shape("version 2, registry.configs in io.containerd.grpc.v1.cri (migrated)", """
                         version = 2
                         [plugins."io.containerd.grpc.v1.cri".containerd]
                           snapshotter = "native"
-                        """ + AUTH.formatted("io.containerd.grpc.v1.cri", REGISTRY), java.util.Set.of("2.1", "2.2", "2.3")),
+                        """ + AUTH.formatted("io.containerd.grpc.v1.cri", REGISTRY), Set.of("2.1", "2.2", "2.3")),
                 new Shape("version 3, registry.configs in io.containerd.grpc.v1.cri (2.3 migrates it from 3 to 4)", """
                         version = 3
                         [plugins."io.containerd.cri.v1.images"]
                           snapshotter = "native"
-                        """ + AUTH.formatted("io.containerd.grpc.v1.cri", REGISTRY), java.util.Set.of("2.3")),
+                        """ + AUTH.formatted("io.containerd.grpc.v1.cri", REGISTRY), Set.of("2.3")),
                 new Shape("version 4 root and file, registry.configs in io.containerd.cri.v1.images (Talos 1.15)", 4, """
                         version = 4
                         [plugins."io.containerd.cri.v1.images"]
                           snapshotter = "native"
                         [plugins."io.containerd.cri.v1.images".registry]
                           config_path = "/etc/cri/conf.d/hosts"
-                        """ + AUTH.formatted("io.containerd.cri.v1.images", REGISTRY), java.util.Set.of("2.3"),
-                        java.util.Set.of("2.3")),
+                        """ + AUTH.formatted("io.containerd.cri.v1.images", REGISTRY), Set.of("2.3"),
+                        Set.of("2.3")),
                 new Shape("version 3, registry.config_path only", """
                         version = 3
                         [plugins."io.containerd.cri.v1.images"]
                           snapshotter = "native"
                         [plugins."io.containerd.cri.v1.images".registry]
                           config_path = "/etc/cri/conf.d/hosts"
-                        """, java.util.Set.of()));
+                        """, Set.of()));
         return twoX().flatMap(g -> shapes.stream().filter(s -> s.loadedBy().contains(g.name())).map(s -> Arguments.of(g, s)));
     }
 
@@ -326,7 +329,7 @@ class IntrospectionRealityTest {
     void containerd17OnATalos18LayoutAnswersItsPidAndRecordsTheDeprecationToo() throws Exception {
         ContainerdGeneration c17 = fetched("1.7");
         CriNode node = new CriNode(tmp.resolve("node"));
-        node.render("registry.invalid", new dev.crifresh.sim.scenario.Credential("deploy-bot", "token-v1"));
+        node.render("registry.invalid", new Credential("deploy-bot", "token-v1"));
         TruthTableTest.settle(Instant.now());
         try (RealContainerd containerd = RealContainerd.start(node, c17)) {
             JsonNode view = introspected(node);
@@ -336,7 +339,7 @@ class IntrospectionRealityTest {
             assertNotNull(deprecation(answer), "containerd 1.7 records " + IntrospectionRules.REGISTRY_CONFIGS + ": " + answer);
 
             node.write("/etc/cri/conf.d/cri.toml", node.criToml("registry.invalid",
-                    new dev.crifresh.sim.scenario.Credential("deploy-bot", "token-v2")), false);
+                    new Credential("deploy-bot", "token-v2")), false);
             JsonNode rotated = introspected(node);
             assertEquals("ConfigChangedAfterRuntimeLoad", rotated.get("reason").stringValue(), summary(rotated));
             System.out.println(c17 + " pid " + containerd.pid() + ": "
@@ -349,7 +352,7 @@ class IntrospectionRealityTest {
     void onContainerd16RuntimeStatusAppliesAndIntrospectionCannotTieTheAnswerToAProcess() throws Exception {
         RealityGate.require();
         CriNode node = new CriNode(tmp.resolve("node"));
-        node.render("registry.invalid", new dev.crifresh.sim.scenario.Credential("deploy-bot", "token-v1"));
+        node.render("registry.invalid", new Credential("deploy-bot", "token-v1"));
         TruthTableTest.settle(Instant.now());
         try (RealContainerd containerd = RealContainerd.start(node)) {
             JsonNode view = observe(node, "--cri-socket", node.socket().toString());

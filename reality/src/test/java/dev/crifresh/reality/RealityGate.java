@@ -3,6 +3,8 @@ package dev.crifresh.reality;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Assumptions;
 
@@ -30,7 +32,7 @@ final class RealityGate {
         Assumptions.abort("reality suite skipped: " + missing.get());
     }
 
-    private static final java.util.Set<String> SAID_GENERATIONS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<String> SAID_GENERATIONS = ConcurrentHashMap.newKeySet();
 
     /**
      * A containerd generation the test runs on: where it cannot be had (1.7, 2.1, 2.2 and 2.3 come from

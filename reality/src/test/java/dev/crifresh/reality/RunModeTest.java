@@ -11,6 +11,7 @@ import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.SigningKey;
 import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.mockapi.CrudApiServer;
+import dev.crifresh.sim.node.TalosConfigFiles;
 import dev.crifresh.sim.scenario.Credential;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -24,7 +25,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -91,7 +97,7 @@ class RunModeTest {
         }
     }
 
-    static java.util.stream.Stream<ContainerdGeneration> generations() {
+    static Stream<ContainerdGeneration> generations() {
         return ContainerdGeneration.all().stream();
     }
 
@@ -175,7 +181,7 @@ class RunModeTest {
     void aContainerdRefusingItsConfigIsNeverPublishedFresh() throws Exception {
         generation = ContainerdGeneration.named("2.2");
         RealityGate.require(generation);
-        CriNode node = new CriNode(tmp.resolve("node"), dev.crifresh.sim.node.TalosConfigFiles.Layout.TALOS_1_15);
+        CriNode node = new CriNode(tmp.resolve("node"), TalosConfigFiles.Layout.TALOS_1_15);
         node.render("registry.invalid", new Credential("deploy-bot", "run-0"));
         TruthTableTest.settle(Instant.now());
         String bootId = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
@@ -190,8 +196,8 @@ class RunModeTest {
                 HostClock.system(Path.of("/proc"))).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         awaitCondition("Unknown", "ContainerdNotFound");
 
-        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-        java.util.concurrent.atomic.AtomicInteger refusals = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger refusals = new AtomicInteger();
         Thread restarts = new Thread(() -> {
             while (!stop.get()) {
                 try {
@@ -202,7 +208,7 @@ class RunModeTest {
             }
         }, "containerd-2.2-restarts");
         restarts.start();
-        java.util.Map<String, Integer> published = new java.util.TreeMap<>();
+        Map<String, Integer> published = new TreeMap<>();
         List<String> fresh = new ArrayList<>();
         try {
             Instant until = Instant.now().plusSeconds(10);

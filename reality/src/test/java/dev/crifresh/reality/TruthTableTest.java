@@ -2,7 +2,9 @@ package dev.crifresh.reality;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.abort;
 
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
@@ -11,15 +13,22 @@ import dev.crifresh.sim.node.TalosConfigFiles;
 import dev.crifresh.sim.node.TalosConfigFiles.Layout;
 import dev.crifresh.sim.scenario.Credential;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -32,6 +41,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The truth table (docs/reality.md): the agent's {@code observe} against each real containerd generation (1.6,
@@ -171,7 +181,7 @@ class TruthTableTest {
         void refusedAtStart() {
             Credential a = rotate();
             CriNode node = render(a);
-            RealContainerd.Exited refused = org.junit.jupiter.api.Assertions.assertThrows(RealContainerd.Exited.class,
+            RealContainerd.Exited refused = assertThrows(RealContainerd.Exited.class,
                     () -> RealContainerd.start(node, generation).close());
             assertTrue(refused.getMessage().contains("expected containerd config version equal to or less than `3`, got `4`"),
                     refused.getMessage());
@@ -205,9 +215,9 @@ class TruthTableTest {
         void restartedWhileRefusing() throws Exception {
             Credential a = rotate();
             CriNode node = render(a);
-            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-            Set<Long> refused = java.util.concurrent.ConcurrentHashMap.newKeySet();
-            List<Long> served = java.util.Collections.synchronizedList(new ArrayList<>());
+            AtomicBoolean stop = new AtomicBoolean();
+            Set<Long> refused = ConcurrentHashMap.newKeySet();
+            List<Long> served = Collections.synchronizedList(new ArrayList<>());
             Thread restarts = new Thread(() -> {
                 while (!stop.get()) {
                     try {
@@ -220,19 +230,19 @@ class TruthTableTest {
                 }
             }, "containerd-2.2-restarts");
             restarts.start();
-            Map<String, Integer> seen = new java.util.TreeMap<>();
+            Map<String, Integer> seen = new TreeMap<>();
             List<List<String>> modes = List.of(List.of(), List.of("--cri-socket", node.socket().toString()),
                     List.of("--containerd-introspection"));
-            List<Map<Long, AgentView>> byMode = List.of(new java.util.HashMap<>(), new java.util.HashMap<>(),
-                    new java.util.HashMap<>());
+            List<Map<Long, AgentView>> byMode = List.of(new HashMap<>(), new HashMap<>(),
+                    new HashMap<>());
             try {
                 Instant until = Instant.now().plusSeconds(10);
                 for (int i = 0; Instant.now().isBefore(until); i++) {
                     List<String> mode = modes.get(i % modes.size());
-                    tools.jackson.databind.JsonNode json = AgentView.observeJson(node, fingerprintKey,
+                    JsonNode json = AgentView.observeJson(node, fingerprintKey,
                             CriNode.watchGlobs(), mode.toArray(String[]::new));
                     AgentView view = AgentView.of(json);
-                    tools.jackson.databind.JsonNode c = json.get("containerd");
+                    JsonNode c = json.get("containerd");
                     if (c != null && c.isObject()) {
                         byMode.get(i % modes.size()).put(c.get("pid").asLong(), view);
                     }
@@ -524,7 +534,7 @@ class TruthTableTest {
                 TruthTable.row(table, phase + " — KNOWN GAP until the evidence fix is merged", DEFENDED, view, withSocket,
                         isCurrent(view, current), pull);
                 assertTrue(pull.unauthorized(), pull.detail());
-                org.junit.jupiter.api.Assumptions.abort("KNOWN GAP (expected to fail until the evidence fix is merged): "
+                abort("KNOWN GAP (expected to fail until the evidence fix is merged): "
                         + phase + " → " + view.summary() + ", pull " + pull.summary());
             }
             record(phase, view, withSocket, current, pull, Set.of("stale", "unknown"), false);
@@ -612,7 +622,7 @@ class TruthTableTest {
 
         /** The files holding the registry auth in this layout, each with its text for {@code credential}. */
         private Map<String, String> authTexts(CriNode node, Credential credential) {
-            Map<String, String> texts = new java.util.LinkedHashMap<>();
+            Map<String, String> texts = new LinkedHashMap<>();
             for (String f : layout.authFiles()) {
                 texts.put(f, f.equals(TalosConfigFiles.CRI_TOML) ? node.criToml(registry.host(), credential)
                         : node.registriesPart(registry.host(), credential));
@@ -637,7 +647,7 @@ class TruthTableTest {
         try {
             return Files.readAllBytes(fingerprintKey);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -676,7 +686,7 @@ class TruthTableTest {
             Path file = node.path(nodePath);
             Files.write(file, Files.readAllBytes(file));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.crifresh.agent.cli;
 
 import dev.crifresh.agent.AgentVersion;
+import dev.crifresh.common.cli.HelpText;
 import java.io.PrintWriter;
 import java.time.Duration;
 import picocli.CommandLine;
@@ -23,7 +24,7 @@ public final class AgentMain implements Runnable {
 
     /** The agent's command line: subcommands, the duration converter and one-line error handling. */
     public static CommandLine commandLine() {
-        CommandLine cl = dev.crifresh.common.cli.HelpText.install(new CommandLine(new AgentMain()));
+        CommandLine cl = HelpText.install(new CommandLine(new AgentMain()));
         cl.registerConverter(Duration.class, new DurationConverter());
         cl.setParameterExceptionHandler(AgentMain::usageError);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

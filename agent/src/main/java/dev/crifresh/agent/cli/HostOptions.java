@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -137,7 +138,7 @@ final class HostOptions {
                 throw new ParameterException(spec.commandLine(), "--expected-mount " + m + ": not an absolute path");
             }
         }
-        return new MountPolicy(throughContainerdRoot, java.util.Set.copyOf(expected), "/");
+        return new MountPolicy(throughContainerdRoot, Set.copyOf(expected), "/");
     }
 
     ContainerdMatcher matcher(CommandSpec spec) {

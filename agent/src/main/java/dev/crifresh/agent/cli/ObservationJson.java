@@ -2,6 +2,7 @@ package dev.crifresh.agent.cli;
 
 import dev.crifresh.agent.loop.Assessment;
 import dev.crifresh.common.evidence.ClockWitness;
+import dev.crifresh.common.evidence.ContainerdListener;
 import dev.crifresh.common.evidence.ContainerdSocket;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Introspection;
@@ -11,6 +12,7 @@ import dev.crifresh.common.evidence.ProcessSample;
 import dev.crifresh.common.evidence.WatchedDirectory;
 import dev.crifresh.common.evidence.WatchedFile;
 import java.time.Instant;
+import java.util.Locale;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -47,13 +49,13 @@ final class ObservationJson {
     }
 
     /** Whether containerd listens at its address (rule 1, serving), when read. */
-    private static void putListener(ObjectNode containerd, dev.crifresh.common.evidence.ContainerdListener listener) {
+    private static void putListener(ObjectNode containerd, ContainerdListener listener) {
         if (listener == null) {
             return;
         }
         ObjectNode ln = containerd.putObject("listener");
         ln.put("address", listener.address());
-        ln.put("state", listener.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        ln.put("state", listener.state().name().toLowerCase(Locale.ROOT).replace('_', '-'));
         if (listener.detail() != null) {
             ln.put("detail", listener.detail());
         }

@@ -9,6 +9,8 @@ import dev.crifresh.common.registry.CriStatusConfig;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
 
 /**
  * The runtime-status proof's comparison: the registry credentials containerd reports in CRI
@@ -67,9 +69,9 @@ public final class RuntimeAuthProbe implements AutoCloseable {
 
     /** Which hosts differ, by name only. */
     private static String differing(Map<String, String> held, Map<String, String> files) {
-        java.util.TreeSet<String> hosts = new java.util.TreeSet<>(held.keySet());
+        TreeSet<String> hosts = new TreeSet<>(held.keySet());
         hosts.addAll(files.keySet());
-        hosts.removeIf(h -> java.util.Objects.equals(held.get(h), files.get(h)));
+        hosts.removeIf(h -> Objects.equals(held.get(h), files.get(h)));
         return "registr" + (hosts.size() == 1 ? "y " : "ies ") + String.join(", ", hosts);
     }
 

@@ -5,6 +5,7 @@ import dev.crifresh.common.text.IoErrors;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -139,7 +140,7 @@ public final class ContainerdImports {
             return true; // let the read report it
         }
         String name = nodePath.substring(nodePath.lastIndexOf('/') + 1);
-        return Files.exists(paths.onHost(HostPaths.join(r.realPath(), name)), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        return Files.exists(paths.onHost(HostPaths.join(r.realPath(), name)), LinkOption.NOFOLLOW_LINKS);
     }
 
     /** Go checks the whole pattern before listing anything. */

@@ -10,6 +10,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashSet;
 import java.util.List;
 
 /**
@@ -40,7 +41,7 @@ public final class HostPaths {
                            List<String> directories) {
         public Resolved {
             symlinks = List.copyOf(symlinks);
-            directories = List.copyOf(new java.util.LinkedHashSet<>(directories));
+            directories = List.copyOf(new LinkedHashSet<>(directories));
         }
 
         public Resolved(String nodePath, String realPath, List<String> symlinks, String error) {

@@ -11,7 +11,11 @@ import dev.crifresh.common.evidence.WatchedFile;
 import dev.crifresh.common.text.IoErrors;
 import dev.crifresh.common.text.StrictUtf8;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -225,8 +229,7 @@ public final class HostReader {
         }
         Path onHost = paths.onHost(r.realPath());
         try {
-            java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(onHost,
-                    java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes a = Files.readAttributes(onHost, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (!a.isDirectory()) {
                 return WatchedDirectory.unreadable(dir, "not a directory");
             }
@@ -255,7 +258,7 @@ public final class HostReader {
                 }
             }
             return WatchedDirectory.readable(dir, at, by);
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
             return WatchedDirectory.unreadable(dir, IoErrors.describe(e));
@@ -292,8 +295,7 @@ public final class HostReader {
                     }
                 }
                 Path onHost = paths.onHost(r.realPath());
-                java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(onHost,
-                        java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                BasicFileAttributes a = Files.readAttributes(onHost, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                 s.append(a.isRegularFile() ? " " + a.lastModifiedTime() + "/" + times.ctime(onHost) + "/" + a.size()
                         : " not a file");
             } catch (IOException e) {

@@ -3,6 +3,7 @@ package dev.crifresh.agent.host;
 import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.registry.PullCredentials;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One read of the node: the evidence for the rules, the TOML documents containerd loads (the same bytes
@@ -21,7 +22,7 @@ public record HostSnapshot(Observation observation, List<ConfigDocument> tomlDoc
     }
 
     public HostSnapshot {
-        java.util.Objects.requireNonNull(hosts, "hosts");
+        Objects.requireNonNull(hosts, "hosts");
         tomlDocuments = List.copyOf(tomlDocuments);
         unreadableProcesses = List.copyOf(unreadableProcesses);
         undecodable = List.copyOf(undecodable);

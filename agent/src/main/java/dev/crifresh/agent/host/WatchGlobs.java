@@ -7,6 +7,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
@@ -116,7 +117,7 @@ public final class WatchGlobs {
                     }
                 }
                 paths.addAll(matched);
-            } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+            } catch (NoSuchFileException | NotDirectoryException e) {
                 // No directory, no matching file: a wildcard may match nothing.
             } catch (IOException e) {
                 unlistable.add(WatchedFile.unreadable(g.text(), "cannot list " + g.dir() + ": " + IoErrors.describe(e)));

@@ -1,5 +1,6 @@
 package dev.crifresh.agent.http;
 
+import dev.crifresh.agent.loop.ProofFallback;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.evidence.WatchedFile;
@@ -99,7 +100,7 @@ public final class AgentMetrics {
      * One evaluation with an opt-in proof requested ({@code requested}, e.g. runtime-status): its gauge is 1 when
      * the proof applied, 0 when it did not and {@code fallback} names the proof used instead (also counted).
      */
-    public synchronized void proofRequested(String requested, dev.crifresh.agent.loop.ProofFallback fallback) {
+    public synchronized void proofRequested(String requested, ProofFallback fallback) {
         proofApplies.computeIfAbsent(requested, r -> {
             Value v = new Value(Double.NaN);
             Gauge.builder(PROOF_APPLIES, v, x -> x.value).tag("requested", r)

@@ -6,6 +6,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.io.IOException;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -73,7 +74,7 @@ public final class AgentLoop {
         context.runOnContext(v -> context.<Void>executeBlocking(() -> {
             try {
                 watcher.start();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 // e.g. the per-user inotify instance limit: the poll still sees every change, only later
                 LOG.warn("[{}] file events unavailable ({}); config changes are found by the poll every {} ms",
                         node, e.getMessage(), settings.procPoll().toMillis());

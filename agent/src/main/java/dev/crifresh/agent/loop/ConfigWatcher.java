@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +41,7 @@ final class ConfigWatcher implements AutoCloseable {
     private final Consumer<String> onChange;
     private final String threadName;
     private final HostPaths paths;
-    private final java.util.function.Supplier<Set<String>> hostsDirectories;
+    private final Supplier<Set<String>> hostsDirectories;
     private volatile Set<String> hostsWatched = Set.of();
     private final Map<WatchKey, String> dirsByKey = new ConcurrentHashMap<>();
     private final Map<String, WatchKey> keysByDir = new ConcurrentHashMap<>();
@@ -58,7 +59,7 @@ final class ConfigWatcher implements AutoCloseable {
     }
 
     /** @param hostsDirectories the {@code hosts.toml} directories to watch too (every name in them counts) */
-    ConfigWatcher(WatchGlobs globs, HostPaths paths, java.util.function.Supplier<Set<String>> hostsDirectories,
+    ConfigWatcher(WatchGlobs globs, HostPaths paths, Supplier<Set<String>> hostsDirectories,
                   Consumer<String> onChange, String threadName) {
         this.hostsDirectories = hostsDirectories;
         this.globs = globs;

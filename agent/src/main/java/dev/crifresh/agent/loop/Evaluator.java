@@ -13,6 +13,8 @@ import dev.crifresh.common.evidence.PullPathRules;
 import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.evidence.RuntimeAuth;
 import dev.crifresh.common.registry.ContainerdReading;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Reads the node and applies the rules, carrying {@link EvaluationMemory} from one evaluation to the
@@ -69,7 +71,7 @@ public final class Evaluator {
         Evaluation evaluation = EvidenceRules.evaluate(observation, rules, memory, runtime);
         RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey,
                 rules.talosMode(), generation, snapshot.hosts());
-        java.util.List<String> failures = new java.util.ArrayList<>(snapshot.undecodable());
+        List<String> failures = new ArrayList<>(snapshot.undecodable());
         failures.addAll(registries.parseFailures());
         evaluation = ConfigParseCheck.apply(evaluation, failures);
         evaluation = PullPathRules.apply(evaluation, registries.problems());

@@ -1,6 +1,8 @@
 package dev.crifresh.agent.publish;
 
 import dev.crifresh.common.attest.AttestationClaims;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 
 /** The last attestation written to the Node: its claims and the JWS that carried them. */
 public record PublishedAttestation(AttestationClaims claims, String token) {
@@ -10,6 +12,6 @@ public record PublishedAttestation(AttestationClaims claims, String token) {
         if (parts.length != 3) {
             throw new IllegalStateException("not a JWS compact token");
         }
-        return new String(java.util.Base64.getUrlDecoder().decode(parts[1]), java.nio.charset.StandardCharsets.UTF_8);
+        return new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8);
     }
 }

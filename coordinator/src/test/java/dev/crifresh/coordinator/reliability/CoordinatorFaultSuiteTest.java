@@ -232,7 +232,7 @@ class CoordinatorFaultSuiteTest {
         Map<String, Boolean> cordonsBefore = ApiState.cordons(h);
         // Someone else's cordon counts against the budget: 2 lets w2 roll beside it.
         String budget = cordonedByOther ? "2" : "1";
-        try (point; Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
+        try (Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
             h.run(settings().withMaxUnavailable(budget), h.driver, point).rollout();
             point.reached(WAIT);
             if (unsent) {
@@ -326,8 +326,8 @@ class CoordinatorFaultSuiteTest {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
         h.driver.actsLate("w1", Duration.ofSeconds(14));
-        try (FreezePoint point = new FreezePoint("reboot requested", RunEvents.event("w1", EventReason.REBOOT_REQUESTED));
-             Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
+        FreezePoint point = new FreezePoint("reboot requested", RunEvents.event("w1", EventReason.REBOOT_REQUESTED));
+        try (Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
             h.run(settings(), h.driver, point).rollout();
             point.reached(WAIT);
             assertEquals(0, h.driver.rebootsOf("w1"), "the node acted on its request at once");
@@ -442,17 +442,16 @@ class CoordinatorFaultSuiteTest {
         acceptW2Evictions(h);
         // mid-drain: the first thing w1's roll reports once web-0 is gone (db-0's eviction is always refused); the
         // API is read on the run's event loop only then, right before it freezes anyway
-        try (FreezePoint point = new FreezePoint("mid-drain", RunEvents.progressOf("w1").and(e -> h.cluster.podsOn("w1").size() == 1))) {
-            h.run(settings(), h.driver, point).rollout();
-            point.reached(WAIT);
-            // The case is what its row says: nothing rebooted, w1 owned mid-drain, w2 not touched.
-            assertEquals(List.of(), h.driver.reboots(), "a reboot before the kill");
-            assertEquals("draining", phase(h, "w1"));
-            assertTrue(cordoned(h, "w1"), "w1 not cordoned while draining");
-            assertNull(phase(h, "w2"), "w2 was started before w1's drain");
-            assertEquals(List.of("db-0"), h.cluster.podsOn("w1").stream().map(p -> p.getMetadata().getName()).toList());
-            return rerunAfterDrain(h);
-        }
+        FreezePoint point = new FreezePoint("mid-drain", RunEvents.progressOf("w1").and(e -> h.cluster.podsOn("w1").size() == 1));
+        h.run(settings(), h.driver, point).rollout();
+        point.reached(WAIT);
+        // The case is what its row says: nothing rebooted, w1 owned mid-drain, w2 not touched.
+        assertEquals(List.of(), h.driver.reboots(), "a reboot before the kill");
+        assertEquals("draining", phase(h, "w1"));
+        assertTrue(cordoned(h, "w1"), "w1 not cordoned while draining");
+        assertNull(phase(h, "w2"), "w2 was started before w1's drain");
+        assertEquals(List.of("db-0"), h.cluster.podsOn("w1").stream().map(p -> p.getMetadata().getName()).toList());
+        return rerunAfterDrain(h);
     }
 
     /**
