@@ -55,12 +55,13 @@ class PackageRulesTest {
         RULES.noIo(classes).check(classes);
     }
 
-    /** The rollout's seams: the Kubernetes operations (kube), the fence and retry (rollout.api), a roll's host. */
+    /** The rollout's seams: the Kubernetes operations (kube), the fence and retry (rollout.api), a roll's host and reboot. */
     private static final DescribedPredicate<JavaClass> SEAMS = DescribedPredicate.describe(
-            "interfaces of the rollout's seams (coordinator.kube, rollout.api, RollHost)",
+            "interfaces of the rollout's seams (coordinator.kube, rollout.api, RollHost, RollPorts.Reboot)",
             c -> c.isInterface() && (c.getPackageName().equals("dev.crifresh.coordinator.kube")
                     || c.getPackageName().equals("dev.crifresh.coordinator.rollout.api")
-                    || c.getName().equals("dev.crifresh.coordinator.rollout.node.RollHost")));
+                    || c.getName().equals("dev.crifresh.coordinator.rollout.node.RollHost")
+                    || c.getName().equals("dev.crifresh.coordinator.rollout.node.RollPorts$Reboot")));
 
     /**
      * A default method on a seam is a promise that every implementation may skip it: {@code gated} returning

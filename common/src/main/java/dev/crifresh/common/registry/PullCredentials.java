@@ -2,18 +2,17 @@ package dev.crifresh.common.registry;
 
 import dev.crifresh.common.registry.ContainerdReading.RegistryTable;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The credential containerd sends for a pull from each registry host, following its CRI image service
@@ -118,8 +117,6 @@ public final class PullCredentials {
 
     private static final String DOCKER_IO = "docker.io";
     private static final String DOCKER_IO_HOST = "registry-1.docker.io";
-    private static final Pattern HOST_TABLE = Pattern.compile(
-            "^\\s*\\[\\s*host\\s*\\.\\s*(?:\"((?:[^\"\\\\]|\\\\.)*)\"|'([^']*)'|([A-Za-z0-9_-]+))\\s*\\]\\s*(?:#.*)?$");
     private static final Pattern PORT_DIRECTORY = Pattern.compile("^(.+)_([0-9]+)_$");
 
     private final RegistryTable table;
@@ -133,12 +130,6 @@ public final class PullCredentials {
     private record Chain(String defaultHost, List<String> hosts, String hostsFile) {
         boolean reachesDefault() {
             return hosts.contains(defaultHost);
-        }
-    }
-
-    private static final class Doubt extends Exception {
-        Doubt(String message) {
-            super(message, null, false, false);
         }
     }
 
@@ -172,7 +163,7 @@ public final class PullCredentials {
             Result r;
             try {
                 r = p.resolve();
-            } catch (Doubt d) {
+            } catch (PullDoubt d) {
                 r = new Failed(d.getMessage(), new ArrayList<>(p.consulted));
             }
             p.consulted.stream().filter(c -> !consulted.contains(c)).forEach(consulted::add);
@@ -194,16 +185,16 @@ public final class PullCredentials {
         return a instanceof Failed && b instanceof Failed;
     }
 
-    private Result resolve() throws Doubt {
+    private Result resolve() throws PullDoubt {
         effective.putAll(table.configs());
         Map<String, String> authsByKey = new TreeMap<>();
         for (Map.Entry<String, RegistryAuth> e : table.auths().entrySet()) {
-            String key = authsKey(e.getKey());
+            String key = GoUrls.authsKey(e.getKey());
             String earlier = authsByKey.putIfAbsent(key, e.getKey());
             if (earlier != null && !same(table.auths().get(earlier), e.getValue())) {
-                throw new Doubt("registry.auths " + shown(earlier) + " and " + shown(e.getKey()) + " both become"
-                        + " registry.configs " + shown(key) + " with different credentials; containerd copies them in"
-                        + " random order");
+                throw new PullDoubt("registry.auths " + GoUrls.shown(earlier) + " and " + GoUrls.shown(e.getKey())
+                        + " both become registry.configs " + GoUrls.shown(key) + " with different credentials;"
+                        + " containerd copies them in random order");
             }
             effective.put(key, e.getValue());
             effectiveSource.put(key, e.getKey());
@@ -234,16 +225,16 @@ public final class PullCredentials {
             problem(e.getKey(), e.getKey(), e.getValue(), false, sent, root).ifPresent(problems::add);
         }
         for (Map.Entry<String, RegistryAuth> e : table.auths().entrySet()) {
-            problem(e.getKey(), authsKey(e.getKey()), e.getValue(), true, sent, root).ifPresent(problems::add);
+            problem(e.getKey(), GoUrls.authsKey(e.getKey()), e.getValue(), true, sent, root).ifPresent(problems::add);
         }
-        problems.sort(java.util.Comparator.comparing(Problem::host).thenComparing(Problem::detail));
+        problems.sort(Comparator.comparing(Problem::host).thenComparing(Problem::detail));
         Map<String, RegistryAuth> loaded = new TreeMap<>(ContainerdConfigFile.byNormalisedHost(effective));
         loaded.remove("");
         return new Resolved(sent, problems, new ArrayList<>(consulted), loaded);
     }
 
     /** The credential a pull from normalised {@code host} sends, or null for none. */
-    private RegistryAuth sent(String host, String root) throws Doubt {
+    private RegistryAuth sent(String host, String root) throws PullDoubt {
         Chain chain = chain(host, root);
         if (chain.reachesDefault()) {
             return effective.get(chain.defaultHost());
@@ -259,57 +250,58 @@ public final class PullCredentials {
             }
         }
         if (distinct.size() + (none ? 1 : 0) > 1) {
-            throw new Doubt(chain.hostsFile() + " sends pulls from " + host + " to " + String.join(", ", chain.hosts())
+            throw new PullDoubt(chain.hostsFile() + " sends pulls from " + host + " to "
+                    + String.join(", ", chain.hosts())
                     + ", which get different credentials: which one a pull sends depends on which host answers");
         }
         return distinct.isEmpty() ? null : distinct.iterator().next();
     }
 
-    private java.util.Optional<Problem> problem(String rawKey, String storedKey, RegistryAuth written, boolean auths,
-                                                Map<String, RegistryAuth> sent, String root) throws Doubt {
+    private Optional<Problem> problem(String rawKey, String storedKey, RegistryAuth written, boolean auths,
+                                                Map<String, RegistryAuth> sent, String root) throws PullDoubt {
         String host = RegistryHosts.normalise(rawKey);
         RegistryAuth pulled = sent.get(host);
         if (host.isEmpty() || same(written, pulled)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        String what = (auths ? "registry.auths " : "registry.configs ") + shown(rawKey);
+        String what = (auths ? "registry.auths " : "registry.configs ") + GoUrls.shown(rawKey);
         String gets = pulled == null ? "no credential" : "another credential";
         Chain chain = chain(host, root);
         if (!auths && effectiveSource.containsKey(rawKey) && !same(effective.get(rawKey), written)) {
-            return java.util.Optional.of(new Problem(Kind.AUTHS_OVERRIDE_CONFIGS, host, "the deprecated registry.auths "
-                    + shown(effectiveSource.get(rawKey)) + " replaces the credential of " + what
+            return Optional.of(new Problem(Kind.AUTHS_OVERRIDE_CONFIGS, host, "the deprecated registry.auths "
+                    + GoUrls.shown(effectiveSource.get(rawKey)) + " replaces the credential of " + what
                     + " when containerd loads it: pulls from " + host + " send that one"));
         }
         if (!chain.reachesDefault() && storedKey.equals(chain.defaultHost())) {
-            return java.util.Optional.of(new Problem(Kind.HOSTS_TOML_REDIRECTS, host, chain.hostsFile()
+            return Optional.of(new Problem(Kind.HOSTS_TOML_REDIRECTS, host, chain.hostsFile()
                     + " sends pulls from " + host + " to " + String.join(", ", chain.hosts()) + " (not " + host
                     + "), which get " + gets + ": the credential of " + what + " is never sent"));
         }
         String lookedUp = chain.reachesDefault() ? "'" + chain.defaultHost() + "'"
                 : String.join(", ", chain.hosts().stream().map(h -> "'" + h + "'").toList());
-        return java.util.Optional.of(new Problem(Kind.KEY_NEVER_MATCHED, host, what
+        return Optional.of(new Problem(Kind.KEY_NEVER_MATCHED, host, what
                 + (auths && !storedKey.equals(rawKey) ? " is stored as registry.configs '" + storedKey + "', but" : "")
                 + " is never looked up: containerd looks a credential up by the exact host[:port] a pull goes to, and"
                 + " a pull from " + host + " looks up " + lookedUp + ", which gets " + gets));
     }
 
-    private String configRoot() throws Doubt {
+    private String configRoot() throws PullDoubt {
         String path = table.configPath();
         if (path == null || path.isEmpty()) {
             return null;
         }
         if (path.contains(":")) {
-            throw new Doubt("registry.config_path lists several directories; containerd's CRI pull through the"
+            throw new PullDoubt("registry.config_path lists several directories; containerd's CRI pull through the"
                     + " transfer service (2.x) reads it as one directory, its local pull (1.x) as a list");
         }
         if (!path.startsWith("/")) {
-            throw new Doubt("registry.config_path is relative: it resolves against containerd's working directory");
+            throw new PullDoubt("registry.config_path is relative: it resolves against containerd's working directory");
         }
         String clean = path.replaceAll("/+", "/");
         return clean.length() > 1 && clean.endsWith("/") ? clean.substring(0, clean.length() - 1) : clean;
     }
 
-    private Chain chain(String host, String root) throws Doubt {
+    private Chain chain(String host, String root) throws PullDoubt {
         Chain known = chains.get(host);
         if (known != null) {
             return known;
@@ -325,11 +317,11 @@ public final class PullCredentials {
                     continue;
                 }
                 if (found instanceof Unreadable u) {
-                    throw new Doubt(path + ": " + u.why());
+                    throw new PullDoubt(path + ": " + u.why());
                 }
                 String text = ((Found) found).hostsToml();
                 if (text != null && !text.isEmpty()) {
-                    List<String> hosts = hostsOf(path + "/hosts.toml", text, defaultHost, layout);
+                    List<String> hosts = HostsToml.hosts(path + "/hosts.toml", text, defaultHost, layout);
                     chain = hosts == null ? chain : new Chain(defaultHost, hosts, path + "/hosts.toml");
                 }
                 break;
@@ -359,177 +351,6 @@ public final class PullCredentials {
         return m.matches() ? m.group(1) + ":" + m.group(2) : dir;
     }
 
-    /**
-     * The hosts a {@code hosts.toml} sends pulls (and resolves) to, in containerd's order: each
-     * {@code [host."…"]} table in file order, then {@code server} (the default host when absent). containerd
-     * falls back to the default host when it cannot decode the file; the agent does not guess at a parser's
-     * corner cases, so anything it cannot read plainly is a doubt. Null when the generation ignores the file
-     * (containerd 1.x, no {@code host} table).
-     */
-    static List<String> hostsOf(String where, String text, String defaultHost, HostLayout layout) throws Doubt {
-        JsonNode root;
-        try {
-            root = CriRegistryConfig.TOML.readTree(text);
-        } catch (JacksonException e) {
-            throw new Doubt(where + " cannot be parsed (" + CriRegistryConfig.describe(e) + "): containerd then"
-                    + " ignores it, and the agent does not guess which way");
-        } catch (RuntimeException e) {
-            throw new Doubt(where + " cannot be parsed: containerd then ignores it, and the agent does not guess"
-                    + " which way");
-        }
-        if (root == null || !root.isObject()) {
-            throw new Doubt(where + " is not a TOML table");
-        }
-        List<String> ordered = new ArrayList<>();
-        for (String line : text.split("\n", -1)) {
-            Matcher m = HOST_TABLE.matcher(line);
-            if (m.matches()) {
-                String name = m.group(1) != null ? unescape(m.group(1)) : m.group(2) != null ? m.group(2) : m.group(3);
-                if (!ordered.contains(name)) {
-                    ordered.add(name);
-                }
-            }
-        }
-        JsonNode hostTable = root.get("host");
-        if (layout == HostLayout.ONE && (hostTable == null || hostTable.isMissingNode())) {
-            return null;
-        }
-        Set<String> declared = new TreeSet<>();
-        if (hostTable != null && !hostTable.isMissingNode()) {
-            if (!hostTable.isObject()) {
-                throw new Doubt(where + ": host is not a table");
-            }
-            hostTable.properties().forEach(e -> declared.add(e.getKey()));
-        }
-        if (!declared.equals(new TreeSet<>(ordered))) {
-            throw new Doubt(where + " declares hosts other than as [host.\"…\"] tables: containerd orders only those");
-        }
-        List<String> hosts = new ArrayList<>();
-        for (String name : ordered) {
-            JsonNode entry = hostTable.get(name);
-            if (!entry.isObject()) {
-                throw new Doubt(where + ": host " + name + " is not a table");
-            }
-            String h = serverHost(where, name);
-            if (h.isEmpty()) {
-                throw new Doubt(where + ": host " + name + " names no host");
-            }
-            if (pulls(where, entry)) {
-                hosts.add(h);
-            }
-        }
-        JsonNode server = root.get("server");
-        String serverHost = defaultHost;
-        if (server != null && !server.isMissingNode()) {
-            if (!server.isString()) {
-                throw new Doubt(where + ": server is not a string");
-            }
-            if (!server.stringValue().isEmpty()) {
-                serverHost = serverHost(where, server.stringValue());
-                if (serverHost.isEmpty()) {
-                    serverHost = defaultHost;
-                }
-            }
-        }
-        if (pulls(where, root)) {
-            hosts.add(serverHost);
-        }
-        return hosts;
-    }
-
-    /** Whether the entry's {@code capabilities} include {@code pull} or {@code resolve} (all three when absent). */
-    private static boolean pulls(String where, JsonNode entry) throws Doubt {
-        JsonNode caps = entry.get("capabilities");
-        if (caps == null || caps.isMissingNode() || caps.isArray() && caps.isEmpty()) {
-            return true;
-        }
-        if (!caps.isArray()) {
-            throw new Doubt(where + ": capabilities is not an array");
-        }
-        boolean pulls = false;
-        for (JsonNode c : caps) {
-            String cap = c.isString() ? c.stringValue().toLowerCase(Locale.ROOT) : "";
-            switch (cap) {
-                case "pull", "resolve" -> pulls = true;
-                case "push" -> { }
-                default -> throw new Doubt(where + ": a capability other than pull, resolve and push");
-            }
-        }
-        return pulls;
-    }
-
-    /** containerd's {@code parseHostConfig}: {@code https://} prefixed unless it starts with "http", then the URL's host. */
-    static String serverHost(String where, String server) throws Doubt {
-        String url = server.startsWith("http") ? server : "https://" + server;
-        int colon = url.indexOf(':');
-        String scheme = url.substring(0, colon < 0 ? 0 : colon);
-        if (colon < 0 || !scheme.matches("[A-Za-z][A-Za-z0-9+.-]*")) {
-            throw new Doubt(where + ": " + shown(server) + " is not a URL containerd can parse");
-        }
-        String rest = url.substring(colon + 1);
-        if (!rest.startsWith("//")) {
-            return "";
-        }
-        String authority = rest.substring(2);
-        int end = firstOf(authority, "/?#");
-        authority = end < 0 ? authority : authority.substring(0, end);
-        int at = authority.lastIndexOf('@');
-        return at < 0 ? authority : authority.substring(at + 1);
-    }
-
-    /**
-     * The {@code registry.configs} key a {@code registry.auths} key becomes (containerd's config validation):
-     * Go's {@code url.Parse}; with a scheme the URL's host, without one the key as written; a key Go cannot
-     * parse ({@code host:port} without a scheme) stops the CRI image service from loading.
-     */
-    static String authsKey(String key) throws Doubt {
-        int i = 0;
-        for (; i < key.length(); i++) {
-            char c = key.charAt(i);
-            if (Character.isLetter(c) && c < 128) {
-                continue;
-            }
-            if ((c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') && i > 0) {
-                continue;
-            }
-            break;
-        }
-        boolean hasScheme = i > 0 && i < key.length() && key.charAt(i) == ':';
-        if (!hasScheme) {
-            if (key.startsWith(":")) {
-                throw new Doubt("registry.auths " + shown(key) + " is not a URL: containerd refuses the config");
-            }
-            String segment = key.contains("/") ? key.substring(0, key.indexOf('/')) : key;
-            if (!key.startsWith("/") && segment.contains(":")) {
-                throw new Doubt("registry.auths " + shown(key) + " is not a URL containerd can parse (host:port"
-                        + " needs a scheme there): containerd's CRI image service does not load");
-            }
-            return key;
-        }
-        String rest = key.substring(i + 1);
-        if (!rest.startsWith("//")) {
-            return "";
-        }
-        String authority = rest.substring(2);
-        int end = firstOf(authority, "/?#");
-        authority = end < 0 ? authority : authority.substring(0, end);
-        int at = authority.lastIndexOf('@');
-        return at < 0 ? authority : authority.substring(at + 1);
-    }
-
-    private static int firstOf(String s, String chars) {
-        for (int i = 0; i < s.length(); i++) {
-            if (chars.indexOf(s.charAt(i)) >= 0) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static String unescape(String quoted) {
-        return quoted.replace("\\\"", "\"").replace("\\\\", "\\");
-    }
-
     /** Credentials compared by what is sent (the host they are filed under does not count). */
     static boolean same(RegistryAuth a, RegistryAuth b) {
         if (a == null || b == null) {
@@ -537,10 +358,5 @@ public final class PullCredentials {
         }
         return a.username().equals(b.username()) && a.password().equals(b.password())
                 && a.identityToken().equals(b.identityToken());
-    }
-
-    /** A key for a message: quoted, with any {@code user:pass@} part left out. */
-    private static String shown(String key) {
-        return "'" + (key.indexOf('@') >= 0 ? RegistryHosts.normalise(key) : key) + "'";
     }
 }

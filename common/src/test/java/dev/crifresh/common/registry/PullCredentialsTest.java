@@ -222,13 +222,13 @@ class PullCredentialsTest {
 
     @Test
     void theAuthsKeyIsGosUrlParse() throws Exception {
-        assertEquals(H, PullCredentials.authsKey("http://" + H));
-        assertEquals(H, PullCredentials.authsKey("https://u:p@" + H + "/v2/"));
-        assertEquals("ghcr.io", PullCredentials.authsKey("ghcr.io"));
-        assertEquals("", PullCredentials.authsKey("myhost:5000")); // a scheme "myhost" with an opaque part
+        assertEquals(H, GoUrls.authsKey("http://" + H));
+        assertEquals(H, GoUrls.authsKey("https://u:p@" + H + "/v2/"));
+        assertEquals("ghcr.io", GoUrls.authsKey("ghcr.io"));
+        assertEquals("", GoUrls.authsKey("myhost:5000")); // a scheme "myhost" with an opaque part
         assertEquals(List.of("h_5000_", "h:5000", "_default"), PullCredentials.hostPaths("h:5000"));
         assertEquals(List.of("ghcr.io", "_default"), PullCredentials.hostPaths("ghcr.io"));
-        assertEquals(ALIAS, PullCredentials.serverHost("x", ALIAS));
-        assertEquals(ALIAS, PullCredentials.serverHost("x", "http://" + ALIAS + "/v2"));
+        assertEquals(ALIAS, GoUrls.serverHost("x", ALIAS));
+        assertEquals(ALIAS, GoUrls.serverHost("x", "http://" + ALIAS + "/v2"));
     }
 }

@@ -65,9 +65,6 @@ public final class GuardedPatch {
 
     /** Where a guarded patch is sent: the node API, its retry, and the fence every call passes. */
     public record Target(NodeOps nodes, ApiRetry retry, Fence fence) implements Host {
-        public static Target of(Host host) {
-            return new Target(host.nodes(), host.retry(), host.fence());
-        }
     }
 
     private GuardedPatch() {
@@ -78,17 +75,12 @@ public final class GuardedPatch {
      * @return the patched node, or the fresh one on {@link Skip}
      */
     public static Future<Node> apply(Host host, String name, Function<Node, Step> decide) {
-        return apply(Target.of(host), name, decide);
+        return attempt(host, name, decide, 0, null, null);
     }
 
-    /** Like {@link #apply(Host, String, Function)}, for a run's own cleanup (its taints) outside a node's roll. */
-    public static Future<Node> apply(Target target, String name, Function<Node, Step> decide) {
-        return attempt(target, name, decide, 0, null, null);
-    }
-
-    /** Like {@link #apply(Target, String, Function)}, deciding first on {@code known} (a copy of the node; null: read it). */
-    public static Future<Node> apply(Target target, String name, Node known, Function<Node, Step> decide) {
-        return attempt(target, name, decide, 0, null, known);
+    /** Like {@link #apply(Host, String, Function)}, deciding first on {@code known} (a copy of the node; null: read it). */
+    public static Future<Node> apply(Host host, String name, Node known, Function<Node, Step> decide) {
+        return attempt(host, name, decide, 0, null, known);
     }
 
     /**
@@ -101,7 +93,7 @@ public final class GuardedPatch {
 
     /** Like {@link #claim(Host, String, Function)}, deciding first on {@code known} (null: read the node). */
     public static Future<Node> claim(Host host, String name, Node known, Function<Node, Step> decide) {
-        return host.fence().confirm().compose(v -> attempt(Target.of(host), name, decide, 0, null, known));
+        return host.fence().confirm().compose(v -> attempt(host, name, decide, 0, null, known));
     }
 
     /** Whether the server refused the patch's guard: a {@code test} op (422) or a resource version (409). */
@@ -110,7 +102,7 @@ public final class GuardedPatch {
     }
 
     /** One read-decide-patch round; {@code known}: decide on this copy instead of reading (null: read). */
-    private static Future<Node> attempt(Target host, String name, Function<Node, Step> decide, int unchanged, String lastVersion,
+    private static Future<Node> attempt(Host host, String name, Function<Node, Step> decide, int unchanged, String lastVersion,
                                         Node known) {
         if (!host.fence().mayWrite()) {
             // After an allowed API outage (the Lease renewed again), decided anew on a fresh read; else fenced.

@@ -32,7 +32,7 @@ final class NodeDrain {
     /** Upper bound of the safety-net re-list period while the watch runs. */
     static final Duration RELIST = Duration.ofSeconds(5);
 
-    private final RollHost host;
+    private final RollPorts ports;
     private final String name;
     private final BooleanSupplier draining;
     private final Consumer<String> say;
@@ -64,9 +64,9 @@ final class NodeDrain {
      * @param drained  every pod to evict is gone
      * @param failed   the drain did not finish in time (the reason)
      */
-    NodeDrain(RollHost host, String name, BooleanSupplier draining, Consumer<String> say, Runnable drained,
+    NodeDrain(RollPorts ports, String name, BooleanSupplier draining, Consumer<String> say, Runnable drained,
               Consumer<String> failed) {
-        this.host = host;
+        this.ports = ports;
         this.name = name;
         this.draining = draining;
         this.say = say;
@@ -99,11 +99,11 @@ final class NodeDrain {
         refused.clear();
         lastLeft = -1;
         lastWaitDetail = "its pods were not listed yet";
-        Duration timeout = host.settings().drainTimeout();
+        Duration timeout = ports.settings().drainTimeout();
         backoff = retryPolicy(timeout);
         retries = 0;
         int started = generation;
-        deadlineTimer = host.ticker().setTimer(timeout, () -> {
+        deadlineTimer = ports.ticker().setTimer(timeout, () -> {
             deadlineTimer = -1;
             if (current(started)) {
                 fail();
@@ -111,7 +111,7 @@ final class NodeDrain {
         });
         // List at once, so the evictions do not wait for the watch to start; the watch then takes over.
         relist();
-        host.pods().watchPodsOn(name, () -> {
+        ports.pods().watchPodsOn(name, () -> {
             if (current(started) && watch != null) {
                 evaluate(watch.pods());
             }
@@ -139,7 +139,7 @@ final class NodeDrain {
         generation++;
         for (long id : new long[] {deadlineTimer, retryTimer, relistTimer}) {
             if (id >= 0) {
-                host.ticker().cancelTimer(id);
+                ports.ticker().cancelTimer(id);
             }
         }
         deadlineTimer = -1;
@@ -190,14 +190,14 @@ final class NodeDrain {
     }
 
     private void evictAll(List<Pod> toEvict) {
-        if (!host.fence().mayWrite()) {
+        if (!ports.fence().mayWrite()) {
             return; // fenced: no eviction once the Lease is not certainly held; the lost Lease ends the run
         }
         int started = generation;
         Map<Pod, Future<Eviction>> attempts = new LinkedHashMap<>();
         for (Pod pod : toEvict) {
             evicting.add(uid(pod));
-            attempts.put(pod, host.pods().evict(pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
+            attempts.put(pod, ports.pods().evict(pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
         }
         Future.join(new ArrayList<>(attempts.values())).onComplete(ignored -> {
             if (!current(started)) {
@@ -216,7 +216,7 @@ final class NodeDrain {
                 }
             }
             if (!refused.isEmpty() && retryTimer < 0) {
-                retryTimer = host.ticker().setTimer(Duration.ofMillis(nextBackoff()), () -> {
+                retryTimer = ports.ticker().setTimer(Duration.ofMillis(nextBackoff()), () -> {
                     retryTimer = -1;
                     if (current(started)) {
                         refused.clear();
@@ -240,7 +240,7 @@ final class NodeDrain {
     /** Lists the node's pods and evaluates them; then schedules the next re-list. */
     private void relist() {
         int started = generation;
-        host.pods().podsOn(name).onComplete(ar -> {
+        ports.pods().podsOn(name).onComplete(ar -> {
             if (!current(started)) {
                 return;
             }
@@ -255,10 +255,10 @@ final class NodeDrain {
 
     private void scheduleRelist(long delayMillis) {
         if (relistTimer >= 0) {
-            host.ticker().cancelTimer(relistTimer);
+            ports.ticker().cancelTimer(relistTimer);
         }
         int started = generation;
-        relistTimer = host.ticker().setTimer(Duration.ofMillis(delayMillis), () -> {
+        relistTimer = ports.ticker().setTimer(Duration.ofMillis(delayMillis), () -> {
             relistTimer = -1;
             if (current(started)) {
                 relist();
@@ -269,7 +269,7 @@ final class NodeDrain {
     private void fail() {
         String detail = lastWaitDetail;
         stop();
-        failed.accept("drain did not finish within " + NodeStep.seconds(host.settings().drainTimeout()) + ": " + detail);
+        failed.accept("drain did not finish within " + NodeStep.seconds(ports.settings().drainTimeout()) + ": " + detail);
     }
 
     private String waitDetail(List<Pod> waitFor) {
@@ -287,12 +287,12 @@ final class NodeDrain {
 
     /** The safety-net re-list period while the watch runs: a quarter of the drain timeout, at most {@link #RELIST}. */
     private long relistMillis() {
-        return Math.min(RELIST.toMillis(), Math.max(pollMillis(), host.settings().drainTimeout().toMillis() / 4));
+        return Math.min(RELIST.toMillis(), Math.max(pollMillis(), ports.settings().drainTimeout().toMillis() / 4));
     }
 
     /** The re-list period without a watch. */
     private long pollMillis() {
-        return Math.min(1000, Math.max(20, host.settings().drainTimeout().toMillis() / 20));
+        return Math.min(1000, Math.max(20, ports.settings().drainTimeout().toMillis() / 20));
     }
 
     private static String uid(Pod pod) {

@@ -1,9 +1,9 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.Role;
-import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.gate.NodeGates;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.rollout.api.ErrorText;
@@ -31,8 +31,9 @@ import java.util.function.Function;
  * <ol>
  *   <li>an input (an answer, or what the run observed) goes through {@link NodeStep#next}, which gives the new state and
  *       the effects to carry out, in order;</li>
- *   <li>each effect is carried out through the run ({@link RollHost}: nodes, pods, the reboot driver, Events, the gates,
- *       the {@link Ticker}); every call that writes passes the {@link Fence} right before it is sent — while an allowed
+ *   <li>each effect is carried out through the roll's ports ({@link RollPorts}: nodes, pods, the reboot, the fence, the
+ *       {@link Ticker}) and the run it belongs to ({@link RollHost}: its view, the gates, Events, progress); every call
+ *       that writes passes the {@link Fence} right before it is sent — while an allowed
  *       API outage lasts it is held back, and the step is told {@link Outage} once the run may write again;</li>
  *   <li>every answer carries the epoch of the state that asked for it (the epoch moves on with each new kind of state):
  *       an answer for a state the roll has left is dropped here, and nowhere else;</li>
@@ -45,7 +46,8 @@ public final class NodeRunner {
     private record Pending(long epoch, NodeInput input) {
     }
 
-    private final RollHost host;
+    private final RollPorts ports;
+    private final RollHost run;
     private final String name;
     private final Role role;
     private final int index;
@@ -67,25 +69,26 @@ public final class NodeRunner {
      * @param resumeFrom the ownership an earlier run left on the node in a phase where its reboot may have
      *                   happened (rebooting, verifying), or null
      */
-    public NodeRunner(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom) {
-        this(host, facts, index, total, resumeFrom, null);
+    public NodeRunner(RollPorts ports, RollHost run, NodeFacts facts, int index, int total, Ownership resumeFrom) {
+        this(ports, run, facts, index, total, resumeFrom, null);
     }
 
     /**
      * @param note why the node is rolled again in this run (an earlier run's record judged never carried out), or null:
      *             recorded with its ownership and put before its report's detail
      */
-    public NodeRunner(RollHost host, NodeFacts facts, int index, int total, Ownership resumeFrom, String note) {
+    public NodeRunner(RollPorts ports, RollHost run, NodeFacts facts, int index, int total, Ownership resumeFrom, String note) {
         this.note = note;
-        this.host = host;
+        this.ports = ports;
+        this.run = run;
         this.name = facts.name();
         this.role = facts.role();
         this.index = index;
         this.total = total;
-        this.state = NodeStep.start(NodeState.RollFacts.of(name, host.settings().runId(), resumeFrom,
-                host.settings().rebootTimeout(), host.settings().attestTimeout(),
-                new UnsentReboot.Allowance(host.settings().leaseDuration(), host.settings().clockSkew())));
-        this.drain = new NodeDrain(host, name, () -> state instanceof Draining && epoch == drainEpoch, this::say,
+        this.state = NodeStep.start(NodeState.RollFacts.of(name, ports.settings().runId(), resumeFrom,
+                ports.settings().rebootTimeout(), ports.settings().attestTimeout(),
+                new UnsentReboot.Allowance(ports.settings().leaseDuration(), ports.settings().clockSkew())));
+        this.drain = new NodeDrain(ports, name, () -> state instanceof Draining && epoch == drainEpoch, this::say,
                 () -> deliver(drainEpoch, new Drained()), why -> deliver(drainEpoch, new DrainFailed(why)));
     }
 
@@ -133,10 +136,10 @@ public final class NodeRunner {
     // ---- what the run tells the roll ---------------------------------------------------------------------------
 
     public void start() {
-        NodeFacts facts = host.facts(name);
-        if (facts != null && !host.fence().mayWrite()) {
+        NodeFacts facts = run.facts(name);
+        if (facts != null && !ports.fence().mayWrite()) {
             // fenced: a lost Lease ends the run, which abandons this node untouched; after an allowed outage, start then
-            host.fence().whenMayWrite().onSuccess(v -> {
+            ports.fence().whenMayWrite().onSuccess(v -> {
                 if (state instanceof Queued) {
                     start();
                 }
@@ -148,7 +151,7 @@ public final class NodeRunner {
 
     /** The informer saw a change of this node. */
     public void onUpdate() {
-        deliver(epoch, new NodeUpdated(host.facts(name)));
+        deliver(epoch, new NodeUpdated(run.facts(name)));
     }
 
     /** The informer saw the node disappear (while a call is in flight, its answer ends the node instead). */
@@ -197,10 +200,10 @@ public final class NodeRunner {
     void carryOut(NodeEffect effect) {
         long e = epoch;
         if (effect instanceof Gate g) {
-            gates().beforeTakeDown(g.facts(), host.clusterView(), () -> epoch != e || host.stopping(), this::say)
+            gates().beforeTakeDown(g.facts(), run.clusterView(), () -> epoch != e || run.stopping(), this::say)
                     .onComplete(ar -> deliver(e, gateAnswer(ar)));
         } else if (effect instanceof Claim) {
-            GuardedPatch.claim(host, name, host.cached(name), RollPatches.claim(runId(), note)).onComplete(ar -> deliver(e, answer(ar, false)));
+            GuardedPatch.claim(ports, name, run.cached(name), RollPatches.claim(runId(), note)).onComplete(ar -> deliver(e, answer(ar, false)));
         } else if (effect instanceof StartDrain) {
             drainEpoch = e;
             drain.start();
@@ -209,18 +212,18 @@ public final class NodeRunner {
         } else if (effect instanceof RecordRebooting r) {
             record(e, r);
         } else if (effect instanceof SilenceAndConfirm) {
-            whenMayWrite(e, () -> host.silence(name).compose(v -> host.fence().confirm()).onComplete(ar -> {
+            whenMayWrite(e, () -> run.silence(name).compose(v -> ports.fence().confirm()).onComplete(ar -> {
                 if (ar.succeeded()) {
-                    deliver(e, new Confirmed(host.fence().lapses()));
+                    deliver(e, new Confirmed(ports.fence().lapses()));
                 } else if (ar.cause() instanceof GuardedPatch.Fenced) {
                     // a Lease taken by force ends the run; a hold that lapsed: check everything again once it is back
-                    host.fence().whenMayWrite().onSuccess(v -> deliver(e, new Outage()));
+                    ports.fence().whenMayWrite().onSuccess(v -> deliver(e, new Outage()));
                 } else {
                     deliver(e, new Failed(ErrorText.message(ar.cause())));
                 }
             }));
         } else if (effect instanceof CallDriver c) {
-            whenMayWrite(e, () -> host.reboot(c.node()).onComplete(ar -> {
+            whenMayWrite(e, () -> ports.reboot().request(c.node()).onComplete(ar -> {
                 if (ar.failed() && ar.cause() instanceof GuardedPatch.Fenced) {
                     deliver(e, new DriverRefused()); // refused on the worker before anything was sent
                 } else {
@@ -232,7 +235,7 @@ public final class NodeRunner {
         } else if (effect instanceof ResetPhase) {
             guarded(RollPatches.phase(runId(), resumedRunId(), Phase.DRAINING)).onComplete(ar -> deliver(e, answer(ar, false)));
         } else if (effect instanceof AwaitMayWrite) {
-            host.fence().whenMayWrite().onSuccess(v -> deliver(e, new Outage())); // a lost Lease ends the run instead
+            ports.fence().whenMayWrite().onSuccess(v -> deliver(e, new Outage())); // a lost Lease ends the run instead
         } else if (effect instanceof Release rel) {
             boolean[] uncordons = {false};
             guarded(node -> {
@@ -243,15 +246,15 @@ public final class NodeRunner {
                 return s;
             }).onComplete(ar -> deliver(e, answer(ar, uncordons[0])));
         } else if (effect instanceof Prove) {
-            gates().afterReturn(host.facts(name), host.clusterView(), () -> epoch != e, this::say)
+            gates().afterReturn(run.facts(name), run.clusterView(), () -> epoch != e, this::say)
                     .onComplete(ar -> deliver(e, gateAnswer(ar)));
         } else if (effect instanceof Look) {
-            deliver(e, new NodeUpdated(host.facts(name)));
+            deliver(e, new NodeUpdated(run.facts(name)));
         } else if (effect instanceof Classify) {
-            deliver(e, new Classified(host.facts(name), host.classifyNow(name)));
+            deliver(e, new Classified(run.facts(name), run.classifyNow(name)));
         } else if (effect instanceof ArmTimer t) {
             cancelTimer();
-            timer = host.ticker().setTimer(t.delay(), () -> {
+            timer = ports.ticker().setTimer(t.delay(), () -> {
                 timer = -1;
                 deliver(e, new TimerFired());
             });
@@ -260,16 +263,16 @@ public final class NodeRunner {
             drain.stop();
         } else if (effect instanceof Say s) {
             if (s.error()) {
-                host.progress(this, ProgressListener.Level.ERROR, s.text());
+                run.progress(this, ProgressListener.Level.ERROR, s.text());
             } else {
                 say(s.text());
             }
         } else if (effect instanceof NodeEffect.Event ev) {
-            host.event(name, ev.reason(), ev.message());
+            run.event(name, ev.reason(), ev.message());
         } else if (effect instanceof RebootRequested) {
-            host.rebootRequested(this);
+            run.rebootRequested(this);
         } else if (effect instanceof Finish) {
-            host.finished(this);
+            run.finished(this);
         } else {
             throw new IllegalStateException("unhandled " + effect);
         }
@@ -277,14 +280,14 @@ public final class NodeRunner {
 
     /** The last-moment check's fresh reads: the node and every node (shared with the run's other nodes). */
     private void readForCheck(long e) {
-        if (host.stopping()) {
+        if (run.stopping()) {
             deliver(e, new Stopping());
             return;
         }
         whenMayWrite(e, () -> {
-            int lapse = host.fence().lapses();
-            Future<Node> node = host.retry().call(() -> host.nodes().get(name));
-            Future<List<NodeFacts>> all = host.freshNodeList();
+            int lapse = ports.fence().lapses();
+            Future<Node> node = ports.retry().call(() -> ports.nodes().get(name));
+            Future<List<NodeFacts>> all = run.freshNodeList();
             Future.all(node, all).onComplete(ar -> {
                 if (ar.failed()) {
                     deliver(e, new Failed(ErrorText.message(ar.cause())));
@@ -293,8 +296,8 @@ public final class NodeRunner {
                 if (node.result() != null) {
                     lastSeen = node.result();
                 }
-                deliver(e, new Read(node.result(), all.result(), host.inFlight(),
-                        host.budget(), lapse, host.ticker().nanoTime()));
+                deliver(e, new Read(node.result(), all.result(), run.inFlight(),
+                        run.budget(), lapse, ports.ticker().nanoTime()));
             });
         });
     }
@@ -304,16 +307,16 @@ public final class NodeRunner {
         whenMayWrite(e, () -> {
             NodeFacts startedAs = state.roll().startedAs();
             RollPatches.Recording[] last = {null};
-            GuardedPatch.apply(GuardedPatch.Target.of(host), name, r.node(), node -> {
+            GuardedPatch.apply(ports, name, r.node(), node -> {
                 last[0] = RollPatches.rebooting(runId(), r.recorded(), startedAs, r.cluster(), r.inFlight(), r.budget(), node,
-                        host.clock().instant().truncatedTo(ChronoUnit.MILLIS));
+                        ports.clock().instant().truncatedTo(ChronoUnit.MILLIS));
                 return last[0].step();
             }).onComplete(ar -> {
                 if (ar.succeeded() && last[0].verdict() instanceof LastMomentCheck.Go go) {
                     lastSeen = ar.result() == null ? r.node() : ar.result();
-                    deliver(e, new Recorded(ar.result() == null ? r.node() : ar.result(), go.bootId(), host.fence().lapses(), host.stopping()));
+                    deliver(e, new Recorded(ar.result() == null ? r.node() : ar.result(), go.bootId(), ports.fence().lapses(), run.stopping()));
                 } else if (ar.failed() && ar.cause() instanceof GuardedPatch.Refused) {
-                    deliver(e, new RecordRefused(last[0].verdict(), host.ticker().nanoTime()));
+                    deliver(e, new RecordRefused(last[0].verdict(), ports.ticker().nanoTime()));
                 } else {
                     deliver(e, answer(ar, false));
                 }
@@ -323,18 +326,18 @@ public final class NodeRunner {
 
     /** Runs {@code send} now if the run may write, else once it may again (the step is told {@link Outage}). */
     private void whenMayWrite(long e, Runnable send) {
-        if (host.fence().mayWrite()) {
+        if (ports.fence().mayWrite()) {
             send.run();
         } else {
-            host.fence().whenMayWrite().onSuccess(v -> deliver(e, new Outage())); // a lost Lease ends the run
+            ports.fence().whenMayWrite().onSuccess(v -> deliver(e, new Outage())); // a lost Lease ends the run
         }
     }
 
     /** A guarded patch of the node, decided first on the run's copy; a claim when it writes over the resumed run's ownership. */
     private Future<Node> guarded(Function<Node, GuardedPatch.Step> decide) {
-        Node known = host.cached(name) != null ? host.cached(name) : lastSeen;
-        return resumed() ? GuardedPatch.claim(host, name, known, decide)
-                : GuardedPatch.apply(GuardedPatch.Target.of(host), name, known, decide);
+        Node known = run.cached(name) != null ? run.cached(name) : lastSeen;
+        return resumed() ? GuardedPatch.claim(ports, name, known, decide)
+                : GuardedPatch.apply(ports, name, known, decide);
     }
 
     private NodeInput answer(AsyncResult<Node> ar, boolean uncordoned) {
@@ -350,15 +353,15 @@ public final class NodeRunner {
 
     private NodeInput gateAnswer(AsyncResult<GateVerdict> ar) {
         return new GateAnswered(ar.succeeded() ? ar.result() : null, ar.failed() ? ErrorText.message(ar.cause()) : null,
-                host.stopping());
+                run.stopping());
     }
 
     private NodeGates gates() {
-        return host.gates();
+        return run.gates();
     }
 
     private String runId() {
-        return host.settings().runId();
+        return ports.settings().runId();
     }
 
     private String resumedRunId() {
@@ -368,13 +371,13 @@ public final class NodeRunner {
 
     private void cancelTimer() {
         if (timer >= 0) {
-            host.ticker().cancelTimer(timer);
+            ports.ticker().cancelTimer(timer);
             timer = -1;
         }
     }
 
     private void say(String text) {
-        host.progress(this, text);
+        run.progress(this, text);
     }
 
     public static String seconds(Duration d) {

@@ -1,42 +1,22 @@
 package dev.crifresh.coordinator.rollout.node;
 
-import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
-import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.gate.NodeGates;
-import dev.crifresh.coordinator.kube.NodeOps;
-import dev.crifresh.coordinator.kube.PodOps;
-import dev.crifresh.coordinator.rollout.api.ApiRetry;
-import dev.crifresh.coordinator.rollout.api.Fence;
-import dev.crifresh.coordinator.rollout.api.GuardedPatch;
-import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
-import java.time.Clock;
 import java.util.List;
 import java.util.Set;
 
 /**
- * What a {@link NodeRunner} needs from the run it belongs to. No defaults: a host that forgot one would leave the roll
- * unguarded or blind (no nodes for the safety checks, no gates). Every call happens on the run's context.
+ * The run a node's roll belongs to, as the roll sees it: the run's view of the cluster, its gates and budget, and where
+ * the roll's progress, Events and end go. The roll's ports (write paths, fence, time) are {@link RollPorts}. No
+ * defaults: a run that forgot one would leave the roll blind (no nodes for the safety checks, no gates). Every call
+ * happens on the run's context.
  */
-public interface RollHost extends GuardedPatch.Host {
-    Vertx vertx();
-
-    CoordinatorSettings settings();
-
-    /** Node operations; a successful patch updates the run's view of the node at once. */
-    @Override
-    NodeOps nodes();
-
-    PodOps pods();
-
-    RebootDriver driver();
-
+public interface RollHost {
     /** The rollout gates (blockers, etcd, pull proof); {@code Gates.none} when the run has none. */
     NodeGates gates();
 
@@ -52,28 +32,11 @@ public interface RollHost extends GuardedPatch.Host {
      */
     Node cached(String name);
 
-    /** Requests the node's reboot from the driver, on a worker thread (the driver blocks). */
-    Future<Void> reboot(Node node);
-
     /** Classifies the node's latest state now. */
     Classification classifyNow(String name);
 
     /** True once the run stops taking on new work (a failure, a lost Lease, an interruption). */
     boolean stopping();
-
-    /** Whether the run may write now; every side effect passes it right before it is sent. */
-    @Override
-    Fence fence();
-
-    /** The wall clock: when phase rebooting is recorded ({@code crifresh.dev/recorded-at}). */
-    Clock clock();
-
-    /** Time and timers. */
-    Ticker ticker();
-
-    /** Retries a Kubernetes call on transient errors while the Lease is held. */
-    @Override
-    ApiRetry retry();
 
     /**
      * Every node, read from the API server after this call (for the last-moment check); a run shares one
@@ -88,6 +51,7 @@ public interface RollHost extends GuardedPatch.Host {
     /** The nodes of this run in progress now. */
     Set<String> inFlight();
 
+    /** An {@code INFO} progress line. */
     void progress(NodeRunner roll, String text);
 
     /** A progress line with its level. */
@@ -103,7 +67,9 @@ public interface RollHost extends GuardedPatch.Host {
      */
     Future<Void> silence(String node);
 
+    /** The roll requested its node's reboot (or took over an earlier run's): the node counts as rebooting. */
     void rebootRequested(NodeRunner roll);
 
+    /** The roll ended (see {@link NodeRunner#end()}). */
     void finished(NodeRunner roll);
 }

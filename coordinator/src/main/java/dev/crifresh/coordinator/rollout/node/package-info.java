@@ -2,7 +2,8 @@
  * One node's way through a rollout: the pure step function ({@link dev.crifresh.coordinator.rollout.node.NodeStep},
  * {@code RebootStep}) over sealed states, inputs and effects, and the one effect runner that carries the effects out
  * ({@link dev.crifresh.coordinator.rollout.node.NodeRunner}: drain, last-moment check, reboot request, verify, uncordon),
- * through what the run lends it ({@link dev.crifresh.coordinator.rollout.node.RollHost}).
+ * through its ports ({@link dev.crifresh.coordinator.rollout.node.RollPorts}) and the run it belongs to
+ * ({@link dev.crifresh.coordinator.rollout.node.RollHost}).
  */
 @MayUse({
         "coordinator.base",

@@ -5,6 +5,7 @@ import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.rollout.node.NodeEnd;
 import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.node.RollHost;
+import dev.crifresh.coordinator.rollout.node.RollPorts;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.RunSilences;
 import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
@@ -12,8 +13,6 @@ import dev.crifresh.coordinator.rollout.plan.Decisions;
 import dev.crifresh.coordinator.rollout.plan.Ownership;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
 import dev.crifresh.coordinator.rollout.view.NodeView;
-import dev.crifresh.coordinator.time.Ticker;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -46,12 +45,11 @@ final class RollingPhase {
     }
 
     private final RollScheduler rolls = new RollScheduler();
+    private final RollPorts ports;
     private final RollHost host;
     private final NodeView view;
     private final StaleNodeTaints taints;
     private final Supplier<RunSilences> silences;
-    private final Ticker ticker;
-    private final Duration rebootTimeout;
     private final Consumer<RunEvent> observer;
     private final RunControl run;
     private int budget;
@@ -61,14 +59,13 @@ final class RollingPhase {
     /** Taint removals after a reboot still under way: no new node starts until they are done. */
     private int untaintsPending;
 
-    RollingPhase(RollHost host, NodeView view, StaleNodeTaints taints, Supplier<RunSilences> silences, Ticker ticker,
-             Duration rebootTimeout, Consumer<RunEvent> observer, RunControl run) {
+    RollingPhase(RollPorts ports, RollHost host, NodeView view, StaleNodeTaints taints, Supplier<RunSilences> silences,
+                 Consumer<RunEvent> observer, RunControl run) {
+        this.ports = ports;
         this.host = host;
         this.view = view;
         this.taints = taints;
         this.silences = silences;
-        this.ticker = ticker;
-        this.rebootTimeout = rebootTimeout;
         this.observer = observer;
         this.run = run;
     }
@@ -97,7 +94,7 @@ final class RollingPhase {
         int index = 1;
         for (NodeFacts f : ordered) {
             Ownership owner = Decisions.leftover(f);
-            rolls.add(new NodeRunner(host, f, index++, ordered.size(), RolloutPlan.resumed(f) ? owner : null));
+            rolls.add(new NodeRunner(ports, host, f, index++, ordered.size(), RolloutPlan.resumed(f) ? owner : null));
         }
         // Their reboot may be under way: only waited for, never rebooted again here, and outside the budget.
         for (NodeRunner roll : rolls.queued()) {
@@ -114,7 +111,7 @@ final class RollingPhase {
     /** A node that joined during the roll is rolled too, after the others. */
     void addJoined(NodeFacts f) {
         total++;
-        rolls.add(new NodeRunner(host, f, total, total, null));
+        rolls.add(new NodeRunner(ports, host, f, total, total, null));
     }
 
     /** Starts every queued node that may start now; tells the run when it is idle or blocked. */
@@ -125,14 +122,11 @@ final class RollingPhase {
         if (!run.stopping()) {
             blockedBecause = rolls.startWhatFits(view::facts, view.safetyView(), budget);
         }
-        if (rolls.noneInFlight() && (rolls.queueEmpty() || run.stopping())) {
-            run.feed(new RunInput.Idle());
-            return;
-        }
-        if (!run.stopping() && rolls.noneInFlight() && !rolls.queueEmpty()) {
-            armBlockedTimer();
-        } else {
-            cancelBlockedTimer();
+        switch (RollingRules.afterPump(run.stopping(), rolls.noneInFlight(), rolls.queueEmpty())) {
+            case IDLE -> run.feed(new RunInput.Idle());
+            case BLOCKED -> armBlockedTimer();
+            case ROLLING -> cancelBlockedTimer();
+            default -> throw new IllegalStateException("unhandled");
         }
     }
 
@@ -140,17 +134,16 @@ final class RollingPhase {
         rolls.finished(roll);
         silences.get().expire(roll.name()); // every way a node's step ends; never fails
         NodeEnd end = roll.end();
-        if (end.stops() != null) {
-            run.feed(new RunInput.Halt(end.stops(), roll.name() + ": " + end.why()));
+        NodeFacts again = view.facts(roll.name());
+        RollingRules.AfterEnd after = RollingRules.afterEnd(roll.name(), end, again != null);
+        if (after.halt() != null) {
+            run.feed(after.halt());
         }
-        NodeFacts again = end instanceof NodeEnd.NotCarriedOut ? view.facts(roll.name()) : null;
-        if (again != null) {
-            // an earlier run's record never carried out, released: rebooted like any node of this run (budget, order, gates)
+        if (after.rollAgain()) {
             total++;
-            rolls.add(new NodeRunner(host, again, total, total, null, end.why()));
+            rolls.add(new NodeRunner(ports, host, again, total, total, null, end.why()));
         }
-        if (roll.outcome() == Outcome.REBOOTED) {
-            // Fresh now: take the taint off before the next drain, so that its evicted pods may land here.
+        if (after.untaintFirst()) {
             untaintsPending++;
             taints.untaint(roll.name()).onComplete(ar -> {
                 untaintsPending--;
@@ -176,9 +169,10 @@ final class RollingPhase {
         if (blockedBecause != null) {
             observer.accept(new RunEvent.Blocked(blockedBecause));
         }
-        blockedTimer = ticker.setTimer(rebootTimeout, () -> {
+        blockedTimer = ports.ticker().setTimer(ports.settings().rebootTimeout(), () -> {
             blockedTimer = -1;
-            if (run.rolling() && rolls.noneInFlight() && !rolls.queueEmpty() && !run.stopping()) {
+            if (run.rolling() && RollingRules.afterPump(run.stopping(), rolls.noneInFlight(), rolls.queueEmpty())
+                    == RollingRules.AfterPump.BLOCKED) {
                 run.feed(new RunInput.Blocked(blockedBecause == null ? "blocked" : blockedBecause));
                 pump();
             }
@@ -187,7 +181,7 @@ final class RollingPhase {
 
     void cancelBlockedTimer() {
         if (blockedTimer >= 0) {
-            ticker.cancelTimer(blockedTimer);
+            ports.ticker().cancelTimer(blockedTimer);
             blockedTimer = -1;
         }
     }

@@ -4,7 +4,9 @@ import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeClassifier;
+import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
+import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.events.RolloutEvents;
 import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.kube.EventOps;
@@ -13,11 +15,12 @@ import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.StopReason;
-import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.api.Fence;
 import dev.crifresh.coordinator.rollout.lease.LeaseFence;
 import dev.crifresh.coordinator.rollout.lease.LeaseKeeper;
 import dev.crifresh.coordinator.rollout.node.NodeRunner;
+import dev.crifresh.coordinator.rollout.node.RollHost;
+import dev.crifresh.coordinator.rollout.node.RollPorts;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.RunObserver;
 import dev.crifresh.coordinator.rollout.observe.RunSilences;
@@ -26,6 +29,7 @@ import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
 import dev.crifresh.coordinator.rollout.view.ClassificationCache;
 import dev.crifresh.coordinator.rollout.view.NodeView;
 import dev.crifresh.coordinator.rollout.view.RunInformers;
+import dev.crifresh.coordinator.rollout.view.SharedNodeList;
 import dev.crifresh.coordinator.silence.Silences;
 import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
@@ -34,6 +38,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Clock;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -44,8 +49,9 @@ import java.util.function.Consumer;
  * and the reboot driver run on worker threads, and every write passes the run's {@link Fence} on the event loop and
  * again on the worker right before it is sent ({@link RunPorts}). The parts: the Lease ({@link LeaseKeeper}), the
  * node view ({@link NodeView}) and its events ({@link RunNodes}), the plan ({@link RolloutPlan}), the pre-flight
- * ({@link RunPreflight}), the rolls ({@link RollingPhase}, each node's {@link NodeRunner} seeing the run as
- * {@link RunHost}), the report ({@link RunResults}) and the progress lines and Events ({@link RunObserver}).
+ * ({@link RunPreflight}), the rolls ({@link RollingPhase}, each node's {@link NodeRunner} working through its
+ * {@link RollPorts} and seeing the run as a {@link RollHost}), the report ({@link RunResults}) and the progress lines
+ * and Events ({@link RunObserver}).
  */
 public final class Rollout {
     private final Context context;
@@ -53,8 +59,6 @@ public final class Rollout {
     private final Ticker ticker;
     private final LeaseKeeper lease;
     private final LeaseFence fence;
-    private final ApiRetry retry;
-    private final NodeOps nodeOps;
     private final RolloutEvents events;
     private final RunObserver observer;
     private final StaleNodeTaints taints;
@@ -63,10 +67,10 @@ public final class Rollout {
     private final RunEffects effects;
     private final NodeView view = new NodeView();
     private final RunResults results = new RunResults();
-    private final RunHost host;
+    private final RollPorts roll;
+    private final SharedNodeList<NodeFacts> freshNodes;
     private final RollingPhase rolls;
     private final RunNodes nodes;
-    private final PodOps podOps;
     private final RebootDriver driver;
     private final Promise<Report> promise = Promise.promise();
     private Gates gates;
@@ -88,22 +92,20 @@ public final class Rollout {
         this.lease = new LeaseKeeper(ticker, lease, settings, progress, new LeaseEvents());
         this.fence = new LeaseFence(this.lease, () -> open, ticker, settings.leaseDuration());
         RunPorts ports = RunPorts.fenced(nodeOps, podOps, driver, eventOps, fence, ticker, settings.leaseDuration(), this::patched);
-        this.retry = ports.nodes().retry();
-        this.nodeOps = ports.nodes().nodes();
-        this.podOps = ports.pods();
+        this.roll = ports.forRolls(vertx, settings, ticker, clock);
         this.driver = ports.driver();
         this.events = new RolloutEvents(ports.events(), settings.runId(), view::raw, progress, clock, fence.closing()::mayWrite);
         this.observer = new RunObserver(progress, events);
         // The taints come off also while the run ends (after it is done): retried for as long as the Lease is held.
         this.taints = new StaleNodeTaints(ports.cleanup(), settings.runId(), settings.staleTaint(), observer);
-        this.informers = new RunInformers(context, classifier, clock, new ClassificationCache(classifier), this.nodeOps, view,
+        this.informers = new RunInformers(context, classifier, clock, new ClassificationCache(classifier), roll.nodes(), view,
                 settings.nodeSelector() != null, () -> loop.machine().done());
-        this.host = new RunHost(vertx, settings, this.nodeOps, this.podOps, this.driver, view, fence, ticker, clock, retry, observer, sides);
-        this.rolls = new RollingPhase(host, view, taints, () -> silences, ticker, settings.rebootTimeout(), observer, sides);
+        this.freshNodes = new SharedNodeList<>(() -> roll.retry().call(roll.nodes()::listAll).map(NodeFacts::all));
+        this.rolls = new RollingPhase(roll, sides, view, taints, () -> silences, observer, sides);
         this.nodes = new RunNodes(ticker, view, results, rolls, taints, settings, classifier.registry(), observer, sides);
         this.gates = Gates.none(vertx, context);
         this.silences = new RunSilences(Silences.none(), o -> observer.accept(new RunEvent.Silence(o)));
-        this.effects = new RunEffects(loop, settings.action(), ticker, retry, this.nodeOps, view, informers, nodes, rolls, results,
+        this.effects = new RunEffects(loop, settings.action(), ticker, roll.retry(), roll.nodes(), view, informers, nodes, rolls, results,
                 observer, this::runPreflight, () -> gates, this::finish);
     }
 
@@ -161,7 +163,7 @@ public final class Rollout {
     }
 
     private RunPreflight runPreflight() {
-        return new RunPreflight(context, settings, driver, podOps, view, results, taints, host, observer, apiHost);
+        return new RunPreflight(context, settings, driver, roll, view, results, taints, observer, apiHost);
     }
 
     // ---- 1. lock ---------------------------------------------------------------------------------------------
@@ -240,10 +242,30 @@ public final class Rollout {
 
     // ---- what the parts ask of the run -----------------------------------------------------------------------
 
-    private final class Sides implements RunHost.RollSupport, RollingPhase.RunControl, RunNodes.RunStatus {
+    private final class Sides implements RollHost, RollingPhase.RunControl, RunNodes.RunStatus {
         @Override
         public Gates gates() {
             return gates;
+        }
+
+        @Override
+        public List<NodeFacts> clusterView() {
+            return view.safetyView();
+        }
+
+        @Override
+        public NodeFacts facts(String name) {
+            return view.facts(name);
+        }
+
+        @Override
+        public Node cached(String name) {
+            return view.raw(name);
+        }
+
+        @Override
+        public Future<List<NodeFacts>> freshNodeList() {
+            return freshNodes.fresh();
         }
 
         @Override
@@ -303,8 +325,24 @@ public final class Rollout {
         }
 
         @Override
-        public void rebootRequested(String node) {
-            results.rebootOrdered(node);
+        public void progress(NodeRunner roll, String text) {
+            observer.accept(new RunEvent.NodeProgress(roll.prefix(), null, text));
+        }
+
+        @Override
+        public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
+            observer.accept(new RunEvent.NodeProgress(roll.prefix(), level, text));
+        }
+
+        @Override
+        public void event(String node, EventReason reason, String message) {
+            observer.accept(new RunEvent.NodeEvent(node, reason, message));
+        }
+
+        @Override
+        public void rebootRequested(NodeRunner roll) {
+            results.rebootOrdered(roll.name());
+            observer.accept(new RunEvent.RebootOrdered(roll.name(), roll.resumed()));
         }
 
         @Override

@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout.run;
 
+import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.kube.EventOps;
 import dev.crifresh.coordinator.kube.NodeOps;
@@ -9,9 +10,12 @@ import dev.crifresh.coordinator.rollout.api.Fence;
 import dev.crifresh.coordinator.rollout.api.GuardedPatch;
 import dev.crifresh.coordinator.rollout.lease.LeaseFence;
 import dev.crifresh.coordinator.rollout.lease.WorkerFence;
+import dev.crifresh.coordinator.rollout.node.RollPorts;
 import dev.crifresh.coordinator.rollout.view.PatchEchoNodeOps;
 import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
+import io.vertx.core.Vertx;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Consumer;
 
@@ -34,6 +38,18 @@ record RunPorts(GuardedPatch.Target nodes, GuardedPatch.Target cleanup, PodOps p
                 pods.gated(WorkerFence.gate(fence)),
                 WorkerFence.driver(driver, fence),
                 events.gated(WorkerFence.gate(closing)));
+    }
+
+    /**
+     * The ports of each node's roll: the run's node path and pods, and its reboot request, on a worker thread (the
+     * driver blocks).
+     */
+    RollPorts forRolls(Vertx vertx, CoordinatorSettings settings, Ticker ticker, Clock clock) {
+        RollPorts.Reboot reboot = node -> vertx.executeBlocking(() -> {
+            driver.reboot(node);
+            return null;
+        }, false);
+        return new RollPorts(settings, nodes.nodes(), pods, reboot, nodes.fence(), nodes.retry(), ticker, clock);
     }
 
     /** The one node write path: the API's operations, fenced on the worker, echoed to the view, retried while fenced. */

@@ -1,28 +1,27 @@
 package dev.crifresh.coordinator.rollout.run;
 
 import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.GateVerdict;
+import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
-import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.NodePatches;
-import dev.crifresh.coordinator.kube.PodOps;
 import dev.crifresh.coordinator.rollout.api.ErrorText;
 import dev.crifresh.coordinator.rollout.api.GuardedPatch;
-import dev.crifresh.coordinator.rollout.node.RollHost;
+import dev.crifresh.coordinator.rollout.node.RollPorts;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
 import dev.crifresh.coordinator.rollout.plan.ApiAway;
 import dev.crifresh.coordinator.rollout.plan.NoAttestations;
-import dev.crifresh.coordinator.rollout.view.PodCounts;
 import dev.crifresh.coordinator.rollout.plan.RolloutOrder;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
 import dev.crifresh.coordinator.rollout.view.NodeView;
+import dev.crifresh.coordinator.rollout.view.PodCounts;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import dev.crifresh.coordinator.classify.Classification;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -53,24 +52,22 @@ final class RunPreflight {
     private final Context context;
     private final CoordinatorSettings settings;
     private final RebootDriver driver;
-    private final PodOps pods;
+    private final RollPorts ports;
     private final NodeView view;
     private final RunResults results;
     private final StaleNodeTaints taints;
-    private final RollHost host;
     private final Consumer<RunEvent> observer;
     private final String apiHost;
 
-    RunPreflight(Context context, CoordinatorSettings settings, RebootDriver driver, PodOps pods, NodeView view, RunResults results,
-                 StaleNodeTaints taints, RollHost host, Consumer<RunEvent> observer, String apiHost) {
+    RunPreflight(Context context, CoordinatorSettings settings, RebootDriver driver, RollPorts ports, NodeView view, RunResults results,
+                 StaleNodeTaints taints, Consumer<RunEvent> observer, String apiHost) {
         this.context = context;
         this.settings = settings;
         this.driver = driver;
-        this.pods = pods;
+        this.ports = ports;
         this.view = view;
         this.results = results;
         this.taints = taints;
-        this.host = host;
         this.observer = observer;
         this.apiHost = apiHost;
     }
@@ -127,7 +124,7 @@ final class RunPreflight {
         for (NodeFacts f : r.leftovers()) {
             String seen = f.annotation(CrifreshAnnotations.ROLLOUT);
             observer.accept(new RunEvent.LeftoverReleased(f.name(), "true".equals(f.annotation(CrifreshAnnotations.CORDONED))));
-            patches.add(GuardedPatch.claim(host, f.name(), node -> releasing(f.name(), seen, node)));
+            patches.add(GuardedPatch.claim(ports, f.name(), node -> releasing(f.name(), seen, node)));
         }
         return Future.join(patches).<RunInput>map(v -> new RunInput.Released(r.then(), r.nodes(), r.next(), null))
                 .otherwise(e -> new RunInput.Released(r.then(), r.nodes(), r.next(), ErrorText.message(e)));
@@ -186,7 +183,7 @@ final class RunPreflight {
      */
     Future<RunInput> place(List<NodeFacts> ordered, Set<String> fresh, BooleanSupplier over) {
         RolloutPlan.Eviction eviction = RolloutPlan.eviction(settings.staleTaint(), ordered, view.nodes(results.names()), fresh);
-        Future<Map<String, Integer>> counts = eviction.seedNeeded() ? PodCounts.evictable(pods, eviction.toTaint())
+        Future<Map<String, Integer>> counts = eviction.seedNeeded() ? PodCounts.evictable(ports.pods(), eviction.toTaint())
                 : Future.succeededFuture(Map.of());
         int budget = settings.budget().budget(results.size());
         return counts.otherwise(Map.of()).compose(podCounts -> {

@@ -1,28 +1,17 @@
 package dev.crifresh.coordinator.rollout.api;
 
-import dev.crifresh.coordinator.time.Ticker;
-import dev.crifresh.coordinator.events.EventReason;
-import dev.crifresh.coordinator.base.ProgressListener;
-import dev.crifresh.coordinator.gate.Gates;
-import dev.crifresh.coordinator.gate.NodeGates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.crifresh.coordinator.base.CoordinatorSettings;
-import dev.crifresh.coordinator.classify.Classification;
-import dev.crifresh.coordinator.classify.NodeFacts;
-import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.fixture.ApiFixture;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.NodePatches;
-import dev.crifresh.coordinator.kube.PodOps;
 import dev.crifresh.coordinator.kube.WriteGate;
-import dev.crifresh.coordinator.rollout.node.NodeRunner;
-import dev.crifresh.coordinator.rollout.node.RollHost;
+import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Context;
@@ -203,8 +192,9 @@ class GuardedPatchTest {
 
     private CompletableFuture<Node> apply(NodeOps nodes, boolean held, Node known, Function<Node, GuardedPatch.Step> decide) {
         CompletableFuture<Node> out = new CompletableFuture<>();
-        Host host = new Host(vertx, nodes, held);
-        context.runOnContext(v -> GuardedPatch.apply(GuardedPatch.Target.of(host), "w1", known, decide).onComplete(ar -> {
+        Fence fence = Fence.of(() -> held);
+        GuardedPatch.Target target = new GuardedPatch.Target(nodes, new ApiRetry(Ticker.of(vertx), fence), fence);
+        context.runOnContext(v -> GuardedPatch.apply(target, "w1", known, decide).onComplete(ar -> {
             if (ar.succeeded()) {
                 out.complete(ar.result());
             } else {
@@ -287,120 +277,6 @@ class GuardedPatchTest {
         @Override
         public Future<NodeWatch> watchAll(NodeEvents events) {
             throw new UnsupportedOperationException();
-        }
-    }
-
-    /** Only what a guarded patch uses of its run. */
-    private record Host(Vertx vertx, NodeOps nodes, boolean held) implements RollHost {
-        @Override
-        public CoordinatorSettings settings() {
-            return CoordinatorSettings.defaults();
-        }
-
-        @Override
-        public PodOps pods() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public RebootDriver driver() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public NodeFacts facts(String name) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Classification classifyNow(String name) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean stopping() {
-            return false;
-        }
-
-        @Override
-        public Fence fence() {
-            return Fence.of(() -> held);
-        }
-
-        @Override
-        public ApiRetry retry() {
-            return new ApiRetry(ticker(), fence());
-        }
-
-        @Override
-        public Ticker ticker() {
-            return Ticker.of(vertx);
-        }
-
-        @Override
-        public int budget() {
-            return 1;
-        }
-
-        @Override
-        public java.util.Set<String> inFlight() {
-            return java.util.Set.of();
-        }
-
-        @Override
-        public void progress(NodeRunner roll, String text) {
-        }
-
-        @Override
-        public void rebootRequested(NodeRunner roll) {
-        }
-
-        @Override
-        public void finished(NodeRunner roll) {
-        }
-
-        @Override
-        public NodeGates gates() {
-            return Gates.none(vertx, vertx.getOrCreateContext());
-        }
-
-        @Override
-        public List<NodeFacts> clusterView() {
-            return List.of();
-        }
-
-        @Override
-        public Node cached(String name) {
-            return null;
-        }
-
-        @Override
-        public Future<Void> reboot(Node node) {
-            throw new AssertionError("this test requests no reboot");
-        }
-
-        @Override
-        public java.time.Clock clock() {
-            return java.time.Clock.systemUTC();
-        }
-
-        @Override
-        public Future<List<NodeFacts>> freshNodeList() {
-            return retry().call(() -> nodes().listAll()).map(NodeFacts::all);
-        }
-
-        @Override
-        public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
-            progress(roll, text);
-        }
-
-        @Override
-        public void event(String node, EventReason reason, String message) {
-        }
-
-        @Override
-        public Future<Void> silence(String node) {
-            return Future.succeededFuture();
         }
     }
 }

@@ -1,27 +1,16 @@
 package dev.crifresh.coordinator.rollout.node;
 
-import dev.crifresh.coordinator.time.Ticker;
-import dev.crifresh.coordinator.gate.Gates;
-import dev.crifresh.coordinator.gate.NodeGates;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.base.CoordinatorSettings;
-import dev.crifresh.coordinator.base.ProgressListener;
-import dev.crifresh.coordinator.classify.Classification;
-import dev.crifresh.coordinator.classify.NodeFacts;
-import dev.crifresh.coordinator.driver.RebootDriver;
-import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.fixture.ApiFixture;
 import dev.crifresh.coordinator.fixture.Evictions;
 import dev.crifresh.coordinator.fixture.Harness;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
-import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
 import dev.crifresh.coordinator.kube.WriteGate;
-import dev.crifresh.coordinator.rollout.api.ApiRetry;
-import dev.crifresh.coordinator.rollout.api.Fence;
-import io.fabric8.kubernetes.api.model.Node;
+import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -132,9 +121,9 @@ class NodeDrainTest {
     private Drain drain(PodOps pods, Duration timeout) {
         Drain drain = new Drain();
         CoordinatorSettings settings = Harness.fastSettings().withDrainTimeout(timeout);
-        RollHost host = new Host(vertx, settings, pods);
+        RollPorts ports = DrainPorts.of(settings, pods, Ticker.of(vertx));
         context.runOnContext(v -> {
-            NodeDrain d = new NodeDrain(host, "w1", () -> !drain.end.isDone(), drain.lines::add,
+            NodeDrain d = new NodeDrain(ports, "w1", () -> !drain.end.isDone(), drain.lines::add,
                     () -> drain.end.complete("drained"), why -> drain.end.complete("failed: " + why));
             d.start();
         });
@@ -214,114 +203,6 @@ class NodeDrainTest {
         @Override
         public Future<Eviction> evict(String namespace, String name) {
             return real.evict(namespace, name);
-        }
-    }
-
-    /** Only what a drain uses of its roll's run. */
-    private record Host(Vertx vertx, CoordinatorSettings settings, PodOps pods) implements RollHost {
-        @Override
-        public NodeOps nodes() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public RebootDriver driver() {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public NodeFacts facts(String name) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public Classification classifyNow(String name) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public boolean stopping() {
-            return false;
-        }
-
-        @Override
-        public Fence fence() {
-            return Fence.open();
-        }
-
-        @Override
-        public ApiRetry retry() {
-            return new ApiRetry(ticker(), fence());
-        }
-
-        @Override
-        public Ticker ticker() {
-            return Ticker.of(vertx);
-        }
-
-        @Override
-        public int budget() {
-            return 1;
-        }
-
-        @Override
-        public java.util.Set<String> inFlight() {
-            return java.util.Set.of();
-        }
-
-        @Override
-        public void progress(NodeRunner roll, String text) {
-        }
-
-        @Override
-        public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
-        }
-
-        @Override
-        public void event(String node, EventReason reason, String message) {
-        }
-
-        @Override
-        public void rebootRequested(NodeRunner roll) {
-        }
-
-        @Override
-        public void finished(NodeRunner roll) {
-        }
-
-        @Override
-        public NodeGates gates() {
-            return Gates.none(vertx, vertx.getOrCreateContext());
-        }
-
-        @Override
-        public List<NodeFacts> clusterView() {
-            return List.of();
-        }
-
-        @Override
-        public Node cached(String name) {
-            return null;
-        }
-
-        @Override
-        public Future<Void> reboot(Node node) {
-            throw new AssertionError("this test requests no reboot");
-        }
-
-        @Override
-        public java.time.Clock clock() {
-            return java.time.Clock.systemUTC();
-        }
-
-        @Override
-        public Future<List<NodeFacts>> freshNodeList() {
-            return retry().call(() -> nodes().listAll()).map(NodeFacts::all);
-        }
-
-        @Override
-        public Future<Void> silence(String node) {
-            return Future.succeededFuture();
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.crifresh.coordinator.rollout.node;
 
-import dev.crifresh.coordinator.base.ProgressListener;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -8,14 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.GateVerdict;
+import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
-import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.fixture.ManualTicker;
 import dev.crifresh.coordinator.fixture.OneOfEach;
-import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.gate.NodeGates;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.kube.NodeOps;
@@ -25,14 +24,13 @@ import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.api.Fence;
 import dev.crifresh.coordinator.rollout.api.GuardedPatch;
-import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -351,30 +349,13 @@ class NodeRunnerTest {
         int confirms;
 
         NodeRunner roll() {
-            return new NodeRunner(this, NodeFacts.of(nodes.current), 1, 1, null);
+            RollPorts ports = new RollPorts(settings, nodes, new NoPods(), this::reboot, this, new ApiRetry(ticker, this), ticker,
+                    Clock.systemUTC());
+            return new NodeRunner(ports, this, NodeFacts.of(nodes.current), 1, 1, null);
         }
 
-        public Vertx vertx() {
-            throw new AssertionError("the roll needs no Vert.x");
-        }
-
-        public CoordinatorSettings settings() {
-            return settings;
-        }
-
-        public NodeOps nodes() {
-            return nodes;
-        }
-
-        public PodOps pods() {
-            return new NoPods();
-        }
-
-        public RebootDriver driver() {
-            throw new AssertionError("the driver is called through reboot()");
-        }
-
-        public Future<Void> reboot(Node node) {
+        /** The driver's answer stays open until the test completes it. */
+        private Future<Void> reboot(Node node) {
             Promise<Void> p = Promise.promise();
             driverCalls.add(p);
             return p.future();
@@ -404,18 +385,6 @@ class NodeRunnerTest {
 
         public boolean stopping() {
             return false;
-        }
-
-        public Fence fence() {
-            return this;
-        }
-
-        public Ticker ticker() {
-            return ticker;
-        }
-
-        public ApiRetry retry() {
-            return new ApiRetry(ticker, this);
         }
 
         public Future<List<NodeFacts>> freshNodeList() {
@@ -479,11 +448,6 @@ class NodeRunnerTest {
         @Override
         public List<NodeFacts> clusterView() {
             return List.of();
-        }
-
-        @Override
-        public java.time.Clock clock() {
-            return java.time.Clock.systemUTC();
         }
 
         @Override
