@@ -14,7 +14,7 @@ import java.time.Duration;
 
 /**
  * What becomes of a node that joined during the run, once it settled, decided like any other ({@link #decide}, pure;
- * {@link RunNodes} carries it out, each type by its own {@link Handler} method):
+ * {@link JoinedDecisions} carries it out, each type by its own {@link Handler} method):
  * <ol>
  *   <li>fresh: skipped;</li>
  *   <li>config-pending after its whole wait: the run fails, as the config wait would have;</li>
@@ -25,6 +25,7 @@ import java.time.Duration;
  * </ol>
  */
 sealed interface JoinedDecision {
+    /** How the report's detail of a joined node begins. */
     String JOINED = "joined during the run; ";
 
     /** Who carries the decisions out: one method per type. */
