@@ -1,15 +1,11 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.base.CoordinatorSettings;
-import dev.crifresh.coordinator.base.NodeAction;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.kube.NodeOps;
-import dev.crifresh.coordinator.report.Decision;
 import dev.crifresh.coordinator.report.Outcome;
-import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
@@ -28,7 +24,10 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * What the run does when its nodes change (the informer's events), in whatever step it is:
+ * What the run does when its nodes change (the informer's events), in whatever step it is. Where each event goes is
+ * decided by pure parts, carried out here: the step's view of it ({@link NodeEventStage}), a node deleted while waited
+ * for ({@link DeletedWhileWaited}), a joined node's decision ({@link JoinedDecision}, carried out by
+ * {@link JoinedDecisions}), the final inventory ({@link InventoryGate}).
  * <ol>
  *   <li>the waits: a config-pending node re-checked ({@link #configWait}), a node waited for to turn fresh
  *       ({@link #freshWait}); a node deleted while waited for is not attempted, or fails the run;</li>
@@ -64,7 +63,6 @@ final class RunNodes implements NodeOps.NodeEvents {
     private final NodeView view;
     private final RunResults results;
     private final RollingPhase rolls;
-    private final StaleNodeTaints taints;
     private final CoordinatorSettings settings;
     private final String registry;
     private final Consumer<RunEvent> observer;
@@ -73,8 +71,7 @@ final class RunNodes implements NodeOps.NodeEvents {
     private final Set<String> fresh = new TreeSet<>();
     /** Joined nodes that settled while the run was deciding: decided once rolling starts. */
     private final List<String> pending = new ArrayList<>();
-    /** Joined stale nodes being tainted before their roll is queued. */
-    private int joinsPending;
+    private final JoinedDecisions decisions;
     private boolean inventoryReading;
 
     RunNodes(Ticker ticker, NodeView view, RunResults results, RollingPhase rolls, StaleNodeTaints taints, CoordinatorSettings settings,
@@ -82,7 +79,6 @@ final class RunNodes implements NodeOps.NodeEvents {
         this.view = view;
         this.results = results;
         this.rolls = rolls;
-        this.taints = taints;
         this.settings = settings;
         this.registry = registry;
         this.observer = observer;
@@ -94,6 +90,7 @@ final class RunNodes implements NodeOps.NodeEvents {
                 () -> run.feed(new RunInput.FreshWaitEnded()),
                 this::freshTimedOut);
         this.joined = new JoinedNodes(ticker, settings.attestTimeout(), this::joinedSettled);
+        this.decisions = new JoinedDecisions(view, results, rolls, taints, settings, registry, observer, run, freshWait);
     }
 
     Set<String> fresh() {
@@ -157,8 +154,8 @@ final class RunNodes implements NodeOps.NodeEvents {
 
     @Override
     public void upsert(Node node) {
-        RunStep.RunState state = run.state();
-        if (state instanceof RunStep.Done) {
+        NodeEventStage stage = stage();
+        if (!stage.listens()) {
             return;
         }
         String name = node.getMetadata().getName();
@@ -166,34 +163,35 @@ final class RunNodes implements NodeOps.NodeEvents {
         if (!results.known(name)) {
             joinedUpdate(name);
         }
-        if (state instanceof RunStep.ConfigWait) {
-            recheck(configWait, name);
-        } else if (state instanceof RunStep.Waiting) {
-            recheck(freshWait, name);
-        } else if (state instanceof RunStep.Rolling) {
-            NodeRunner roll = rolls.inFlight(name);
-            if (roll != null) {
-                roll.onUpdate();
+        switch (stage.update()) {
+            case CONFIG_WAIT -> recheck(configWait, name);
+            case FRESH_WAIT -> recheck(freshWait, name);
+            case ROLLS -> {
+                NodeRunner roll = rolls.inFlight(name);
+                if (roll != null) {
+                    roll.onUpdate();
+                }
+                if (availability) {
+                    rolls.pump();
+                }
             }
-            if (availability) {
-                rolls.pump();
+            case NOBODY -> {
             }
         }
     }
 
     @Override
     public void deleted(String name) {
-        if (run.state() instanceof RunStep.Done) {
+        if (!stage().listens()) {
             return;
         }
         view.forget(name);
         if (configWait.remove(name)) {
-            results.ended(name, Outcome.NOT_ATTEMPTED, "the node was deleted during the run");
+            endWaited(name, DeletedWhileWaited.fromConfigWait());
             configWait.endIfEmpty();
         }
         if (freshWait.remove(name)) {
-            results.ended(name, Outcome.FAILED, "the node was deleted while waiting for it to turn fresh");
-            run.feed(new RunInput.Halt(StopReason.NODE_FAILED, name + " was deleted during the run"));
+            endWaited(name, DeletedWhileWaited.fromFreshWait(name));
             freshWait.endIfEmpty();
         }
         NodeRunner roll = rolls.inFlight(name);
@@ -202,11 +200,22 @@ final class RunNodes implements NodeOps.NodeEvents {
         }
         if (joined.remove(name)) {
             observer.accept(new RunEvent.JoinedDeleted(name));
-            if (run.state() instanceof RunStep.Waiting && freshWait.isEmpty()) {
+            if (stage().endsFreshWait(freshWait.isEmpty())) {
                 run.feed(new RunInput.FreshWaitEnded());
             }
         }
         rolls.pump();
+    }
+
+    private void endWaited(String name, DeletedWhileWaited deleted) {
+        results.ended(name, deleted.outcome(), deleted.detail());
+        if (deleted.halt() != null) {
+            run.feed(deleted.halt());
+        }
+    }
+
+    private NodeEventStage stage() {
+        return NodeEventStage.of(run.state());
     }
 
     private void recheck(PendingWait wait, String name) {
@@ -217,10 +226,7 @@ final class RunNodes implements NodeOps.NodeEvents {
 
     /** An update of a node that was not classified at the start: a newcomer is waited for, a waited-for one re-checked. */
     private void joinedUpdate(String name) {
-        RunStep.RunState s = run.state();
-        boolean underWay = s instanceof RunStep.ConfigWait || s instanceof RunStep.Deciding || s instanceof RunStep.Rolling
-                || s instanceof RunStep.Waiting;
-        if (underWay && !joined.known(name)) {
+        if (stage().takesJoined() && !joined.known(name)) {
             joined.add(name);
             observer.accept(new RunEvent.Joined(name, settings.attestTimeout()));
         }
@@ -229,23 +235,20 @@ final class RunNodes implements NodeOps.NodeEvents {
         }
     }
 
-    /** A joined node attested fresh or stale, or its wait ended: decide it now, or once rolling starts. */
+    /** A joined node attested fresh or stale, or its wait ended: planned with the others, decided now or once rolling starts. */
     private void joinedSettled(String name) {
-        RunStep.RunState s = run.state();
-        if (s instanceof RunStep.Done || !view.has(name)) {
-            return;
-        }
-        if (s instanceof RunStep.ConfigWait) {
-            // Not decided yet: it joins the nodes the plan looks at, config-pending ones the config wait.
-            Classification c = run.classifyNow(name);
-            results.classified(c);
-            if (c.verdict() == NodeVerdict.CONFIG_PENDING) {
-                configWait.add(name);
+        switch (stage().settled(view.has(name))) {
+            case PLANNED -> {
+                Classification c = run.classifyNow(name);
+                results.classified(c);
+                if (c.verdict() == NodeVerdict.CONFIG_PENDING) {
+                    configWait.add(name);
+                }
             }
-        } else if (s instanceof RunStep.Rolling || s instanceof RunStep.Waiting) {
-            decideJoined(name);
-        } else {
-            pending.add(name);
+            case DECIDED_NOW -> decisions.decide(name);
+            case DECIDED_WHEN_ROLLING -> pending.add(name);
+            case DROPPED -> {
+            }
         }
     }
 
@@ -253,78 +256,7 @@ final class RunNodes implements NodeOps.NodeEvents {
     void decidePending() {
         List<String> names = List.copyOf(pending);
         pending.clear();
-        names.forEach(this::decideJoined);
-    }
-
-    /** Decides a joined node like any other: fresh is skipped, stale and unknown are rolled (or waited for). */
-    private void decideJoined(String name) {
-        NodeFacts f = view.facts(name);
-        if (f == null) {
-            return;
-        }
-        Classification c = run.classifyNow(name);
-        results.classified(c);
-        String joinedRun = "joined during the run; ";
-        boolean rolling = run.state() instanceof RunStep.Rolling;
-        if (c.verdict() == NodeVerdict.FRESH) {
-            results.record(new RunEffect.NodeRecord(name, Decision.SKIP, Outcome.SKIPPED, joinedRun + c.detail()));
-            observer.accept(new RunEvent.JoinedDecided(name, c, RunEvent.JoinedRoute.SKIPPED));
-        } else if (c.verdict() == NodeVerdict.CONFIG_PENDING) {
-            String within = NodeRunner.seconds(settings.attestTimeout());
-            results.record(new RunEffect.NodeRecord(name, Decision.WAIT, Outcome.FAILED, joinedRun + "its config did not hold the desired credential within "
-                    + within + ": " + c.detail()));
-            run.feed(new RunInput.Halt(StopReason.TIMED_OUT, name + " joined during the run and its config did not hold the desired credential for "
-                    + registry + " within " + within));
-        } else if (!decideStaleJoined(name, f, c, rolling)) {
-            return;
-        }
-        if (run.state() instanceof RunStep.Rolling) {
-            rolls.pump();
-        } else if (run.state() instanceof RunStep.Waiting && freshWait.isEmpty()) {
-            run.feed(new RunInput.FreshWaitEnded());
-        }
-    }
-
-    /** A stale or unknown joined node; false when what follows is already under way. */
-    private boolean decideStaleJoined(String name, NodeFacts f, Classification c, boolean rolling) {
-        NodeAction action = NodeAction.forNode(settings.action(), f);
-        if (action.action() == Action.NONE && settings.action() == Action.AUTO && rolling) {
-            // auto: the wait is over once the reboots began; a node joining then is rebooted (fail toward rebooting).
-            action = new NodeAction(Action.REBOOT, action.why() + ", but it joined after the wait ended");
-        }
-        boolean rebootIt = action.action() == Action.REBOOT;
-        results.decided(name, rebootIt ? Decision.REBOOT : Decision.WAIT);
-        if (settings.action() == Action.AUTO) {
-            observer.accept(new RunEvent.NodeDecided(name, action));
-        }
-        if (run.stopping()) {
-            results.ended(name, Outcome.NOT_ATTEMPTED, "joined during the run; not attempted: the rollout stopped; " + c.detail());
-        } else if (rebootIt && run.state() instanceof RunStep.Waiting) {
-            observer.accept(new RunEvent.JoinedDecided(name, c, RunEvent.JoinedRoute.AFTER_THE_WAIT));
-            run.feed(new RunInput.JoinedAfterWait(f));
-        } else if (rebootIt) {
-            observer.accept(new RunEvent.JoinedDecided(name, c, RunEvent.JoinedRoute.ROLLED));
-            joinsPending++;
-            long epoch = run.epoch();
-            taints.taint(List.of(name)).onComplete(ar -> {
-                joinsPending--;
-                if (run.current(epoch) && view.has(name)) {
-                    rolls.addJoined(view.facts(name));
-                }
-                rolls.pump();
-            });
-            return false;
-        } else {
-            results.rebootOrdered(name);
-            boolean restart = freshWait.isEmpty();
-            freshWait.add(name);
-            if (restart) {
-                freshWait.start(settings.attestTimeout());
-            }
-            freshWait.check(c);
-            return false;
-        }
-        return true;
+        names.forEach(decisions::decide);
     }
 
     /**
@@ -332,7 +264,7 @@ final class RunNodes implements NodeOps.NodeEvents {
      * null: their end asks again).
      */
     Future<List<Node>> inventory(NodeOps nodes) {
-        if (inventoryReading || joinsPending > 0 || !joined.noneWaiting() || !pending.isEmpty()) {
+        if (!gate().mayRead()) {
             return null;
         }
         inventoryReading = true;
@@ -354,7 +286,11 @@ final class RunNodes implements NodeOps.NodeEvents {
                 joinedUpdate(name);
             }
         }
-        return !found && joined.noneWaiting() && joinsPending == 0 ? new RunInput.InventoryDone(list.size()) : null;
+        return gate().endsRun(found) ? new RunInput.InventoryDone(list.size()) : null;
+    }
+
+    private InventoryGate gate() {
+        return new InventoryGate(inventoryReading, !joined.noneWaiting(), decisions.tainting(), pending.size());
     }
 
     /** The run ends: the joined nodes still waited for are not attempted. */
@@ -364,8 +300,7 @@ final class RunNodes implements NodeOps.NodeEvents {
         for (String name : joined.waitingFor()) {
             if (view.has(name)) {
                 results.classified(run.classifyNow(name));
-                results.ended(name, Outcome.NOT_ATTEMPTED, "joined during the run; not attempted: the rollout ended while waiting for"
-                        + " its attestation (" + error + ")");
+                results.ended(name, Outcome.NOT_ATTEMPTED, JoinedDecision.endedWhileWaiting(error));
             }
         }
         joined.cancel();

@@ -1,0 +1,138 @@
+package dev.crifresh.coordinator.rollout.run;
+
+import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.classify.Classification;
+import dev.crifresh.coordinator.classify.NodeFacts;
+import dev.crifresh.coordinator.report.Outcome;
+import dev.crifresh.coordinator.rollout.observe.RunEvent;
+import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
+import dev.crifresh.coordinator.rollout.view.NodeView;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Decides a settled joined node ({@link JoinedDecision#decide}) and carries the decision out, each type by its own
+ * method: the report, the events, the run's inputs, the taint before its roll, the fresh wait. Called on the run's
+ * context.
+ */
+final class JoinedDecisions implements JoinedDecision.Handler {
+    private final NodeView view;
+    private final RunResults results;
+    private final RollingPhase rolls;
+    private final StaleNodeTaints taints;
+    private final CoordinatorSettings settings;
+    private final String registry;
+    private final Consumer<RunEvent> observer;
+    private final RunNodes.RunStatus run;
+    private final PendingWait freshWait;
+    /** Joined stale nodes being tainted before their roll is queued. */
+    private int tainting;
+
+    JoinedDecisions(NodeView view, RunResults results, RollingPhase rolls, StaleNodeTaints taints, CoordinatorSettings settings,
+                    String registry, Consumer<RunEvent> observer, RunNodes.RunStatus run, PendingWait freshWait) {
+        this.view = view;
+        this.results = results;
+        this.rolls = rolls;
+        this.taints = taints;
+        this.settings = settings;
+        this.registry = registry;
+        this.observer = observer;
+        this.run = run;
+        this.freshWait = freshWait;
+    }
+
+    int tainting() {
+        return tainting;
+    }
+
+    /** Decides a joined node like any other, unless it is gone. */
+    void decide(String name) {
+        NodeFacts f = view.facts(name);
+        if (f == null) {
+            return;
+        }
+        Classification c = run.classifyNow(name);
+        results.classified(c);
+        JoinedDecision.dispatch(JoinedDecision.decide(c, f, settings.action(), stage(), run.stopping(), settings.attestTimeout(),
+                registry), this);
+    }
+
+    @Override
+    public void skip(JoinedDecision.Skip s) {
+        results.record(s.record());
+        observer.accept(s.event());
+        afterDecided();
+    }
+
+    @Override
+    public void timedOut(JoinedDecision.TimedOut t) {
+        results.record(t.record());
+        run.feed(t.halt());
+        afterDecided();
+    }
+
+    @Override
+    public void notAttempted(JoinedDecision.NotAttempted n) {
+        decided(n.decided());
+        results.ended(n.decided().node(), Outcome.NOT_ATTEMPTED, n.detail());
+        afterDecided();
+    }
+
+    @Override
+    public void afterTheWait(JoinedDecision.AfterTheWait a) {
+        decided(a.decided());
+        observer.accept(a.event());
+        run.feed(a.input());
+        afterDecided();
+    }
+
+    @Override
+    public void roll(JoinedDecision.Roll r) {
+        decided(r.decided());
+        observer.accept(r.event());
+        String name = r.decided().node();
+        tainting++;
+        long epoch = run.epoch();
+        taints.taint(List.of(name)).onComplete(ar -> {
+            tainting--;
+            if (run.current(epoch) && view.has(name)) {
+                rolls.addJoined(view.facts(name));
+            }
+            rolls.pump();
+        });
+    }
+
+    @Override
+    public void waitRestart(JoinedDecision.WaitRestart w) {
+        decided(w.decided());
+        String name = w.decided().node();
+        results.rebootOrdered(name);
+        boolean restart = freshWait.isEmpty();
+        freshWait.add(name);
+        if (restart) {
+            freshWait.start(settings.attestTimeout());
+        }
+        freshWait.check(w.latest());
+    }
+
+    private void decided(JoinedDecision.Decided d) {
+        results.decided(d.node(), d.decision());
+        if (d.announced()) {
+            observer.accept(new RunEvent.NodeDecided(d.node(), d.action()));
+        }
+    }
+
+    /** The state may have changed while the decision was carried out: what follows is decided on the state now. */
+    private void afterDecided() {
+        switch (stage().afterDecided(freshWait.isEmpty())) {
+            case PUMP_ROLLS -> rolls.pump();
+            case END_FRESH_WAIT -> run.feed(new RunInput.FreshWaitEnded());
+            case NOTHING -> {
+            }
+        }
+    }
+
+    private NodeEventStage stage() {
+        return NodeEventStage.of(run.state());
+    }
+}
