@@ -14,10 +14,7 @@ import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import java.lang.reflect.Proxy;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -129,21 +126,8 @@ class JoinedDecisionTest {
 
     @Test
     void everyPermittedDecisionTypeReachesItsOwnHandlerMethod() {
-        List<JoinedDecision> decisions = OneOfEach.of(JoinedDecision.class, type -> null);
-        assertEquals(JoinedDecision.class.getPermittedSubclasses().length, decisions.size());
-        List<String> calls = new ArrayList<>();
-        JoinedDecision.Handler recording = (JoinedDecision.Handler) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {JoinedDecision.Handler.class}, (proxy, method, args) -> {
-                    assertEquals(method.getParameterTypes()[0], args[0].getClass(), method.getName());
-                    calls.add(args[0].getClass().getSimpleName());
-                    return null;
-                });
-        for (JoinedDecision d : decisions) {
-            JoinedDecision.dispatch(d, recording);
-        }
-        assertEquals(decisions.stream().map(d -> d.getClass().getSimpleName()).toList(), calls,
-                "each decision reached exactly one handler method");
-        assertEquals(decisions.size(), JoinedDecision.Handler.class.getDeclaredMethods().length, "one method per type");
+        OneOfEach.assertEachReachesItsOwnMethod(JoinedDecision.class, JoinedDecision.Handler.class, type -> null,
+                JoinedDecision::dispatch);
     }
 
     @Test
