@@ -38,7 +38,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -190,9 +192,14 @@ class AgentFaultSuiteTest {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws ExecutionException, TimeoutException {
             if (runtime != null) {
-                runtime.stop().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                try {
+                    runtime.stop().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while the agent stopped", e);
+                }
             }
             api.close();
             vertx.close();

@@ -116,7 +116,11 @@ class AdmissionPolicyBehaviourTest {
 
     @SafeVarargs
     static Map<String, Object> node(String name, Map<String, Object>... conditions) {
-        return Map.of("metadata", Map.of("name", name), "status", Map.of("conditions", new ArrayList<>(List.of(conditions))));
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (Map<String, Object> condition : conditions) {
+            list.add(condition);
+        }
+        return Map.of("metadata", Map.of("name", name), "status", Map.of("conditions", list));
     }
 
     static Map<String, Object> ready(String status) {

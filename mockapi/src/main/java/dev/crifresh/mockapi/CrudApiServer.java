@@ -2,7 +2,6 @@ package dev.crifresh.mockapi;
 
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
@@ -35,7 +34,7 @@ public final class CrudApiServer {
      */
     public static KubernetesMockServer crud(Map<ServerRequest, Queue<ServerResponse>> expectations,
             Dispatcher dispatcher) {
-        return new KubernetesMockServer(new Context(Serialization.jsonMapper()), new MockWebServer(), expectations,
+        return new KubernetesMockServer(new Context(Fabric8Json.MAPPER), new MockWebServer(), expectations,
                 dispatcher, false, VERSION);
     }
 

@@ -1,6 +1,5 @@
 package dev.crifresh.mockapi;
 
-import io.fabric8.mockwebserver.http.ByteString;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
@@ -8,7 +7,9 @@ import io.fabric8.mockwebserver.http.WebSocketListener;
 /**
  * A watch listener that hands every callback to a delegate; a subclass overrides only the callbacks it
  * filters or moves. fabric8's {@link WebSocketListener} is a class with empty defaults, so a wrapper that
- * forgot a callback would silently drop it: every one is forwarded here, in one place.
+ * forgot a callback would silently drop it: every one is forwarded here, in one place. The deprecated
+ * {@code onMessage(WebSocket, ByteString)} is not: the server never calls it (binary frames arrive as
+ * {@code byte[]}), and its default hands the text to {@link #onMessage(WebSocket, String)}, which is.
  */
 public abstract class ForwardingWebSocketListener extends WebSocketListener {
     protected final WebSocketListener delegate;
@@ -30,11 +31,6 @@ public abstract class ForwardingWebSocketListener extends WebSocketListener {
     @Override
     public void onMessage(WebSocket webSocket, String text) {
         delegate.onMessage(webSocket, text);
-    }
-
-    @Override
-    public void onMessage(WebSocket webSocket, ByteString bytes) {
-        delegate.onMessage(webSocket, bytes);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.crifresh.mockapi;
 
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
@@ -28,7 +27,7 @@ import tools.jackson.databind.ObjectMapper;
 record PodNodeSelector(String node, String stripped) {
     private static final Pattern POD_COLLECTION = Pattern.compile("/api/v1/(namespaces/[^/?]+/)?pods(\\?.*)?");
     private static final String FIELD = "spec.nodeName";
-    private static final ObjectMapper JSON = Serialization.jsonMapper();
+    private static final ObjectMapper JSON = Fabric8Json.MAPPER;
 
     /** The selector in {@code path}, or null when the path is not a pod collection selected by node. */
     static PodNodeSelector of(String path) {

@@ -3,7 +3,7 @@ package dev.crifresh.agent.publish;
 import dev.crifresh.common.kube.ConditionContract;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
@@ -29,6 +29,8 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class ConditionPatch {
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** fabric8's own serialisation: a condition of any type is written as the client writes it. */
+    private static final KubernetesSerialization KUBERNETES = new KubernetesSerialization();
     private static final String CONDITIONS = "/status/conditions";
 
     private ConditionPatch() {
@@ -80,7 +82,7 @@ public final class ConditionPatch {
         if (condition.getType() == null || condition.getType().isEmpty()) {
             throw new IllegalArgumentException("a condition needs a type");
         }
-        return ops(node, condition.getType(), Serialization.jsonMapper().valueToTree(condition));
+        return ops(node, condition.getType(), KUBERNETES.convertValue(condition, ObjectNode.class));
     }
 
     private static ArrayNode ops(Node node, String type, ObjectNode entry) {

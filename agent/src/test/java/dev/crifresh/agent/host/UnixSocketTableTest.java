@@ -133,14 +133,18 @@ class UnixSocketTableTest {
         Path socket = dir.resolve("c.sock");
         String address = socket.toString();
         assertEquals("no socket is bound there", UnixSocketTable.read(Path.of("/proc"), self, address).detail());
-        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
-            server.bind(UnixDomainSocketAddress.of(socket));
-            assertTrue(UnixSocketTable.read(Path.of("/proc"), self, address).isListening());
-            try (SocketChannel client = SocketChannel.open(UnixDomainSocketAddress.of(socket));
-                    SocketChannel accepted = server.accept()) {
-                server.close();
+        try (SocketChannel client = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            SocketChannel accepted;
+            try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+                server.bind(UnixDomainSocketAddress.of(socket));
+                assertTrue(UnixSocketTable.read(Path.of("/proc"), self, address).isListening());
+                client.connect(UnixDomainSocketAddress.of(socket));
+                accepted = server.accept();
+            }
+            try (accepted) {
                 // the file stays, the accepted connection carries the path, nothing listens
                 assertTrue(Files.exists(socket));
+                assertTrue(client.isConnected() && accepted.isConnected(), "the connection outlives its listener");
                 ContainerdListener closed = UnixSocketTable.read(Path.of("/proc"), self, address);
                 assertEquals(ContainerdListener.State.NOT_LISTENING, closed.state());
                 assertEquals("1 socket(s) bound there, none listening", closed.detail());

@@ -14,12 +14,14 @@ import dev.crifresh.common.kube.ConditionContract;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.vertx.core.Vertx;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /** The JSON Patch forms against the mock API server's real patch handling. */
 class ConditionPatchTest {
@@ -174,6 +176,16 @@ class ConditionPatchTest {
         assertTrue(e.rejected(), "code " + e.code());
         assertEquals(2, api.conditions(name).size());
         assertNull(ConditionPatch.find(nodes.get(name), "NetworkUnavailable"));
+    }
+
+    @Test
+    void writesTheEntryOfAnotherTypeAsTheClientSerialisesIt() throws Exception {
+        NodeCondition unset = new NodeConditionBuilder().withType("PIDPressure").withStatus("False").build();
+        List<JsonNode> entries = ConditionPatch.ops(nodes.get(newNode()), unset).valueStream()
+                .map(op -> op.path("value")).filter(JsonNode::isObject).toList();
+        assertEquals(1, entries.size(), entries.toString());
+        assertEquals(new KubernetesSerialization().asJson(unset), entries.get(0).toString());
+        assertEquals("{\"status\":\"False\",\"type\":\"PIDPressure\"}", entries.get(0).toString());
     }
 
     private static NodeCondition other(String type) {

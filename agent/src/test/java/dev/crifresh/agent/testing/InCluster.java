@@ -10,6 +10,8 @@ import java.nio.file.StandardCopyOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 
 /**
  * What a pod sees of the mock API server: HTTPS on a {@link TlsFront}, a service account directory
@@ -65,7 +67,7 @@ public final class InCluster implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws ExecutionException, TimeoutException {
         front.close();
     }
 }

@@ -9,7 +9,9 @@ import io.vertx.core.net.SelfSignedCertificate;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * An HTTPS front for the plain-HTTP mock API server, as the API server's service address is in a pod:
@@ -64,8 +66,13 @@ public final class TlsFront implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    public void close() throws ExecutionException, TimeoutException {
+        try {
+            server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the TLS front closed", e);
+        }
         client.close();
         certificate.delete();
     }

@@ -222,6 +222,7 @@ class CoordinatorFaultSuiteTest {
      * @param unsent the run dies before its reboot request is sent: the rerun must find the record never carried out
      *               (and only then), and reboot w1 itself
      */
+    @SuppressWarnings("try") // the kubelets only heartbeat w1 and w2 while the try block runs
     private static String killedAndRerun(Harness h, FreezePoint point, boolean cordonedByOther, Runnable whileRerun, boolean unsent)
             throws Exception {
         h.worker("w1", Verdict.STALE);
@@ -298,6 +299,7 @@ class CoordinatorFaultSuiteTest {
      * w1's reboot request fails; {@code delivered}: after it got through (the node reboots anyway). Either way the run
      * leaves w1 in phase rebooting, and the rerun must reboot it exactly once in all: itself when nothing got through.
      */
+    @SuppressWarnings("try") // the kubelets only heartbeat w1 and w2 while the try block runs
     private static String driverFailed(Harness h, boolean delivered) throws Exception {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
@@ -322,6 +324,7 @@ class CoordinatorFaultSuiteTest {
      * record only on a heartbeat of the old boot a Lease duration plus the clock allowance after the record (here 10 s
      * + 10 s); the node acts 14 s after the request, before that: the rerun waits, sees it go down and return.
      */
+    @SuppressWarnings("try") // the kubelets only heartbeat w1 and w2 while the try block runs
     private static String killedAndTheRebootActsLate(Harness h) throws Exception {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
@@ -346,6 +349,7 @@ class CoordinatorFaultSuiteTest {
 
     // ---- the Lease lost ------------------------------------------------------------------------------------
 
+    @SuppressWarnings("try") // the kubelets only heartbeat w1 and w2 while the try block runs
     private static String leaseLostWhileDraining(Harness h) throws Exception {
         w1HeldByADisruptionBudget(h);
         try (Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
@@ -369,6 +373,7 @@ class CoordinatorFaultSuiteTest {
      * The issue-33 case: the hold ends after phase rebooting was recorded and before the reboot request, so nothing is
      * sent; the run says so, and the rerun finds the record never carried out.
      */
+    @SuppressWarnings("try") // the kubelets only heartbeat w1 and w2 while the try block runs
     private static String leaseLostBetweenTheRecordAndTheDriverCall(Harness h) throws Exception {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
@@ -400,6 +405,7 @@ class CoordinatorFaultSuiteTest {
 
     // ---- a node that never returns ---------------------------------------------------------------------------
 
+    @SuppressWarnings("try") // the kubelets only heartbeat w1 and w2 while the try block runs
     private static String neverReturns(Harness h) throws Exception {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
@@ -545,6 +551,7 @@ class CoordinatorFaultSuiteTest {
         return "exit 1, " + outcomes(r) + " (w1: " + line(r, "w1").detail() + "); w2 not started";
     }
 
+    @SuppressWarnings("try") // the kubelets only heartbeat w1 and w2 while the try block runs
     private static String backWithTheSameBootId(Harness h) throws Exception {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);

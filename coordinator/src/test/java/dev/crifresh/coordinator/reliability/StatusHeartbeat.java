@@ -43,10 +43,15 @@ final class StatusHeartbeat implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         stop = true;
-        for (Thread t : threads) {
-            t.join(10_000);
+        try {
+            for (Thread t : threads) {
+                t.join(10_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the heartbeat writers stopped", e);
         }
     }
 }

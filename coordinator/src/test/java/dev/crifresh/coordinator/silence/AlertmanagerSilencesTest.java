@@ -72,7 +72,7 @@ class AlertmanagerSilencesTest {
     }
 
     /** Alertmanager's own verdict on an alert with these labels: the ids of the silences muting it. */
-    private static List<Object> silencedBy(String labelsJson) throws Exception {
+    private static List<String> silencedBy(String labelsJson) throws Exception {
         var posted = am.post("/api/v2/alerts", "[{\"labels\":" + labelsJson + "}]");
         assertEquals(200, posted.statusCode(), posted.body());
         JsonObject labels = new JsonObject(labelsJson);
@@ -80,7 +80,7 @@ class AlertmanagerSilencesTest {
         for (int i = 0; i < alerts.size(); i++) {
             JsonObject a = alerts.getJsonObject(i);
             if (a.getJsonObject("labels").equals(labels)) {
-                return a.getJsonObject("status").getJsonArray("silencedBy").getList();
+                return a.getJsonObject("status").getJsonArray("silencedBy").stream().map(String.class::cast).toList();
             }
         }
         throw new AssertionError("Alertmanager lost the alert " + labelsJson + ": " + alerts);

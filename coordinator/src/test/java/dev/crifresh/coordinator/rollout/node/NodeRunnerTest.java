@@ -241,9 +241,9 @@ class NodeRunnerTest {
             Node next = copy();
             Map<String, String> a = new HashMap<>(next.getMetadata().getAnnotations());
             for (JsonNode op : JSON.readTree(patch)) {
-                String path = op.get("path").asText();
-                String kind = op.get("op").asText();
-                if (kind.equals("test") && !op.get("value").asText().equals(read(path))) {
+                String path = op.get("path").asString();
+                String kind = op.get("op").asString();
+                if (kind.equals("test") && !op.get("value").asString().equals(read(path))) {
                     refusals++;
                     return Future.failedFuture(new KubernetesClientException("test failed: " + path, 422, null));
                 }
@@ -252,10 +252,10 @@ class NodeRunnerTest {
                     if (kind.equals("remove")) {
                         a.remove(key);
                     } else {
-                        a.put(key, op.get("value").asText());
+                        a.put(key, op.get("value").asString());
                     }
                 } else if (path.equals("/metadata/annotations")) {
-                    op.get("value").properties().forEach(e -> a.put(e.getKey(), e.getValue().asText()));
+                    op.get("value").properties().forEach(e -> a.put(e.getKey(), e.getValue().asString()));
                 } else if (path.equals("/spec/unschedulable")) {
                     next.getSpec().setUnschedulable(kind.equals("remove") ? null : op.get("value").asBoolean());
                 }
