@@ -1,12 +1,13 @@
 package dev.crifresh.reality;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
+import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.kube.Fabric8NodeApi;
 import dev.crifresh.agent.kube.KubernetesClients;
-import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.SigningKey;
 import dev.crifresh.common.kube.ConditionContract;
@@ -28,14 +29,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The agent's {@code run} mode against the real containerd and registry, publishing to fabric8's mock API in
@@ -196,18 +195,7 @@ class RunModeTest {
                 HostClock.system(Path.of("/proc"))).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         awaitCondition("Unknown", "ContainerdNotFound");
 
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicInteger refusals = new AtomicInteger();
-        Thread restarts = new Thread(() -> {
-            while (!stop.get()) {
-                try {
-                    RealContainerd.start(node, generation).close();
-                } catch (RealContainerd.Exited e) {
-                    refusals.incrementAndGet();
-                }
-            }
-        }, "containerd-2.2-restarts");
-        restarts.start();
+        TalosRestarts restarts = TalosRestarts.start(node, generation);
         Map<String, Integer> published = new TreeMap<>();
         List<String> fresh = new ArrayList<>();
         try {
@@ -224,12 +212,11 @@ class RunModeTest {
                 Thread.sleep(20);
             }
         } finally {
-            stop.set(true);
-            restarts.join(60_000);
+            restarts.close();
         }
-        System.out.println("run mode, containerd 2.2 refusing version 4 files: " + refusals.get()
+        System.out.println("run mode, containerd 2.2 refusing version 4 files: " + restarts.refused().size()
                 + " refused starts; the API showed (polls per status/reason) " + published);
-        assertTrue(refusals.get() > 0, "containerd 2.2 never refused the version 4 files");
+        assertFalse(restarts.refused().isEmpty(), "containerd 2.2 never refused the version 4 files");
         assertTrue(fresh.isEmpty(), "True while containerd 2.2 refuses the files: " + published);
     }
 

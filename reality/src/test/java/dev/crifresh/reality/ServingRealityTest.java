@@ -9,14 +9,10 @@ import dev.crifresh.sim.scenario.Credential;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,21 +63,7 @@ class ServingRealityTest {
         node.render(REGISTRY, new Credential("deploy-bot", "token-v4"));
         settle();
 
-        AtomicBoolean stop = new AtomicBoolean();
-        Set<Long> refused = ConcurrentHashMap.newKeySet();
-        List<Long> served = Collections.synchronizedList(new ArrayList<>());
-        Thread restarts = new Thread(() -> {
-            while (!stop.get()) {
-                try {
-                    RealContainerd c = RealContainerd.start(node, generation);
-                    served.add(c.pid());
-                    c.close();
-                } catch (RealContainerd.Exited e) {
-                    refused.add(e.pid());
-                }
-            }
-        }, "containerd-2.2-restarts");
-        restarts.start();
+        TalosRestarts restarts = TalosRestarts.start(node, generation);
         Map<Long, String> byPid = new TreeMap<>();
         Map<String, Integer> seen = new TreeMap<>();
         int observations = 0;
@@ -98,13 +80,13 @@ class ServingRealityTest {
                 }
             }
         } finally {
-            stop.set(true);
-            restarts.join(60_000);
+            restarts.close();
         }
+        Set<Long> refused = restarts.refused();
         byPid.keySet().retainAll(refused);
         System.out.println("containerd 2.2 on version 4 files: " + refused.size() + " refused starts; "
                 + observations + " observations: " + seen);
-        assertEquals(List.of(), served, "containerd 2.2 served version 4 files");
+        assertEquals(List.of(), restarts.served(), "containerd 2.2 served version 4 files");
         assertFalse(refused.isEmpty(), "containerd 2.2 never refused the version 4 files");
         assertFalse(seen.keySet().stream().anyMatch(s -> s.startsWith("fresh")),
                 "fresh while containerd 2.2 refuses the files: " + seen);

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assumptions.abort;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.common.registry.RegistryHosts;
-import dev.crifresh.sim.node.TalosConfigFiles;
 import dev.crifresh.sim.node.TalosConfigFiles.Layout;
+import dev.crifresh.sim.node.TalosConfigFiles;
 import dev.crifresh.sim.scenario.Credential;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,23 +20,20 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -215,21 +212,7 @@ class TruthTableTest {
         void restartedWhileRefusing() throws Exception {
             Credential a = rotate();
             CriNode node = render(a);
-            AtomicBoolean stop = new AtomicBoolean();
-            Set<Long> refused = ConcurrentHashMap.newKeySet();
-            List<Long> served = Collections.synchronizedList(new ArrayList<>());
-            Thread restarts = new Thread(() -> {
-                while (!stop.get()) {
-                    try {
-                        RealContainerd c = RealContainerd.start(node, generation);
-                        served.add(c.pid());
-                        c.close();
-                    } catch (RealContainerd.Exited e) {
-                        refused.add(e.pid());
-                    }
-                }
-            }, "containerd-2.2-restarts");
-            restarts.start();
+            TalosRestarts restarts = TalosRestarts.start(node, generation);
             Map<String, Integer> seen = new TreeMap<>();
             List<List<String>> modes = List.of(List.of(), List.of("--cri-socket", node.socket().toString()),
                     List.of("--containerd-introspection"));
@@ -249,9 +232,9 @@ class TruthTableTest {
                     seen.merge((mode.isEmpty() ? "" : mode.get(0) + ": ") + view.summary(), 1, Integer::sum);
                 }
             } finally {
-                stop.set(true);
-                restarts.join(60_000);
+                restarts.close();
             }
+            Set<Long> refused = restarts.refused();
             byMode.forEach(m -> m.keySet().retainAll(refused));
             Map<Long, AgentView> plain = byMode.get(0);
             CriClient.Pull pull;
@@ -260,7 +243,7 @@ class TruthTableTest {
             }
             System.out.println("containerd 2.2 on version 4 files: " + refused.size() + " refused starts; observe said "
                     + seen);
-            assertEquals(List.of(), served, "containerd 2.2 served version 4 files");
+            assertEquals(List.of(), restarts.served(), "containerd 2.2 served version 4 files");
             assertFalse(refused.isEmpty(), "containerd 2.2 never refused the version 4 files");
             assertFalse(pull.ok(), pull.detail());
             assertEquals(List.of(), freshOf(byMode.get(2)), "fresh with --containerd-introspection while containerd"
