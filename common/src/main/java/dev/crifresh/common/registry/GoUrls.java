@@ -37,7 +37,7 @@ final class GoUrls {
             }
             return key;
         }
-        return host(key.substring(i + 1));
+        return parsed("registry.auths " + shown(key), host(key.substring(i + 1)), key);
     }
 
     /** containerd's {@code parseHostConfig}: {@code https://} prefixed unless it starts with "http", then the URL's host. */
@@ -48,7 +48,23 @@ final class GoUrls {
         if (colon < 0 || !scheme.matches("[A-Za-z][A-Za-z0-9+.-]*")) {
             throw new PullDoubt(where + ": " + shown(server) + " is not a URL containerd can parse");
         }
-        return host(url.substring(colon + 1));
+        return parsed(where + ": " + shown(server), host(url.substring(colon + 1)), server);
+    }
+
+    /**
+     * The host, unless Go's {@code url.Parse} may refuse the URL: a port that is not digits, or a {@code %} escape
+     * (the agent does not decode escapes); containerd then refuses the config or the file, so the agent does not
+     * guess.
+     */
+    private static String parsed(String what, String host, String url) throws PullDoubt {
+        int colon = host.lastIndexOf(':');
+        boolean badPort = colon > host.lastIndexOf(']')
+                && !host.substring(colon + 1).chars().allMatch(c -> c >= '0' && c <= '9');
+        if (badPort || url.indexOf('%') >= 0) {
+            throw new PullDoubt(what + " is not a URL the agent can tell containerd parses (a port that is not a"
+                    + " number, or a % escape)");
+        }
+        return host;
     }
 
     /** The host of what follows a URL's scheme and colon: empty unless it starts with {@code //} (an opaque URL). */

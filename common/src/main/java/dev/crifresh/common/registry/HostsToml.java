@@ -69,11 +69,11 @@ final class HostsToml {
         for (String name : ordered) {
             JsonNode entry = hostTable.get(name);
             if (!entry.isObject()) {
-                throw new PullDoubt(where + ": host " + name + " is not a table");
+                throw new PullDoubt(where + ": host " + GoUrls.shown(name) + " is not a table");
             }
             String h = GoUrls.serverHost(where, name);
             if (h.isEmpty()) {
-                throw new PullDoubt(where + ": host " + name + " names no host");
+                throw new PullDoubt(where + ": host " + GoUrls.shown(name) + " names no host");
             }
             if (pulls(where, entry)) {
                 hosts.add(h);
@@ -98,7 +98,12 @@ final class HostsToml {
         return hosts;
     }
 
-    /** Whether the entry's {@code capabilities} include {@code pull} or {@code resolve} (all three when absent). */
+    /**
+     * Whether a pull goes to the entry: its {@code capabilities} include both {@code pull} and {@code resolve} (all
+     * three when absent). containerd resolves a tag only at hosts with both and fetches from hosts with {@code pull}
+     * ({@code core/remotes/docker/resolver.go}, {@code filterHosts}, {@code HostCapabilities.Has}; from source only),
+     * so a host with one of the two sends some requests of a pull elsewhere: a doubt.
+     */
     private static boolean pulls(String where, JsonNode entry) throws PullDoubt {
         JsonNode caps = entry.get("capabilities");
         if (caps == null || caps.isMissingNode() || caps.isArray() && caps.isEmpty()) {
@@ -107,16 +112,23 @@ final class HostsToml {
         if (!caps.isArray()) {
             throw new PullDoubt(where + ": capabilities is not an array");
         }
-        boolean pulls = false;
+        boolean pull = false;
+        boolean resolve = false;
         for (JsonNode c : caps) {
             String cap = c.isString() ? c.stringValue().toLowerCase(Locale.ROOT) : "";
             switch (cap) {
-                case "pull", "resolve" -> pulls = true;
+                case "pull" -> pull = true;
+                case "resolve" -> resolve = true;
                 case "push" -> { }
                 default -> throw new PullDoubt(where + ": a capability other than pull, resolve and push");
             }
         }
-        return pulls;
+        if (pull != resolve) {
+            throw new PullDoubt(where + ": a host with " + (pull ? "pull" : "resolve") + " but not "
+                    + (pull ? "resolve" : "pull") + ": a pull's tag lookup and its fetches would go to different"
+                    + " hosts");
+        }
+        return pull;
     }
 
     private static String unescape(String quoted) {

@@ -158,6 +158,16 @@ class PullCredentialsTest {
                         Tree.of("127.0.0.1_5000_", "server = \"http://other:5000\"\n[host.\"http://" + ALIAS + "\"]\n")),
                 doubt("hosts entries declared other than as [host.\"…\"] tables", Map.of(H, cred(H, "new")), Map.of(),
                         HOSTS, Tree.of("127.0.0.1_5000_", "host = { \"http://" + ALIAS + "\" = {} }\n")),
+                doubt("a mirror with pull but not resolve: tags resolve elsewhere than blobs are fetched",
+                        Map.of(H, cred(H, "new")), Map.of(), HOSTS,
+                        Tree.of("127.0.0.1_5000_", "[host.\"http://" + ALIAS + "\"]\n  capabilities = [\"pull\"]\n")),
+                doubt("a mirror with resolve but not pull", Map.of(H, cred(H, "new")), Map.of(), HOSTS,
+                        Tree.of("127.0.0.1_5000_", "[host.\"http://" + ALIAS + "\"]\n  capabilities = [\"resolve\"]\n")),
+                doubt("registry.auths whose port is not a number: containerd refuses the config", Map.of(),
+                        Map.of("http://h:abc", cred("h", "new")), null, none),
+                doubt("registry.auths with a % escape", Map.of(), Map.of("https://h/%zz", cred("h", "new")), null, none),
+                doubt("hosts.toml server whose port is not a number", Map.of(H, cred(H, "new")), Map.of(), HOSTS,
+                        Tree.of("127.0.0.1_5000_", "server = \"http://" + ALIAS + "x:port\"\n")),
                 doubt("a config_path listing two directories", Map.of(H, cred(H, "new")), Map.of(),
                         HOSTS + ":/etc/containerd/certs.d", none));
     }
