@@ -4,6 +4,7 @@ import dev.crifresh.common.registry.PullCredentials;
 import dev.crifresh.common.text.IoErrors;
 import dev.crifresh.common.text.StrictUtf8;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -70,6 +71,10 @@ public final class HostsDirectory implements PullCredentials.HostsFiles {
         }
         Path file = dir.resolve("hosts.toml");
         try {
+            if (Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isSymbolicLink()) {
+                // containerd follows it on the node; read here it would follow the agent's own filesystem
+                return new PullCredentials.Unreadable("hosts.toml is a symbolic link: the agent does not follow it");
+            }
             if (Files.size(file) > MAX_BYTES) {
                 return new PullCredentials.Unreadable("hosts.toml is larger than " + MAX_BYTES + " bytes");
             }
@@ -90,7 +95,7 @@ public final class HostsDirectory implements PullCredentials.HostsFiles {
         consulted.add(nodePath);
         HostPaths.Resolved r = paths.resolve(nodePath);
         if (r.error() != null) {
-            return List.of();
+            throw new UncheckedIOException(new IOException(nodePath + ": " + r.error()));
         }
         List<String> out = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(paths.onHost(r.realPath()))) {
@@ -102,8 +107,8 @@ public final class HostsDirectory implements PullCredentials.HostsFiles {
         } catch (NoSuchFileException | NotDirectoryException e) {
             return List.of();
         } catch (IOException e) {
-            // an unlistable root: the candidates from the registry table are still looked up one by one
-            return out;
+            // an unlistable root hides the hosts only its directories name: a doubt, not fewer hosts
+            throw new UncheckedIOException(new IOException(nodePath + ": " + IoErrors.describe(e), e));
         }
         out.sort(null);
         return out;

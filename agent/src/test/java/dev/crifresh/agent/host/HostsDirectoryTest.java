@@ -3,9 +3,11 @@ package dev.crifresh.agent.host;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.registry.PullCredentials;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -38,6 +40,28 @@ class HostsDirectoryTest {
         assertEquals(Set.of("/etc/cri/conf.d/hosts", "/etc/cri/conf.d/hosts/127.0.0.1_5000_",
                 "/etc/cri/conf.d/hosts/certs-only", "/etc/cri/conf.d/hosts/_default", "/etc/cri/conf.d/hosts/a-file"),
                 dir.consulted());
+    }
+
+    /** containerd would follow the link on the node; the agent, reading in its own filesystem, does not guess. */
+    @Test
+    void aSymlinkedHostsTomlIsUnreadable() throws Exception {
+        Path d = Files.createDirectories(host.resolve("etc/cri/conf.d/hosts/ghcr.io"));
+        Files.writeString(host.resolve("mirror.toml"), "server = \"https://mirror.local\"\n");
+        Files.createSymbolicLink(d.resolve("hosts.toml"), Path.of("/mirror.toml"));
+        HostsDirectory dir = new HostsDirectory(new HostPaths(host));
+
+        PullCredentials.HostDir found = dir.at("/etc/cri/conf.d/hosts/ghcr.io");
+        assertEquals(new PullCredentials.Unreadable("hosts.toml is a symbolic link: the agent does not follow it"), found);
+    }
+
+    /** A root that cannot be listed would hide the hosts only its directories name: not an empty list. */
+    @Test
+    void aRootThatCannotBeListedIsNotEmpty() throws Exception {
+        Path conf = Files.createDirectories(host.resolve("etc/cri/conf.d"));
+        Files.createSymbolicLink(conf.resolve("hosts"), Path.of("/etc/cri/conf.d/hosts")); // a loop
+        HostsDirectory dir = new HostsDirectory(new HostPaths(host));
+
+        assertThrows(UncheckedIOException.class, () -> dir.directories("/etc/cri/conf.d/hosts"));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.crifresh.common.registry;
 
 import dev.crifresh.common.registry.ContainerdReading.RegistryTable;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -83,7 +84,12 @@ public final class PullCredentials {
         /** @param nodePath an absolute node path: {@code config_path} joined with one directory name */
         HostDir at(String nodePath);
 
-        /** The names of the directories in {@code nodePath}; empty when it does not exist. */
+        /**
+         * The names of the directories in {@code nodePath}; empty when it does not exist.
+         *
+         * @throws UncheckedIOException when it exists but cannot be listed (a doubt: the hosts only its directories
+         *                              name would be missed)
+         */
         List<String> directories(String nodePath);
     }
 
@@ -205,7 +211,7 @@ public final class PullCredentials {
         table.auths().keySet().forEach(k -> candidates.add(RegistryHosts.normalise(k)));
         if (root != null) {
             consulted.add(root);
-            for (String dir : files.directories(root)) {
+            for (String dir : listed(root)) {
                 String host = hostOfDirectory(dir);
                 if (host != null) {
                     candidates.add(RegistryHosts.normalise(host));
@@ -231,6 +237,14 @@ public final class PullCredentials {
         Map<String, RegistryAuth> loaded = new TreeMap<>(ContainerdConfigFile.byNormalisedHost(effective));
         loaded.remove("");
         return new Resolved(sent, problems, new ArrayList<>(consulted), loaded);
+    }
+
+    private List<String> listed(String root) throws PullDoubt {
+        try {
+            return files.directories(root);
+        } catch (UncheckedIOException e) {
+            throw new PullDoubt("registry.config_path cannot be listed (" + e.getCause().getMessage() + ")");
+        }
     }
 
     /** The credential a pull from normalised {@code host} sends, or null for none. */

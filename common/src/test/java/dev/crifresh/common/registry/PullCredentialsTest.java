@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.common.registry.ContainerdReading.RegistryTable;
 import dev.crifresh.common.registry.PullCredentials.Kind;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -228,6 +230,25 @@ class PullCredentialsTest {
         var r = (PullCredentials.Resolved) PullCredentials.resolve(new RegistryTable(
                 Map.of("https://bot:s3cret@" + H, cred(H, "x")), Map.of(), null), Tree.of());
         assertFalse(r.problems().get(0).detail().contains("s3cret"), r.problems().toString());
+    }
+
+    @Test
+    void aConfigPathThatCannotBeListedIsADoubt() {
+        PullCredentials.HostsFiles unlistable = new PullCredentials.HostsFiles() {
+            @Override
+            public PullCredentials.HostDir at(String nodePath) {
+                return new PullCredentials.Missing();
+            }
+
+            @Override
+            public List<String> directories(String nodePath) {
+                throw new UncheckedIOException(new IOException(nodePath + ": permission denied"));
+            }
+        };
+        PullCredentials.Result r = PullCredentials.resolve(new RegistryTable(Map.of(H, cred(H, "new")), Map.of(), HOSTS),
+                unlistable);
+        PullCredentials.Failed failed = assertInstanceOf(PullCredentials.Failed.class, r);
+        assertEquals("registry.config_path cannot be listed (" + HOSTS + ": permission denied)", failed.message());
     }
 
     @Test
