@@ -16,11 +16,6 @@ import java.util.Objects;
 public record HostSnapshot(Observation observation, List<ConfigDocument> tomlDocuments,
                            List<String> unreadableProcesses, List<String> undecodable,
                            PullCredentials.HostsFiles hosts) {
-    public HostSnapshot(Observation observation, List<ConfigDocument> tomlDocuments,
-                        List<String> unreadableProcesses, List<String> undecodable) {
-        this(observation, tomlDocuments, unreadableProcesses, undecodable, HostsDirectory.NONE);
-    }
-
     public HostSnapshot {
         Objects.requireNonNull(hosts, "hosts");
         tomlDocuments = List.copyOf(tomlDocuments);

@@ -75,12 +75,6 @@ public record Observation(
                 observedAt, mountProblems, containerdSocket, check, listener);
     }
 
-    /** The same observation with what containerd's socket table shows at its address. */
-    public Observation withListener(ContainerdListener read) {
-        return new Observation(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports,
-                observedAt, mountProblems, containerdSocket, introspection, read);
-    }
-
     /** An observation without a mount check or socket witness (simulated hosts and rule tests). */
     public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
                        List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,

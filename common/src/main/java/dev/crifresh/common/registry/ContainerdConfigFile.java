@@ -220,11 +220,6 @@ public final class ContainerdConfigFile {
         return new PluginSection(true, true, configs, auths, configPath);
     }
 
-    /** A key a pull can look up: a bare {@code host[:port]} (containerd looks credentials up by a URL's host). */
-    static boolean isLookupKey(String key) {
-        return !key.isEmpty() && !key.contains("/") && !key.contains("@") && !key.contains("?") && !key.contains("#");
-    }
-
     private static HostAuth hostAuth(String rawKey, JsonNode auth, KeyPath path) throws InvalidRegistryConfig {
         java.util.Set<String> fields = new java.util.TreeSet<>();
         auth.properties().forEach(f -> fields.add(f.getKey()));

@@ -114,11 +114,6 @@ public final class ContainerdReading {
             Objects.requireNonNull(registry, "registry");
         }
 
-        /** Only {@code registry.configs}, keyed by host. */
-        public Read(Map<String, RegistryAuth> byHost) {
-            this(new RegistryTable(byHost, Map.of(), null));
-        }
-
         /**
          * The {@code configs} credentials by normalised host, as the files spell them (the merge view; which of
          * them a pull sends is {@link PullCredentials}'s answer).

@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
 
 @Command(name = "plan", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
         description = {"Classify every node (fresh, stale, config-pending, unknown) and show the order a rollout would follow.",
-            "Reads only; changes nothing. Exit 0, 2 for bad input (also an unknown context, TLS failure, 401 or 403), 5 API server unreachable."})
+            "Reads only; changes nothing. Exit 0, 2 for bad input (also an unknown context, TLS failure, 401 or 403), 5 API server unreachable, 6 no selected node attests its boot (--allow-no-attestations)."})
 public final class PlanCommand implements Callable<Integer>, UsageChecked {
     @Spec
     CommandSpec spec;

@@ -29,7 +29,7 @@ import picocli.CommandLine;
 
 @Command(name = "rollout", mixinStandardHelpOptions = true, abbreviateSynopsis = true,
         description = {"Reboot exactly the nodes whose containerd has not loaded the desired credential, safely, then verify them.",
-            "Exit 0 all fresh, 1 a node failed, 2 usage or configuration (also an unknown context, TLS failure, 401 or 403), 3 timed out waiting, 4 rollout lock held by another run or lost, 5 API server unreachable."})
+            "Exit 0 all fresh, 1 a node failed, 2 usage or configuration (also an unknown context, TLS failure, 401 or 403), 3 timed out waiting, 4 rollout lock held by another run or lost, 5 API server unreachable, 6 no selected node attests its boot (--allow-no-attestations)."})
 public final class RolloutCommand implements Callable<Integer>, UsageChecked {
     public enum DriverKind { talosctl, command }
 

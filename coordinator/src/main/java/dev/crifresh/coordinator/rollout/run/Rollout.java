@@ -150,14 +150,6 @@ public final class Rollout {
         loop.feed(input);
     }
 
-    private void answer(long epoch, RunInput input) {
-        loop.answer(epoch, input);
-    }
-
-    private boolean current(long epoch) {
-        return loop.current(epoch);
-    }
-
     private void carryOut(RunEffect effect) {
         RunEffect.dispatch(effect, effects);
     }
