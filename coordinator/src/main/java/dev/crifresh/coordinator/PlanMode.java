@@ -151,8 +151,7 @@ final class PlanMode {
         });
         List<String> order = Decisions.order(classified.values());
         // Exit-code parity with rollout: CI can gate on plan when no node attests its boot.
-        Optional<NoAttestations> none = settings.allowNoAttestations() ? Optional.empty()
-                : NoAttestations.judge(settings.action(), classified.values());
+        Optional<NoAttestations> none = NoAttestations.unlessAllowed(settings, classified.values());
         StopReason stop = none.isPresent() ? StopReason.NO_ATTESTATIONS : StopReason.COMPLETED;
         String error = none.map(n -> "a rollout would stop before the first cordon: " + n.message()).orElse(null);
         if (placement == null) {

@@ -28,7 +28,7 @@ import java.util.TreeMap;
  *       above the root config's.</li>
  *   <li><b>containerd 2.0</b> cannot run here: from its source only, it moves the CRI registry only when
  *       {@code containerd.runtimes} is beside it. Its reading is taken as known only where no file of version 2
- *       or below holds a CRI registry.</li>
+ *       or below holds a CRI registry without {@code containerd.runtimes} beside it.</li>
  * </ul>
  * In every 2.x a later file's {@code auth} fields override an earlier file's and fields it does not spell stay;
  * the credentials are those of {@code io.containerd.cri.v1.images}. Where the generation is not named exactly

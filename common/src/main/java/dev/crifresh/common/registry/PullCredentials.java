@@ -154,7 +154,8 @@ public final class PullCredentials {
 
     /**
      * @param layouts the generations that may be running: when they send different credentials (a
-     *                {@code <host>_<port>_} directory only 2.x reads), which one a pull sends is a doubt
+     *                {@code hosts.toml} without {@code [host]} tables, which 1.x ignores and 2.x reads), which one a
+     *                pull sends is a doubt
      */
     public static Result resolve(RegistryTable table, HostsFiles files, List<HostLayout> layouts) {
         Objects.requireNonNull(table, "table");

@@ -1,9 +1,10 @@
 package dev.crifresh.coordinator.rollout.plan;
 
+import dev.crifresh.common.attest.VerificationFailure;
 import dev.crifresh.coordinator.base.Action;
+import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.FailureReasons;
-import dev.crifresh.common.attest.VerificationFailure;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,6 +27,11 @@ import java.util.Optional;
  */
 public record NoAttestations(int nodes, Map<String, Integer> causes, String sample) {
     public static final String FLAG = "--allow-no-attestations";
+
+    /** The stop of a run with these settings: {@link #judge}, unless {@code --allow-no-attestations}. */
+    public static Optional<NoAttestations> unlessAllowed(CoordinatorSettings settings, Collection<Classification> selected) {
+        return settings.allowNoAttestations() ? Optional.empty() : judge(settings.action(), selected);
+    }
 
     /** The stop, or empty when some node attests its boot, an earlier run's node is resumed, or nothing reboots. */
     public static Optional<NoAttestations> judge(Action action, Collection<Classification> selected) {

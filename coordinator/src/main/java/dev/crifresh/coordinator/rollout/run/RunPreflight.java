@@ -2,7 +2,6 @@ package dev.crifresh.coordinator.rollout.run;
 
 import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.base.GateVerdict;
-import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.gate.Gates;
@@ -24,7 +23,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,7 +76,7 @@ final class RunPreflight {
      * skipped as fresh that fails its read-only pull proof stops the run before any reboot.
      */
     Future<RunInput> gates(Gates gates, RolloutPlan plan) {
-        Optional<NoAttestations> none = noAttestations(settings, results.initial());
+        Optional<NoAttestations> none = NoAttestations.unlessAllowed(settings, results.initial());
         if (none.isPresent()) {
             return Future.succeededFuture(new RunInput.NoAttestationsFound(none.get()));
         }
@@ -128,11 +126,6 @@ final class RunPreflight {
         }
         return Future.join(patches).<RunInput>map(v -> new RunInput.Released(r.then(), r.nodes(), r.next(), null))
                 .otherwise(e -> new RunInput.Released(r.then(), r.nodes(), r.next(), ErrorText.message(e)));
-    }
-
-    /** The whole-cluster stop ({@link NoAttestations}), unless {@code --allow-no-attestations}. Pure. */
-    static Optional<NoAttestations> noAttestations(CoordinatorSettings settings, Collection<Classification> initial) {
-        return settings.allowNoAttestations() ? Optional.empty() : NoAttestations.judge(settings.action(), initial);
     }
 
     /** Each reboot that takes the API server away, refused (no budget) or allowed with what the run says. */

@@ -13,6 +13,7 @@ import dev.crifresh.coordinator.classify.Role;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.rollout.api.GuardedPatch;
 import dev.crifresh.coordinator.rollout.plan.ApiAway;
+import dev.crifresh.coordinator.rollout.plan.NoAttestations;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import java.time.Duration;
@@ -43,7 +44,7 @@ class RunPreflightTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("stops")
     void theWholeClusterStop(String name, CoordinatorSettings settings, boolean stops) {
-        assertEquals(stops, RunPreflight.noAttestations(settings, NONE_ATTESTED).isPresent(), name);
+        assertEquals(stops, NoAttestations.unlessAllowed(settings, NONE_ATTESTED).isPresent(), name);
     }
 
     static Stream<Arguments> apiAway() {
@@ -106,6 +107,6 @@ class RunPreflightTest {
 
     @Test
     void aStopIsJudgedOnTheFirstClassification() {
-        assertEquals(1, RunPreflight.noAttestations(CoordinatorSettings.defaults(), NONE_ATTESTED).orElseThrow().nodes());
+        assertEquals(1, NoAttestations.unlessAllowed(CoordinatorSettings.defaults(), NONE_ATTESTED).orElseThrow().nodes());
     }
 }
