@@ -40,6 +40,8 @@ public final class PullPathRules {
             case KEY_NEVER_MATCHED -> Reason.REGISTRY_KEY_NEVER_MATCHED;
             case AUTHS_OVERRIDE_CONFIGS -> Reason.REGISTRY_AUTHS_OVERRIDE_CONFIGS;
             case HOSTS_TOML_REDIRECTS -> Reason.HOSTS_TOML_REDIRECTS_PULLS;
+            case CONFIG_REFUSED -> Reason.CONTAINERD_REFUSES_CONFIG;
+            case HOSTS_CERTIFICATE_MISSING -> Reason.HOSTS_TOML_CERTIFICATE_MISSING;
         };
     }
 }

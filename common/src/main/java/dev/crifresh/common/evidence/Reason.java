@@ -33,6 +33,16 @@ public enum Reason {
      * than the one the files spell for it, or none. A reboot does not fix this; the config must.
      */
     HOSTS_TOML_REDIRECTS_PULLS("HostsTomlRedirectsPulls", Verdict.STALE),
+    /**
+     * containerd refuses the files it loads, or its CRI images plugin fails to start on them: no pull sends any
+     * credential, and a reboot loads the same files. A reboot does not fix this; the config must.
+     */
+    CONTAINERD_REFUSES_CONFIG("ContainerdRefusesConfig", Verdict.STALE),
+    /**
+     * A {@code hosts.toml} names a {@code ca} or {@code client} certificate file that does not exist, so every pull
+     * through that host fails when it sets up TLS. A reboot does not fix this; the files must.
+     */
+    HOSTS_TOML_CERTIFICATE_MISSING("HostsTomlCertificateMissing", Verdict.STALE),
     CONTAINERD_NOT_FOUND("ContainerdNotFound", Verdict.UNKNOWN),
     CONTAINERD_AMBIGUOUS("ContainerdAmbiguous", Verdict.UNKNOWN),
     CONFIG_UNREADABLE("ConfigUnreadable", Verdict.UNKNOWN),

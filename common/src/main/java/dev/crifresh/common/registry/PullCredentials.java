@@ -51,7 +51,14 @@ public final class PullCredentials {
         /** A deprecated {@code registry.auths} entry replaced a {@code registry.configs} credential. */
         AUTHS_OVERRIDE_CONFIGS,
         /** {@code hosts.toml} sends the host's pulls to other hosts, which get another credential or none. */
-        HOSTS_TOML_REDIRECTS
+        HOSTS_TOML_REDIRECTS,
+        /**
+         * containerd refuses the files, or its CRI images plugin fails to start on them (an invalid value,
+         * {@code mirrors} beside {@code config_path}): no pull sends anything, and a reboot loads the same files.
+         */
+        CONFIG_REFUSED,
+        /** A {@code hosts.toml} names a {@code ca} or {@code client} file that does not exist: every pull there fails. */
+        HOSTS_CERTIFICATE_MISSING
     }
 
     /** @param detail one sentence naming keys, hosts and paths; never a credential */

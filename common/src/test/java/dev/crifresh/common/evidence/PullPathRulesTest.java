@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 class PullPathRulesTest {
     /** The reasons only these rules give (EvidenceRulesTest checks that every reason is exercised). */
     static final java.util.Set<Reason> REASONS = java.util.EnumSet.of(Reason.REGISTRY_KEY_NEVER_MATCHED,
-            Reason.REGISTRY_AUTHS_OVERRIDE_CONFIGS, Reason.HOSTS_TOML_REDIRECTS_PULLS);
+            Reason.REGISTRY_AUTHS_OVERRIDE_CONFIGS, Reason.HOSTS_TOML_REDIRECTS_PULLS, Reason.CONTAINERD_REFUSES_CONFIG,
+            Reason.HOSTS_TOML_CERTIFICATE_MISSING);
 
     private static Evaluation of(Reason reason) {
         return new Evaluation(reason.verdict(), reason, reason.verdict() == Verdict.FRESH ? Proof.ORDERING : Proof.NONE,

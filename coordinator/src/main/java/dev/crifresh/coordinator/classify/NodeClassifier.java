@@ -45,7 +45,8 @@ public final class NodeClassifier {
      * config-pending, never rebooted, and the report names the agent's reason.
      */
     static final Set<String> REBOOT_DOES_NOT_FIX = Set.of(Reason.REGISTRY_KEY_NEVER_MATCHED.code(),
-            Reason.REGISTRY_AUTHS_OVERRIDE_CONFIGS.code(), Reason.HOSTS_TOML_REDIRECTS_PULLS.code());
+            Reason.REGISTRY_AUTHS_OVERRIDE_CONFIGS.code(), Reason.HOSTS_TOML_REDIRECTS_PULLS.code(),
+            Reason.CONTAINERD_REFUSES_CONFIG.code(), Reason.HOSTS_TOML_CERTIFICATE_MISSING.code());
     /** The Node carries more than one {@code ContainerdConfigFresh} condition: none of them is trusted. */
     public static final String DUPLICATE_CONDITION_REASON = "DuplicateCondition";
     /** A signed fresh verdict that names neither rule that can prove freshness. */

@@ -158,7 +158,8 @@ class NodeClassifierTest {
     @Test
     void aStaleThatNoRebootFixesIsConfigPendingNamingTheAgentsReason() {
         for (Reason r : new Reason[] {Reason.REGISTRY_KEY_NEVER_MATCHED, Reason.REGISTRY_AUTHS_OVERRIDE_CONFIGS,
-                Reason.HOSTS_TOML_REDIRECTS_PULLS}) {
+                Reason.HOSTS_TOML_REDIRECTS_PULLS, Reason.CONTAINERD_REFUSES_CONFIG,
+                Reason.HOSTS_TOML_CERTIFICATE_MISSING}) {
             for (Map<String, String> held : List.of(agent.holds(TestAgent.DESIRED), agent.holds(TestAgent.OLD), Map.<String, String>of())) {
                 Classification c = classify(attested(node("a"), Verdict.STALE, r, held));
                 assertEquals(NodeVerdict.CONFIG_PENDING, c.verdict(), r + " holding " + held);
