@@ -1,13 +1,9 @@
 package dev.crifresh.agent.cri;
 
-import dev.crifresh.agent.host.ConfigDocument;
 import dev.crifresh.agent.host.RegistryFingerprints;
 import dev.crifresh.common.evidence.RuntimeAuth;
-import dev.crifresh.common.registry.ContainerdReading;
 import dev.crifresh.common.registry.CredentialFingerprint;
 import dev.crifresh.common.registry.CriStatusConfig;
-import java.security.SecureRandom;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -15,24 +11,25 @@ import java.util.TreeSet;
 /**
  * The runtime-status proof's comparison: the registry credentials containerd reports in CRI
  * {@code Status(verbose)} ({@link CriStatusConfig}) against those of the config files it loads
- * ({@link RegistryFingerprints}), both fingerprinted with one HMAC key of this process's own, which never
- * leaves it (the credentials are never logged or published; only "same" or "different" is).
+ * ({@link RegistryFingerprints}, the evaluation's one reading), both fingerprinted with the key that reading used
+ * (the credentials are never logged or published; only "same" or "different" is).
  * Anything but a complete, readable answer is {@link RuntimeAuth.State#UNAVAILABLE}: today's rules decide.
  */
 public final class RuntimeAuthProbe implements AutoCloseable {
     private final CriStatusSource source;
-    private final byte[] key = new byte[CredentialFingerprint.MIN_KEY_BYTES];
 
     public RuntimeAuthProbe(CriStatusSource source) {
         this.source = source;
-        new SecureRandom().nextBytes(key);
     }
 
     /**
-     * Blocking: asks the runtime, then compares with {@code documents} (the loaded files, in load order), read
-     * as the evaluation reads them ({@code talosMode}, {@code generation}: see {@link RegistryFingerprints}).
+     * Blocking: asks the runtime, then compares with the evaluation's reading of the loaded files.
+     *
+     * @param files the evaluation's one reading ({@code RegistryFingerprints.of}), fingerprinted with {@code key}
+     * @param key   the HMAC key {@code files} was fingerprinted with; the runtime's credentials are fingerprinted
+     *              with it too
      */
-    public RuntimeAuth compare(List<ConfigDocument> documents, boolean talosMode, ContainerdReading.Generation generation) {
+    public RuntimeAuth compare(RegistryFingerprints.Result files, byte[] key) {
         Map<String, String> info;
         try {
             info = source.statusInfo();
@@ -50,7 +47,6 @@ public final class RuntimeAuthProbe implements AutoCloseable {
         if (parsed instanceof CriStatusConfig.Failed failed) {
             return new RuntimeAuth(RuntimeAuth.State.UNAVAILABLE, failed.message());
         }
-        RegistryFingerprints.Result files = RegistryFingerprints.of(documents, key, talosMode, generation);
         if (!files.parseFailures().isEmpty()) {
             return new RuntimeAuth(RuntimeAuth.State.UNAVAILABLE, "the config files do not parse");
         }

@@ -1,15 +1,11 @@
 package dev.crifresh.agent.introspect;
 
-import dev.crifresh.agent.host.HostSnapshot;
 import dev.crifresh.agent.host.RegistryFingerprints;
 import dev.crifresh.common.evidence.ContainerdSocket;
 import dev.crifresh.common.evidence.Introspection;
 import dev.crifresh.common.evidence.IntrospectionAnswer;
 import dev.crifresh.common.evidence.Observation;
-import dev.crifresh.common.registry.ContainerdReading;
-import dev.crifresh.common.registry.CredentialFingerprint;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -21,23 +17,23 @@ import java.util.TreeSet;
 public final class IntrospectionCheck implements AutoCloseable {
     private final IntrospectionSource source;
     private final Path hostRoot;
-    /** Only to tell which hosts the files give a credential; the fingerprints themselves are dropped. */
-    private final byte[] key = new byte[CredentialFingerprint.MIN_KEY_BYTES];
 
     public IntrospectionCheck(IntrospectionSource source, Path hostRoot) {
         this.source = source;
         this.hostRoot = hostRoot;
-        new SecureRandom().nextBytes(key);
     }
 
-    /** The observation with the introspection evidence; unchanged without a single containerd to ask. */
-    public Observation inspect(HostSnapshot snapshot, boolean talosMode, ContainerdReading.Generation generation) {
-        Observation o = snapshot.observation();
+    /**
+     * The observation with the introspection evidence; unchanged without a single containerd to ask.
+     *
+     * @param reading the evaluation's one reading of the config files ({@link RegistryFingerprints}): which hosts
+     *                they give a {@code registry.configs} credential
+     */
+    public Observation inspect(Observation o, RegistryFingerprints.Result reading) {
         if (o.candidates().size() != 1) {
             return o;
         }
-        List<String> hosts = List.copyOf(new TreeSet<>(RegistryFingerprints.of(snapshot.tomlDocuments(), key,
-                talosMode, generation).configsHosts()));
+        List<String> hosts = List.copyOf(new TreeSet<>(reading.configsHosts()));
         ContainerdSocket socket = o.containerdSocket();
         if (socket == null) {
             return o.withIntrospection(new Introspection("(none)", new IntrospectionAnswer.Unanswered(

@@ -13,8 +13,11 @@ import dev.crifresh.common.evidence.PullPathRules;
 import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.evidence.RuntimeAuth;
 import dev.crifresh.common.registry.ContainerdReading;
+import dev.crifresh.common.registry.CredentialFingerprint;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads the node and applies the rules, carrying {@link EvaluationMemory} from one evaluation to the
@@ -24,6 +27,8 @@ public final class Evaluator {
     private final HostReader reader;
     private final RuleSettings rules;
     private final byte[] fingerprintKey;
+    /** The key of the evaluation's one reading: {@code fingerprintKey}, or without one a key of this process's own. */
+    private final byte[] readingKey;
     private final ContainerdReading.Generation generation;
     private final RuntimeAuthProbe runtimeProbe;
     private final IntrospectionCheck introspection;
@@ -55,22 +60,25 @@ public final class Evaluator {
         this.reader = reader;
         this.rules = rules;
         this.fingerprintKey = fingerprintKey == null ? null : fingerprintKey.clone();
+        this.readingKey = fingerprintKey == null ? ownKey() : fingerprintKey.clone();
         this.generation = generation;
     }
 
     public synchronized Assessment evaluate() {
         long started = System.nanoTime();
         HostSnapshot snapshot = reader.read();
+        // The one reading of containerd's config for this snapshot: the rules, the introspection veto and the CRI
+        // status comparison all judge this value.
+        RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), readingKey,
+                rules.talosMode(), generation, snapshot.hosts());
         // containerd's own socket, asked right after the files were read (rule 1b).
         Observation observation = introspection == null ? snapshot.observation()
-                : introspection.inspect(snapshot, rules.talosMode(), generation);
+                : introspection.inspect(snapshot.observation(), registries);
         // Asked right after the files were read; the runtime that answers is the one listening on the CRI
         // socket, the one kubelet pulls through.
         RuntimeAuth runtime = runtimeProbe == null ? RuntimeAuth.UNAVAILABLE
-                : runtimeProbe.compare(snapshot.tomlDocuments(), rules.talosMode(), generation);
+                : runtimeProbe.compare(registries, readingKey);
         Evaluation evaluation = EvidenceRules.evaluate(observation, rules, memory, runtime);
-        RegistryFingerprints.Result registries = RegistryFingerprints.of(snapshot.tomlDocuments(), fingerprintKey,
-                rules.talosMode(), generation, snapshot.hosts());
         List<String> failures = new ArrayList<>(snapshot.undecodable());
         failures.addAll(registries.parseFailures());
         evaluation = ConfigParseCheck.apply(evaluation, failures);
@@ -85,7 +93,14 @@ public final class Evaluator {
             // because the rules ignore memory that belongs to another containerd identity.
             memory = evaluation.memory();
         }
-        return new Assessment(observation, evaluation, registries.fingerprints(), started, fallback);
+        return new Assessment(observation, evaluation, fingerprintKey == null ? Map.of() : registries.fingerprints(),
+                started, fallback);
+    }
+
+    private static byte[] ownKey() {
+        byte[] key = new byte[CredentialFingerprint.MIN_KEY_BYTES];
+        new SecureRandom().nextBytes(key);
+        return key;
     }
 
     public HostReader reader() {

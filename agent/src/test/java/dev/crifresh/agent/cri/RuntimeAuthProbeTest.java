@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.crifresh.agent.host.ConfigDocument;
+import dev.crifresh.agent.host.RegistryFingerprints;
 import dev.crifresh.common.evidence.RuntimeAuth;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,9 +23,12 @@ class RuntimeAuthProbeTest {
               password = "token-v2"
             """));
 
+    private static final byte[] KEY = "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+    private static final RegistryFingerprints.Result READING = RegistryFingerprints.of(FILES, KEY, true, null);
+
     private static RuntimeAuth compare(Map<String, String> info) {
         try (RuntimeAuthProbe probe = new RuntimeAuthProbe(new Fixed(info, null))) {
-            return probe.compare(FILES, true, null);
+            return probe.compare(READING, KEY);
         }
     }
 
@@ -58,9 +63,20 @@ class RuntimeAuthProbeTest {
     }
 
     @Test
+    void filesThatDoNotParseAreUnavailable() {
+        RegistryFingerprints.Result broken = RegistryFingerprints.of(
+                List.of(new ConfigDocument("/etc/cri/conf.d/cri.toml", "version = [")), KEY, true, null);
+        try (RuntimeAuthProbe probe = new RuntimeAuthProbe(new Fixed(Map.of("config", held("token-v2")), null))) {
+            RuntimeAuth r = probe.compare(broken, KEY);
+            assertEquals(RuntimeAuth.State.UNAVAILABLE, r.state());
+            assertEquals("the config files do not parse", r.detail());
+        }
+    }
+
+    @Test
     void anUnansweredStatusIsUnavailable() {
         try (RuntimeAuthProbe probe = new RuntimeAuthProbe(new Fixed(null, "CRI Status on /x failed: refused"))) {
-            RuntimeAuth r = probe.compare(FILES, true, null);
+            RuntimeAuth r = probe.compare(READING, KEY);
             assertEquals(RuntimeAuth.State.UNAVAILABLE, r.state());
             assertEquals("CRI Status on /x failed: refused", r.detail());
         }
