@@ -7,8 +7,10 @@ import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.http.AgentHttpServer;
 import dev.crifresh.agent.http.AgentMetrics;
 import dev.crifresh.agent.kube.NodeApi;
+import dev.crifresh.agent.kube.ReadyTap;
 import dev.crifresh.agent.loop.AgentLoop;
 import dev.crifresh.agent.loop.Evaluator;
+import dev.crifresh.agent.loop.KubeletReadings;
 import dev.crifresh.agent.loop.ProofFallback;
 import dev.crifresh.agent.introspect.IntrospectionCheck;
 import dev.crifresh.agent.introspect.IntrospectionClient;
@@ -77,9 +79,11 @@ public final class AgentRuntime {
                 : new RuntimeAuthProbe(new CriStatusClient(vertx, settings.criSocket(), CRI_STATUS_TIMEOUT));
         IntrospectionCheck introspection = !settings.containerdIntrospection() ? null : new IntrospectionCheck(
                 new IntrospectionClient(vertx, IntrospectionClient.DEFAULT_DEADLINE), settings.hostRoot());
+        // The kubelet witness reads the Ready condition from the publisher's watch of the own Node.
+        KubeletReadings kubelet = new KubeletReadings();
         Evaluator evaluator = new Evaluator(reader, settings.rules(), fingerprintKey, settings.containerdGeneration(),
-                runtimeProbe, introspection);
-        ConditionPublisher publisher = new ConditionPublisher(vertx, context, api, settings,
+                runtimeProbe, introspection, kubelet::current);
+        ConditionPublisher publisher = new ConditionPublisher(vertx, context, new ReadyTap(api, kubelet::seen), settings,
                 new AttestationSigner(key), clock, metrics, backoff);
         AgentLoop loop = new AgentLoop(vertx, context, settings, evaluator, (assessment, heartbeat, change) -> {
             metrics.evaluated(assessment.evaluation(), assessment.observation().files());
@@ -88,6 +92,7 @@ public final class AgentRuntime {
             }
             publisher.offer(assessment, heartbeat, change);
         });
+        kubelet.onChange(() -> loop.evaluateSoon("the kubelet's Ready condition changed"));
         AgentRuntime runtime = new AgentRuntime(settings, loop, publisher, metrics);
         runtime.runtimeProbe = runtimeProbe;
         runtime.introspection = introspection;

@@ -245,6 +245,49 @@ class AgentRuntimeTest {
         assertEquals("ContainerdStartedAfterConfig", fresh.getReason());
     }
 
+    /**
+     * The kubelet witness (docs/design.md, "The rules"): a containerd that serves without its CRI service is fresh
+     * by ordering, but the kubelet reports the runtime down in the Ready condition of the agent's own Node. The
+     * agent sees that on its Node watch and publishes unknown at once (not at the heartbeat, 5 min here), and fresh
+     * again once the kubelet reports Ready.
+     */
+    @Test
+    void aKubeletThatReportsTheRuntimeDownMakesTheNodeUnknownUntilItIsReadyAgain() throws Exception {
+        startAgent(settings(Duration.ofMinutes(5)));
+        awaitOurs("fresh", c -> "True".equals(c.getStatus()));
+        setKubeletReady(new NodeConditionBuilder(MockApi.kubeletReady()).withStatus("False").withReason("KubeletNotReady")
+                .withMessage("container runtime is down").build());
+        NodeCondition down = awaitOurs("unknown while the kubelet reports the runtime down",
+                c -> "ContainerRuntimeNotReady".equals(c.getReason()));
+        assertEquals("Unknown", down.getStatus());
+        assertTrue(down.getMessage().contains("container runtime is down"), down.getMessage());
+        VerificationResult result = verify(down);
+        assertEquals(Verdict.UNKNOWN, assertInstanceOf(VerificationResult.Valid.class, result, result.toString())
+                .claims().verdict());
+
+        setKubeletReady(new NodeConditionBuilder(MockApi.kubeletReady()).withStatus("False")
+                .withReason("KubeletNotReady").withMessage("container runtime network not ready: NetworkReady=false "
+                        + "reason:NetworkPluginNotReady message:cni plugin not initialized").build());
+        NodeCondition network = awaitOurs("fresh: a network plugin that is not ready is no witness",
+                c -> "True".equals(c.getStatus()));
+        assertEquals("ContainerdStartedAfterConfig", network.getReason());
+
+        setKubeletReady(new NodeConditionBuilder(MockApi.kubeletReady()).withStatus("False").withReason("KubeletNotReady")
+                .withMessage("container runtime not ready: RuntimeReady=false reason:x message:y").build());
+        awaitOurs("unknown again", c -> "ContainerRuntimeNotReady".equals(c.getReason()));
+        setKubeletReady(MockApi.kubeletReady());
+        NodeCondition ready = awaitOurs("fresh once the kubelet reports Ready", c -> "True".equals(c.getStatus()));
+        assertEquals("ContainerdStartedAfterConfig", ready.getReason());
+    }
+
+    /** Replaces the kubelet's Ready condition (the first entry, as the kubelet registers it). */
+    private void setKubeletReady(NodeCondition ready) throws Exception {
+        assertEquals("Ready", api.conditions(NODE).get(0).getType());
+        api.client().nodes().withName(NODE).subresource("status").patch(PatchContext.of(PatchType.JSON),
+                "[{\"op\":\"replace\",\"path\":\"/status/conditions/0\",\"value\":"
+                        + new io.fabric8.kubernetes.client.utils.KubernetesSerialization().asJson(ready) + "}]");
+    }
+
     @Test
     void aRemovedConditionIsPublishedAgain() throws Exception {
         startAgent(settings(Duration.ofMinutes(5)));

@@ -5,6 +5,7 @@ import dev.crifresh.common.evidence.ContainerdSocket;
 import dev.crifresh.common.evidence.Introspection;
 import dev.crifresh.common.evidence.IntrospectionAnswer;
 import dev.crifresh.common.evidence.Observation;
+import dev.crifresh.common.registry.PullCredentials;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeSet;
@@ -34,17 +35,20 @@ public final class IntrospectionCheck implements AutoCloseable {
             return o;
         }
         List<String> hosts = List.copyOf(new TreeSet<>(reading.configsHosts()));
+        // auths entries show as loaded hosts without a configs entry, or as auths overriding configs.
+        boolean auths = !reading.configsHosts().containsAll(reading.loaded().keySet()) || reading.problems().stream()
+                .anyMatch(p -> p.kind() == PullCredentials.Kind.AUTHS_OVERRIDE_CONFIGS);
         ContainerdSocket socket = o.containerdSocket();
         if (socket == null) {
             return o.withIntrospection(new Introspection("(none)", new IntrospectionAnswer.Unanswered(
-                    "containerd's command line names no single --address"), hosts));
+                    "containerd's command line names no single --address"), hosts, auths));
         }
         if (!socket.path().startsWith("/")) {
             return o.withIntrospection(new Introspection(socket.path(), new IntrospectionAnswer.Unanswered(
-                    "the address is not an absolute path"), hosts));
+                    "the address is not an absolute path"), hosts, auths));
         }
         Path onHost = hostRoot.resolve(socket.path().substring(1));
-        return o.withIntrospection(new Introspection(socket.path(), source.ask(onHost), hosts));
+        return o.withIntrospection(new Introspection(socket.path(), source.ask(onHost), hosts, auths));
     }
 
     @Override

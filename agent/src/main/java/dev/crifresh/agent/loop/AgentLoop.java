@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The event-driven evaluator. Triggers: a watched file changed (debounced), the periodic probe saw the
- * tracked containerd go away or a file's attributes move, the heartbeat. Evaluations run one at a
+ * tracked containerd go away or a file's attributes move, the kubelet witness changed its conclusion, the heartbeat. Evaluations run one at a
  * time on a worker thread; triggers that arrive meanwhile coalesce into one follow-up evaluation. All
  * state lives on one Vert.x context.
  */
@@ -109,6 +109,11 @@ public final class AgentLoop {
             }
         });
         return done.future();
+    }
+
+    /** Asks for an evaluation from any thread (the kubelet witness changed its conclusion); coalesces as usual. */
+    public void evaluateSoon(String why) {
+        context.runOnContext(v -> request(why, false, null));
     }
 
     private void fileEventOnWatcherThread(String path) {

@@ -9,6 +9,8 @@ import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.EvaluationMemory;
 import dev.crifresh.common.evidence.EvidenceRules;
+import dev.crifresh.common.evidence.KubeletReady;
+import dev.crifresh.common.evidence.KubeletWitness;
 import dev.crifresh.common.evidence.PullPathRules;
 import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.evidence.RuntimeAuth;
@@ -18,6 +20,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Reads the node and applies the rules, carrying {@link EvaluationMemory} from one evaluation to the
@@ -32,6 +35,7 @@ public final class Evaluator {
     private final ContainerdReading.Generation generation;
     private final RuntimeAuthProbe runtimeProbe;
     private final IntrospectionCheck introspection;
+    private final Supplier<KubeletReady> kubelet;
     private EvaluationMemory memory;
 
     /** @param fingerprintKey HMAC key for registry fingerprints, or null to publish none */
@@ -55,6 +59,17 @@ public final class Evaluator {
     public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey,
                      ContainerdReading.Generation generation, RuntimeAuthProbe runtimeProbe,
                      IntrospectionCheck introspection) {
+        this(reader, rules, fingerprintKey, generation, runtimeProbe, introspection, () -> null);
+    }
+
+    /**
+     * @param kubelet the latest Ready condition of the own Node ({@link KubeletReadings#current()}), null without
+     *                Node information (then the kubelet witness is silent)
+     */
+    public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey,
+                     ContainerdReading.Generation generation, RuntimeAuthProbe runtimeProbe,
+                     IntrospectionCheck introspection, Supplier<KubeletReady> kubelet) {
+        this.kubelet = kubelet;
         this.runtimeProbe = runtimeProbe;
         this.introspection = introspection;
         this.reader = reader;
@@ -84,6 +99,7 @@ public final class Evaluator {
         evaluation = ConfigParseCheck.apply(evaluation, failures);
         evaluation = PullPathRules.apply(evaluation, registries.problems());
         evaluation = ProcessReadCheck.apply(evaluation, snapshot.unreadableProcesses());
+        evaluation = KubeletWitness.apply(evaluation, kubelet.get());
         ProofFallback fallback = runtimeProbe == null ? null : ProofFallback.of(runtime, evaluation);
         if (fallback != null) {
             evaluation = fallback.applyTo(evaluation);

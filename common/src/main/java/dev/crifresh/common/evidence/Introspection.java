@@ -10,11 +10,19 @@ import java.util.Objects;
  * @param socket          the node path of the socket that was asked (containerd's {@code --address})
  * @param answer          its answer, or why there is none
  * @param credentialHosts the registries the loaded files give a credential in {@code registry.configs}, sorted
+ * @param readsAuths      whether the agent's reading of the files finds a {@code registry.auths} credential (which
+ *                        containerd records as its {@code cri-registry-auths} deprecation)
  */
-public record Introspection(String socket, IntrospectionAnswer answer, List<String> credentialHosts) {
+public record Introspection(String socket, IntrospectionAnswer answer, List<String> credentialHosts,
+                            boolean readsAuths) {
     public Introspection {
         Objects.requireNonNull(socket, "socket");
         Objects.requireNonNull(answer, "answer");
         credentialHosts = List.copyOf(credentialHosts);
+    }
+
+    /** Evidence whose reading finds no {@code registry.auths} credential. */
+    public Introspection(String socket, IntrospectionAnswer answer, List<String> credentialHosts) {
+        this(socket, answer, credentialHosts, false);
     }
 }

@@ -13,6 +13,11 @@ import java.util.Optional;
 public final class IntrospectionRules {
     /** Recorded by containerd's CRI images plugin when it loads any {@code registry.configs} entry (1.7 and 2.x). */
     public static final String REGISTRY_CONFIGS = "io.containerd.deprecation/cri-registry-configs";
+    /**
+     * Recorded by containerd's CRI images plugin when it loads any {@code registry.auths} entry (1.7 and 2.x; from
+     * source only: containerd {@code pkg/deprecation/deprecation.go} {@code CRIRegistryAuths}).
+     */
+    public static final String REGISTRY_AUTHS = "io.containerd.deprecation/cri-registry-auths";
 
     private IntrospectionRules() {
     }
@@ -50,6 +55,12 @@ public final class IntrospectionRules {
         if (said.pid() != containerd.pid()) {
             return unknown(Reason.INTROSPECTION_OTHER_PROCESS, where + " is answered by pid " + said.pid()
                     + ", not by the containerd the agent timed (pid " + containerd.pid() + ")");
+        }
+        if (!check.readsAuths() && said.deprecations().stream().anyMatch(d -> d.id().equals(REGISTRY_AUTHS))) {
+            return unknown(Reason.RUNTIME_DEPRECATION_UNEXPLAINED, "containerd (pid " + containerd.pid() + ") records "
+                    + REGISTRY_AUTHS + ", so it loaded a registry.auths credential, but the agent's reading of the"
+                    + " files finds none: containerd reads the files differently (a key's case, a table the agent does"
+                    + " not read), so which credential a pull sends is unknown");
         }
         IntrospectionAnswer.Deprecation loaded = said.deprecations().stream()
                 .filter(d -> d.id().equals(REGISTRY_CONFIGS)).findFirst().orElse(null);

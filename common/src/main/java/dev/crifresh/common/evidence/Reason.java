@@ -70,7 +70,19 @@ public enum Reason {
      * The containerd the agent timed has no listening socket at its address: it has not finished loading its
      * config, or refused it and is about to exit (rule 1, serving).
      */
-    CONTAINERD_NOT_SERVING("ContainerdNotServing", Verdict.UNKNOWN);
+    CONTAINERD_NOT_SERVING("ContainerdNotServing", Verdict.UNKNOWN),
+    /**
+     * containerd's introspection records a deprecation that the agent's reading of the files does not explain (it
+     * loaded a {@code registry.auths} entry the reading does not find): containerd reads the files differently
+     * (rule 1b).
+     */
+    RUNTIME_DEPRECATION_UNEXPLAINED("RuntimeDeprecationUnexplained", Verdict.UNKNOWN),
+    /**
+     * The kubelet reports on the agent's own Node that the container runtime is down or not ready (its Ready
+     * condition): containerd may serve without its CRI service (a CRI plugin that did not start), and then every
+     * pull fails whatever the files say.
+     */
+    CONTAINER_RUNTIME_NOT_READY("ContainerRuntimeNotReady", Verdict.UNKNOWN);
 
     private final String code;
     private final Verdict verdict;

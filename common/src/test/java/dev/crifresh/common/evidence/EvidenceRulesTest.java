@@ -413,6 +413,7 @@ class EvidenceRulesTest {
         seen.addAll(EvidenceRulesRuntimeTest.REASONS);
         seen.addAll(IntrospectionRulesTest.REASONS);
         seen.addAll(PullPathRulesTest.REASONS);
+        seen.addAll(KubeletWitnessTest.REASONS);
         assertEquals(EnumSet.allOf(Reason.class), seen);
     }
 

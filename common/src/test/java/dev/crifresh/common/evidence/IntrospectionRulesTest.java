@@ -21,7 +21,7 @@ class IntrospectionRulesTest {
     /** The reasons only this check produces, each asserted below. */
     static final java.util.Set<Reason> REASONS = java.util.EnumSet.of(Reason.INTROSPECTION_UNAVAILABLE,
             Reason.INTROSPECTION_OTHER_PROCESS, Reason.RUNTIME_LOADED_NO_REGISTRY_CONFIG,
-            Reason.CONFIG_CHANGED_AFTER_RUNTIME_LOAD);
+            Reason.CONFIG_CHANGED_AFTER_RUNTIME_LOAD, Reason.RUNTIME_DEPRECATION_UNEXPLAINED);
     private static final RuleSettings TALOS = RuleSettings.defaults();
     private static final String SOCKET = "/run/containerd/containerd.sock";
     private static final List<String> GHCR = List.of("ghcr.io");
@@ -157,6 +157,41 @@ class IntrospectionRulesTest {
         Evaluation e = judge(answered(PID, configs(Duration.ofSeconds(90))), GHCR);
         assertEquals(Reason.INTROSPECTION_UNAVAILABLE, e.reason());
         assertTrue(e.message().contains("after the agent read it"), e.message());
+    }
+
+    private static IntrospectionAnswer.Deprecation auths(Duration sinceBoot) {
+        return new IntrospectionAnswer.Deprecation(IntrospectionRules.REGISTRY_AUTHS, "`auths` is deprecated",
+                BOOT.plus(sinceBoot));
+    }
+
+    /**
+     * containerd 2.x decodes {@code Auths} case-insensitively; the agent reads exact keys. containerd then records
+     * cri-registry-auths while the agent's reading has no {@code auths}: they read the files differently, a doubt.
+     */
+    @Test
+    void anAuthsDeprecationTheReadingDoesNotExplainIsUnknown() {
+        Observation o = given().build().withIntrospection(new Introspection(SOCKET,
+                answered(PID, configs(ms(5300)), auths(ms(5300))), GHCR, false));
+        Evaluation e = EvidenceRules.evaluate(o, TALOS, null);
+        assertEquals(Reason.RUNTIME_DEPRECATION_UNEXPLAINED, e.reason(), e.message());
+        assertEquals(Verdict.UNKNOWN, e.verdict());
+        assertTrue(e.message().contains(IntrospectionRules.REGISTRY_AUTHS), e.message());
+        // the same answer with no configs credential at all is still this doubt, before "loaded no registry config"
+        Observation none = given().build().withIntrospection(new Introspection(SOCKET, answered(PID, auths(ms(5300))),
+                List.of(), false));
+        assertEquals(Reason.RUNTIME_DEPRECATION_UNEXPLAINED, EvidenceRules.evaluate(none, TALOS, null).reason());
+    }
+
+    @Test
+    void anAuthsDeprecationTheReadingExplainsLeavesTheVerdictToTheOtherRules() {
+        Observation o = given().build().withIntrospection(new Introspection(SOCKET,
+                answered(PID, configs(ms(5300)), auths(ms(5300))), GHCR, true));
+        Evaluation e = EvidenceRules.evaluate(o, TALOS, null);
+        assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, e.reason(), e.message());
+        // and a reading with auths but no such deprecation is no doubt of this kind either
+        Observation quiet = given().build().withIntrospection(new Introspection(SOCKET,
+                answered(PID, configs(ms(5300))), GHCR, true));
+        assertEquals(Reason.CONTAINERD_STARTED_AFTER_CONFIG, EvidenceRules.evaluate(quiet, TALOS, null).reason());
     }
 
     @Test
