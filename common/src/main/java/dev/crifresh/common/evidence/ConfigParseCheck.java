@@ -1,9 +1,5 @@
-package dev.crifresh.agent.loop;
+package dev.crifresh.common.evidence;
 
-import dev.crifresh.common.evidence.Evaluation;
-import dev.crifresh.common.evidence.Proof;
-import dev.crifresh.common.evidence.Reason;
-import dev.crifresh.common.evidence.Verdict;
 import java.util.List;
 
 /**

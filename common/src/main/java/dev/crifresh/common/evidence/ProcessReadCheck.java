@@ -1,9 +1,5 @@
-package dev.crifresh.agent.loop;
+package dev.crifresh.common.evidence;
 
-import dev.crifresh.common.evidence.Evaluation;
-import dev.crifresh.common.evidence.Proof;
-import dev.crifresh.common.evidence.Reason;
-import dev.crifresh.common.evidence.Verdict;
 import java.util.List;
 
 /**
@@ -11,11 +7,11 @@ import java.util.List;
  * verdict becomes unknown ({@code ContainerdAmbiguous}), whatever the rules concluded from the
  * processes that could be read — also when none could be read ({@code ContainerdNotFound} would hide it). Applied after the rules; the memory the rules returned is kept.
  */
-final class ProcessReadCheck {
+public final class ProcessReadCheck {
     private ProcessReadCheck() {
     }
 
-    static Evaluation apply(Evaluation evaluation, List<String> unreadableProcesses) {
+    public static Evaluation apply(Evaluation evaluation, List<String> unreadableProcesses) {
         if (unreadableProcesses.isEmpty() || (evaluation.verdict() == Verdict.UNKNOWN
                 && evaluation.reason() != Reason.CONTAINERD_NOT_FOUND)) {
             return evaluation;
