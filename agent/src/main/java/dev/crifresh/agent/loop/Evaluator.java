@@ -8,12 +8,8 @@ import dev.crifresh.agent.introspect.IntrospectionCheck;
 import dev.crifresh.common.evidence.Observation;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.EvaluationMemory;
-import dev.crifresh.common.evidence.ConfigParseCheck;
 import dev.crifresh.common.evidence.EvidenceRules;
 import dev.crifresh.common.evidence.KubeletReady;
-import dev.crifresh.common.evidence.KubeletWitness;
-import dev.crifresh.common.evidence.ProcessReadCheck;
-import dev.crifresh.common.evidence.PullPathRules;
 import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.evidence.RuntimeAuth;
 import dev.crifresh.common.registry.ContainerdReading;
@@ -25,7 +21,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Reads the node and applies the rules, carrying {@link EvaluationMemory} from one evaluation to the
+ * Reads the node and applies every rule ({@link EvidenceRules}, in the order of its table), carrying {@link EvaluationMemory} from one evaluation to the
  * next (rules 4 and 6). Blocking; calls must not overlap (the loop runs one at a time).
  */
 public final class Evaluator {
@@ -95,17 +91,11 @@ public final class Evaluator {
         // socket, the one kubelet pulls through.
         RuntimeAuth runtime = runtimeProbe == null ? RuntimeAuth.UNAVAILABLE
                 : runtimeProbe.compare(registries, readingKey);
-        Evaluation evaluation = EvidenceRules.evaluate(observation, rules, memory, runtime);
         List<String> failures = new ArrayList<>(snapshot.undecodable());
         failures.addAll(registries.parseFailures());
-        evaluation = ConfigParseCheck.apply(evaluation, failures);
-        evaluation = PullPathRules.apply(evaluation, registries.problems());
-        evaluation = ProcessReadCheck.apply(evaluation, snapshot.unreadableProcesses());
-        evaluation = KubeletWitness.apply(evaluation, kubelet.get());
+        Evaluation evaluation = EvidenceRules.evaluate(new EvidenceRules.Inputs(observation, rules, memory, runtime,
+                runtimeProbe != null, failures, registries.problems(), snapshot.unreadableProcesses(), kubelet.get()));
         ProofFallback fallback = runtimeProbe == null ? null : ProofFallback.of(runtime, evaluation);
-        if (fallback != null) {
-            evaluation = fallback.applyTo(evaluation);
-        }
         if (evaluation.memory() != null) {
             // Without a single containerd the rules return no memory; keeping the last one is safe
             // because the rules ignore memory that belongs to another containerd identity.

@@ -3,7 +3,7 @@ package dev.crifresh.common.evidence;
 import java.util.List;
 
 /**
- * A loaded TOML file that does not parse cannot tell which credential containerd holds: the verdict
+ * Rule 7 ({@link EvidenceRules}' table): a loaded TOML file that does not parse cannot tell which credential containerd holds: the verdict
  * becomes unknown ({@code ConfigUnreadable}), whatever the clocks said. Applied after the rules; the
  * memory the rules returned is kept.
  */

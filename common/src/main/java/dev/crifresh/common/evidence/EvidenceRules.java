@@ -1,16 +1,20 @@
 package dev.crifresh.common.evidence;
 
+import dev.crifresh.common.registry.PullCredentials;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.Objects;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The rules 1–6 of docs/design.md, "The rules", as one pure function: the same observation, settings and
- * memory always give the same evaluation. Every doubt ends as stale or unknown, never as fresh.
+ * Every rule of docs/design.md, "The rules", in its order, as one pure function: the same inputs always give the
+ * same evaluation. Rules 1–6 are one ordered table ({@code DECIDING}): the first that decides gives the outcome;
+ * rules 7–11 ({@code AFTER}) then rewrite it in order, never toward fresh. Every doubt ends as stale or unknown.
  *
  * <p>Only two paths produce fresh: rule 3 (containerd started more than the effective margin after the
  * newest config write, and no live change was seen) and rule 4 (the files hold exactly the digest proven
@@ -21,6 +25,36 @@ public final class EvidenceRules {
     private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
 
     private EvidenceRules() {
+    }
+
+    /**
+     * Everything one evaluation judges.
+     *
+     * @param observation         what was read on the node
+     * @param settings            margin and Talos mode
+     * @param previous            the memory returned by the previous evaluation, or null on the first one
+     * @param runtime             what the CRI runtime reports about its credentials (rule 1a)
+     * @param runtimeAsked        whether the runtime-status proof was requested ({@code --cri-socket}, rule 11)
+     * @param parseFailures       loaded files that do not parse, or why the reading failed (rule 7)
+     * @param problems            credentials the files spell that no pull sends (rule 8)
+     * @param unreadableProcesses processes that may be the CRI containerd but could not be read (rule 9)
+     * @param kubelet             the Ready condition of the own Node, null without Node information (rule 10)
+     */
+    public record Inputs(Observation observation, RuleSettings settings, EvaluationMemory previous, RuntimeAuth runtime,
+                         boolean runtimeAsked, List<String> parseFailures, List<PullCredentials.Problem> problems,
+                         List<String> unreadableProcesses, KubeletReady kubelet) {
+        public Inputs {
+            Objects.requireNonNull(runtime, "runtime");
+            parseFailures = List.copyOf(parseFailures);
+            problems = List.copyOf(problems);
+            unreadableProcesses = List.copyOf(unreadableProcesses);
+        }
+
+        /** Only what rules 1–6 read; rules 7–11 find nothing to do. */
+        public static Inputs of(Observation observation, RuleSettings settings, EvaluationMemory previous,
+                RuntimeAuth runtime) {
+            return new Inputs(observation, settings, previous, runtime, false, List.of(), List.of(), List.of(), null);
+        }
     }
 
     /**
@@ -39,6 +73,20 @@ public final class EvidenceRules {
      */
     public static Evaluation evaluate(Observation observation, RuleSettings settings, EvaluationMemory previous,
             RuntimeAuth runtime) {
+        return evaluate(Inputs.of(observation, settings, previous, runtime));
+    }
+
+    /** Every rule, in the order of docs/design.md's table: rules 1–6 decide, rules 7–11 rewrite what they gave. */
+    public static Evaluation evaluate(Inputs in) {
+        Evaluation evaluation = decideRules(in.observation(), in.settings(), in.previous(), in.runtime());
+        for (Rewrite rule : AFTER) {
+            evaluation = rule.apply().apply(evaluation, in);
+        }
+        return evaluation;
+    }
+
+    private static Evaluation decideRules(Observation observation, RuleSettings settings, EvaluationMemory previous,
+            RuntimeAuth runtime) {
         List<ProcessSample> candidates = observation.candidates();
         ProcessSample containerd = candidates.size() == 1 ? candidates.get(0) : null;
         String digest = ConfigDigest.of(observation.files()).orElse(null);
@@ -46,7 +94,7 @@ public final class EvidenceRules {
                 ? null : ticksSinceBoot(containerd.startTicks(), observation.clkTck());
         Instant startedAt = start == null ? null : observation.clock().bootWallTime().plus(start);
         EvaluationMemory memory = nextMemory(observation.bootId(), containerd, digest, previous);
-        Outcome outcome = decide(observation, settings, containerd, start, startedAt, digest, memory, runtime);
+        Outcome outcome = decide(new Facts(observation, settings, containerd, start, startedAt, digest, memory, runtime));
         if (outcome.proof == Proof.ORDERING || outcome.proof == Proof.SOCKET_ORDERING) {
             memory = new EvaluationMemory(memory.identity(), digest, digest, memory.changedWhileRunning());
         }
@@ -88,30 +136,111 @@ public final class EvidenceRules {
         return new EvaluationMemory(previous.identity(), digest, previous.loadedDigest(), changed);
     }
 
-    private static Outcome decide(Observation o, RuleSettings settings, ProcessSample containerd,
-            Duration start, Instant startedAt, String digest, EvaluationMemory memory, RuntimeAuth runtime) {
-        // Rule 1: identity.
-        if (!hostReadable(o)) {
-            return Outcome.notFresh(Reason.HOST_UNREADABLE, hostProblem(o));
+    /**
+     * Rules 1–6 as one ordered table: the first rule that decides gives the outcome. Each rule returns null
+     * when it has nothing to say; rule 5 always decides.
+     */
+    private static final List<Rule> DECIDING = List.of(
+            new Rule("1", "host readable", EvidenceRules::hostReadable),
+            new Rule("1", "one CRI containerd", EvidenceRules::oneContainerd),
+            new Rule("1", "evidence readable and watched", EvidenceRules::evidenceReadable),
+            new Rule("1", "containerd serving", f -> servingCheck(f.o().listener(), f.containerd())),
+            new Rule("1b", "containerd's own evidence", EvidenceRules::introspected),
+            new Rule("1a", "runtime status", EvidenceRules::runtimeStatus),
+            new Rule("1", "no mount on the way", f -> mountCheck(f.o())),
+            new Rule("1", "start not in the future", EvidenceRules::startInFuture),
+            new Rule("2", "clock stepped back", EvidenceRules::clockSteppedBack),
+            new Rule("2", "rendered this boot, no change from the future", EvidenceRules::renderedThisBoot),
+            new Rule("3", "ordering in the socket's clock", EvidenceRules::socketClock),
+            new Rule("3", "ordering", EvidenceRules::ordering),
+            new Rule("4", "content", f -> contentProof(f.who(), f.digest(), f.memory())),
+            new Rule("5", "stale (6: a live change)", EvidenceRules::stale));
+
+    /**
+     * Rules 7–11, each applied in order to the evaluation rules 1–6 gave: they can make it unknown or stale, or
+     * explain it, never fresh.
+     */
+    private static final List<Rewrite> AFTER = List.of(
+            new Rewrite("7", "every loaded file parses", (e, in) -> ConfigParseCheck.apply(e, in.parseFailures())),
+            new Rewrite("8", "a credential no pull sends", (e, in) -> PullPathRules.apply(e, in.problems())),
+            new Rewrite("9", "every candidate process read", (e, in) -> ProcessReadCheck.apply(e,
+                    in.unreadableProcesses())),
+            new Rewrite("10", "the kubelet sees the runtime", (e, in) -> KubeletWitness.apply(e, in.kubelet())),
+            new Rewrite("11", "a requested proof that did not apply", (e, in) -> RequestedProof.apply(e,
+                    in.runtime(), in.runtimeAsked())));
+
+    /** One row of rules 1–6: {@code decide} returns null when the rule has nothing to say. */
+    private record Rule(String number, String name, Function<Facts, Outcome> decide) {
+    }
+
+    /** One row of rules 7–11. */
+    private record Rewrite(String number, String name, BiFunction<Evaluation, Inputs, Evaluation> apply) {
+    }
+
+    /** What rules 1–6 read, worked out once. */
+    private record Facts(Observation o, RuleSettings settings, ProcessSample containerd, Duration start,
+                         Instant startedAt, String digest, EvaluationMemory memory, RuntimeAuth runtime) {
+        String who() {
+            return "containerd (pid " + containerd.pid() + ")";
         }
-        if (o.candidates().isEmpty()) {
-            return Outcome.notFresh(Reason.CONTAINERD_NOT_FOUND,
-                    "no process matches the CRI containerd command line");
+
+        /** The configured margin plus the error of the boot-clock estimate. */
+        Duration margin() {
+            return settings.margin().plus(o.clock().error().abs());
         }
-        if (containerd == null) {
-            return Outcome.notFresh(Reason.CONTAINERD_AMBIGUOUS, o.candidates().size()
-                    + " processes match the CRI containerd command line (pids " + pids(o.candidates()) + ")");
+
+        ClockWitness.Reading witness() {
+            return ClockWitness.read(o.containerdSocket(), startedAt, o.clock().error());
         }
+    }
+
+    /** The names of the rules in order, as docs/design.md's table lists them ({@code number name}). */
+    public static List<String> table() {
+        List<String> rows = new ArrayList<>();
+        DECIDING.forEach(r -> rows.add(r.number() + " " + r.name()));
+        AFTER.forEach(r -> rows.add(r.number() + " " + r.name()));
+        return List.copyOf(rows);
+    }
+
+    private static Outcome decide(Facts facts) {
+        for (Rule rule : DECIDING) {
+            Outcome outcome = rule.decide().apply(facts);
+            if (outcome != null) {
+                return outcome;
+            }
+        }
+        throw new IllegalStateException("rule 5 always decides");
+    }
+
+    /** Rule 1: boot id, boot clock and observation time readable. */
+    private static Outcome hostReadable(Facts f) {
+        return hostReadable(f.o()) ? null : Outcome.notFresh(Reason.HOST_UNREADABLE, hostProblem(f.o()));
+    }
+
+    /** Rule 1: exactly one process matches the CRI containerd command line. */
+    private static Outcome oneContainerd(Facts f) {
+        if (f.o().candidates().isEmpty()) {
+            return Outcome.notFresh(Reason.CONTAINERD_NOT_FOUND, "no process matches the CRI containerd command line");
+        }
+        if (f.containerd() == null) {
+            return Outcome.notFresh(Reason.CONTAINERD_AMBIGUOUS, f.o().candidates().size()
+                    + " processes match the CRI containerd command line (pids " + pids(f.o().candidates()) + ")");
+        }
+        return null;
+    }
+
+    /** Rule 1: every watched file and directory readable, every file containerd loads watched. */
+    private static Outcome evidenceReadable(Facts f) {
+        Observation o = f.o();
         if (o.files().isEmpty()) {
             return Outcome.notFresh(Reason.CONFIG_UNREADABLE, "no config file is watched");
         }
-        for (WatchedFile f : o.files()) {
-            if (!usable(f)) {
-                return Outcome.notFresh(Reason.CONFIG_UNREADABLE, "config " + oneLine(f.path()) + " is unreadable"
-                        + (f.readError() == null ? "" : " (" + oneLine(f.readError()) + ")"));
+        for (WatchedFile file : o.files()) {
+            if (!usable(file)) {
+                return Outcome.notFresh(Reason.CONFIG_UNREADABLE, "config " + oneLine(file.path()) + " is unreadable"
+                        + (file.readError() == null ? "" : " (" + oneLine(file.readError()) + ")"));
             }
         }
-
         for (WatchedDirectory d : o.directories()) {
             if (!d.isReadable()) {
                 return Outcome.notFresh(Reason.CONFIG_UNREADABLE, "config directory " + oneLine(d.path())
@@ -124,102 +253,113 @@ public final class EvidenceRules {
                             ? " (and " + (o.unwatchedImports().size() - 1) + " more)" : "")
                     + ", which the agent does not watch");
         }
+        return null;
+    }
 
-        // Rule 1, serving: containerd binds its socket only after it loaded its config; a containerd that refuses
-        // its config exits before that, so until it listens its start proves nothing about the files.
-        Outcome notServing = servingCheck(o.listener(), containerd);
-        if (notServing != null) {
-            return notServing;
-        }
+    /** Rule 1b (opt-in): containerd's introspection answer, a veto before any proof of fresh. */
+    private static Outcome introspected(Facts f) {
+        Stamp newestEvidence = newestChange(f.o());
+        return IntrospectionRules.check(f.o().introspection(), f.containerd(), newestEvidence.at(),
+                newestEvidence.describe(), f.settings().margin(), f.o().observedAt())
+                .map(found -> Outcome.notFresh(found.reason(), found.message())).orElse(null);
+    }
 
-        // Rule 1b (opt-in): containerd's introspection answer, a veto before any proof of fresh.
-        Stamp newestEvidence = newestChange(o);
-        Optional<IntrospectionRules.Finding> introspected = IntrospectionRules.check(o.introspection(),
-                containerd, newestEvidence.at(), newestEvidence.describe(), settings.margin(), o.observedAt());
-        if (introspected.isPresent()) {
-            return Outcome.notFresh(introspected.get().reason(), introspected.get().message());
-        }
-
-        // Runtime status (opt-in): the credentials containerd reports holding decide, not the clocks. It is not
-        // a content proof (rule 4's memory stays as it was): only the registry credentials were compared.
+    /**
+     * Rule 1a (opt-in): the credentials containerd reports holding decide, not the clocks. It is not a content
+     * proof (rule 4's memory stays as it was): only the registry credentials were compared.
+     */
+    private static Outcome runtimeStatus(Facts f) {
+        RuntimeAuth runtime = f.runtime();
         if (runtime.state() == RuntimeAuth.State.SAME) {
-            return new Outcome(Reason.RUNTIME_STATUS_MATCHES_CONFIG, Proof.RUNTIME_STATUS, "containerd (pid "
-                    + containerd.pid() + ") reports the registry credentials the config names (" + oneLine(runtime.detail()) + ")");
+            return new Outcome(Reason.RUNTIME_STATUS_MATCHES_CONFIG, Proof.RUNTIME_STATUS, f.who()
+                    + " reports the registry credentials the config names (" + oneLine(runtime.detail()) + ")");
         }
         if (runtime.state() == RuntimeAuth.State.DIFFERENT) {
-            return Outcome.notFresh(Reason.RUNTIME_CREDENTIAL_DIFFERS, "containerd (pid " + containerd.pid()
-                    + ") reports other registry credentials than the config names (" + oneLine(runtime.detail()) + ")");
+            return Outcome.notFresh(Reason.RUNTIME_CREDENTIAL_DIFFERS, f.who()
+                    + " reports other registry credentials than the config names (" + oneLine(runtime.detail()) + ")");
         }
-        // The mount check after the runtime status: containerd's own report does not depend on the path the
-        // agent read the files through (the files' fingerprints are what it publishes).
-        Outcome mounted = mountCheck(o);
-        if (mounted != null) {
-            return mounted;
+        return null;
+    }
+
+    /** Rule 1: the process cannot have started after the moment its start was read. */
+    private static Outcome startInFuture(Facts f) {
+        Duration margin = f.margin();
+        Duration uptime = f.o().clock().sinceBoot(f.o().observedAt());
+        if (f.start().compareTo(uptime.plus(margin)) <= 0) {
+            return null;
         }
+        return Outcome.notFresh(Reason.CONTAINERD_START_IN_FUTURE, f.who() + " reports a start "
+                + Durations.text(f.start()) + " after boot, later than the uptime " + Durations.text(uptime)
+                + " when it was read" + beyondMargin(margin) + ", so the process or clock data is wrong");
+    }
 
-        Duration margin = settings.margin().plus(o.clock().error().abs());
-        String beyondMargin = ", beyond the " + Durations.text(margin) + " margin";
-        String who = "containerd (pid " + containerd.pid() + ")";
+    /** Rule 2, the clock witness: a backward step since containerd started leaves only rule 4. */
+    private static Outcome clockSteppedBack(Facts f) {
+        return f.witness() instanceof ClockWitness.SteppedBack back
+                ? steppedBack(back, f.who(), f.digest(), f.memory()) : null;
+    }
 
-        // The process cannot have started after the moment its start was read.
-        Duration uptime = o.clock().sinceBoot(o.observedAt());
-        if (start.compareTo(uptime.plus(margin)) > 0) {
-            return Outcome.notFresh(Reason.CONTAINERD_START_IN_FUTURE, who + " reports a start "
-                    + Durations.text(start) + " after boot, later than the uptime " + Durations.text(uptime)
-                    + " when it was read" + beyondMargin + ", so the process or clock data is wrong");
-        }
-
-        ClockWitness.Reading witness = ClockWitness.read(o.containerdSocket(), startedAt, o.clock().error());
-        if (witness instanceof ClockWitness.SteppedBack back) {
-            return steppedBack(back, who, digest, memory);
-        }
-
-        // Rule 2: rendered this boot (Talos mode), and in every mode no change from the future. A forward
-        // step the socket shows explains a config that seems older than the boot.
+    /**
+     * Rule 2: rendered this boot (Talos mode), and in every mode no change from the future. A forward step the
+     * socket shows explains a config that seems older than the boot.
+     */
+    private static Outcome renderedThisBoot(Facts f) {
+        Observation o = f.o();
+        Duration margin = f.margin();
         WatchedFile oldest = extreme(o.files(), false);
         Stamp newest = newestChange(o);
         Duration oldestSinceBoot = o.clock().sinceBoot(oldest.mtime());
-        if (settings.talosMode() && !(witness instanceof ClockWitness.SteppedForward)
+        if (f.settings().talosMode() && !(f.witness() instanceof ClockWitness.SteppedForward)
                 && oldestSinceBoot.compareTo(margin.negated()) < 0) {
             return Outcome.notFresh(Reason.CLOCK_ANOMALY, "config " + oneLine(oldest.path()) + " was written "
-                    + Durations.text(oldestSinceBoot.negated()) + " before this boot" + beyondMargin
+                    + Durations.text(oldestSinceBoot.negated()) + " before this boot" + beyondMargin(margin)
                     + ", so the wall clock moved");
         }
         if (newest.at().isAfter(o.observedAt().plus(margin))) {
             return Outcome.notFresh(Reason.CLOCK_ANOMALY, "config " + oneLine(newest.path()) + " has its "
-                    + oneLine(newest.by()) + " "
-                    + Durations.text(Duration.between(o.observedAt(), newest.at()))
-                    + " after it was read" + beyondMargin + ", so the wall clock moved");
+                    + oneLine(newest.by()) + " " + Durations.text(Duration.between(o.observedAt(), newest.at()))
+                    + " after it was read" + beyondMargin(margin) + ", so the wall clock moved");
         }
+        return null;
+    }
 
-        if (witness instanceof ClockWitness.SteppedForward forward) {
-            return socketOrdering(forward, settings, newest, who, digest, memory);
-        }
+    /** Rules 3–5 in the clock of containerd's socket, after a forward step. */
+    private static Outcome socketClock(Facts f) {
+        return f.witness() instanceof ClockWitness.SteppedForward forward
+                ? socketOrdering(forward, f.settings(), newestChange(f.o()), f.who(), f.digest(), f.memory()) : null;
+    }
 
-        Duration newestSinceBoot = o.clock().sinceBoot(newest.at());
-        Duration gap = start.minus(newestSinceBoot);
+    /** Rule 3: ordering, unless a live change was seen (rule 6). */
+    private static Outcome ordering(Facts f) {
+        Stamp newest = newestChange(f.o());
+        Duration newestSinceBoot = f.o().clock().sinceBoot(newest.at());
+        if (f.memory().changedWhileRunning() || newestSinceBoot.plus(f.margin()).compareTo(f.start()) >= 0) {
+            return null;
+        }
+        return new Outcome(Reason.CONTAINERD_STARTED_AFTER_CONFIG, Proof.ORDERING, f.who() + " started "
+                + Durations.text(f.start().minus(newestSinceBoot)) + " after the newest config change ("
+                + newest.describe() + ")" + beyondMargin(f.margin()));
+    }
 
-        // Rule 3: ordering, unless a live change was seen (rule 6).
-        if (!memory.changedWhileRunning() && newestSinceBoot.plus(margin).compareTo(start) < 0) {
-            return new Outcome(Reason.CONTAINERD_STARTED_AFTER_CONFIG, Proof.ORDERING, who + " started "
-                    + Durations.text(gap) + " after the newest config change (" + newest.describe() + ")" + beyondMargin);
+    /** Rule 5 (and 6): stale. */
+    private static Outcome stale(Facts f) {
+        if (f.memory().changedWhileRunning()) {
+            return changedWhileRunning(f.who(), f.digest(), f.memory());
         }
-        // Rule 4: content equals what this containerd was proven to have loaded.
-        Outcome unchanged = contentProof(who, digest, memory);
-        if (unchanged != null) {
-            return unchanged;
-        }
-        // Rule 5 (and 6): stale.
-        if (memory.changedWhileRunning()) {
-            return changedWhileRunning(who, digest, memory);
-        }
+        Stamp newest = newestChange(f.o());
+        Duration margin = f.margin();
+        Duration gap = f.start().minus(f.o().clock().sinceBoot(newest.at()));
         if (gap.abs().compareTo(margin) <= 0) {
-            return Outcome.notFresh(Reason.ORDERING_WITHIN_MARGIN, who + " started " + Durations.text(gap.abs())
+            return Outcome.notFresh(Reason.ORDERING_WITHIN_MARGIN, f.who() + " started " + Durations.text(gap.abs())
                     + (gap.isNegative() ? " before" : " after") + " the newest config change ("
                     + newest.describe() + "), within the " + Durations.text(margin) + " margin");
         }
         return Outcome.notFresh(Reason.CONFIG_CHANGED_AFTER_CONTAINERD_START, "config " + newest.describe()
-                + " changed " + Durations.text(gap.negated()) + " after " + who + " started");
+                + " changed " + Durations.text(gap.negated()) + " after " + f.who() + " started");
+    }
+
+    private static String beyondMargin(Duration margin) {
+        return ", beyond the " + Durations.text(margin) + " margin";
     }
 
     /** Rule 6: a change seen while containerd ran, and the content it loaded not proven equal: stale. */

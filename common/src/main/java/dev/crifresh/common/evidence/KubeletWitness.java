@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The kubelet as a witness that needs no containerd socket (docs/design.md, "The rules"): containerd can bind its
+ * Rule 10 ({@link EvidenceRules}' table): the kubelet as a witness that needs no containerd socket (docs/design.md, "The rules"): containerd can bind its
  * socket and serve without its CRI service (its CRI images plugin failed {@code Init}), so the ordering rule says
  * fresh while every pull fails. The kubelet sees that runtime down and writes so into the Ready condition of the
  * agent's own Node. A Ready that is not {@code True} and whose message names the container runtime makes a fresh

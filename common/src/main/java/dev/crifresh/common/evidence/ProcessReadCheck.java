@@ -3,7 +3,7 @@ package dev.crifresh.common.evidence;
 import java.util.List;
 
 /**
- * A process that may be the CRI containerd but could not be read might be a second containerd: the
+ * Rule 9 ({@link EvidenceRules}' table): a process that may be the CRI containerd but could not be read might be a second containerd: the
  * verdict becomes unknown ({@code ContainerdAmbiguous}), whatever the rules concluded from the
  * processes that could be read — also when none could be read ({@code ContainerdNotFound} would hide it). Applied after the rules; the memory the rules returned is kept.
  */

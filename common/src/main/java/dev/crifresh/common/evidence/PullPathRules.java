@@ -10,7 +10,7 @@ import java.util.List;
  * with a reason that names the problem, and the published fingerprint is the credential pulls do send (the
  * coordinator then finds the desired credential missing when it is: config-pending, no reboot). A verdict that
  * is already stale for a reboot-worthy reason keeps its reason and says the rest; unknown stays unknown. Applied
- * after the rules ({@link EvidenceRules}) and the agent's parse check; the memory the rules returned is kept (it
+ * as rule 8 of {@link EvidenceRules}' table, after the parse check (rule 7); the memory the rules returned is kept (it
  * concerns the config's bytes, not the pull path). Pure.
  */
 public final class PullPathRules {
