@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  * mechanism, at the faster {@link #pollMillis} period. Runs on the run's context; every asynchronous answer
  * is dropped unless the roll is still draining.
  */
-final class NodeDrain {
+final class DrainRunner {
     /** Upper bound of the safety-net re-list period while the watch runs. */
     static final Duration RELIST = Duration.ofSeconds(5);
 
@@ -64,7 +64,7 @@ final class NodeDrain {
      * @param drained  every pod to evict is gone
      * @param failed   the drain did not finish in time (the reason)
      */
-    NodeDrain(RollPorts ports, String name, BooleanSupplier draining, Consumer<String> say, Runnable drained,
+    DrainRunner(RollPorts ports, String name, BooleanSupplier draining, Consumer<String> say, Runnable drained,
               Consumer<String> failed) {
         this.ports = ports;
         this.name = name;
