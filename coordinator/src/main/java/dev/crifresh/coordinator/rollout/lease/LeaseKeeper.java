@@ -1,32 +1,36 @@
 package dev.crifresh.coordinator.rollout.lease;
 
-import dev.crifresh.common.retry.RetryPolicy;
-import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.kube.LeaseLock;
 import dev.crifresh.coordinator.rollout.api.ErrorText;
 import dev.crifresh.coordinator.rollout.api.GuardedPatch;
+import dev.crifresh.coordinator.rollout.lease.LeaseEffect.*;
+import dev.crifresh.coordinator.rollout.lease.LeaseInput.*;
+import dev.crifresh.coordinator.rollout.lease.LeaseState.Suspended;
 import dev.crifresh.coordinator.time.Ticker;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
+import java.util.Map;
 
 /**
- * The run's hold on the Lease {@code crifresh-rollout}, as a fence for every side effect: takes it
- * (retrying until {@code --lock-timeout}), renews it every third of its duration, and knows until when the
- * hold is certainly valid:
- * <pre>validUntil = (when the last successful acquire/renew request was sent) + leaseDuration − margin</pre>
- * Another run can take the Lease only once {@code renewTime + leaseDuration} has passed, and the renewTime
- * we wrote is later than our send time, so until {@code validUntil} no other run holds it (clocks agreeing
- * within the margin). {@link #held()} is checked before every side effect; a timer fires at
- * {@code validUntil} and stops the run even while a call hangs. A failed renewal is retried until then. See
- * docs/design.md, "Fencing". Every call and callback happens on the run's context.
+ * The run's hold on the Lease {@code crifresh-rollout}, as a fence for every side effect: the effect runner of the pure
+ * {@link LeaseStep} (which states the algorithm and the argument; docs/design.md, "Fencing").
+ * <ol>
+ *   <li>an input (the run's start or stop, a Lease answer, a timer) goes through {@link LeaseStep#next} with the
+ *       time, which gives the new state and the effects to carry out, in order;</li>
+ *   <li>each effect is carried out through the {@link LeaseLock} and the {@link Ticker}; the run hears of the
+ *       outcome through its {@link LockListener}, and writes waiting out an allowed outage are answered;</li>
+ *   <li>every Lease answer is dropped once the run is done; an input that arrives while effects are being carried
+ *       out waits its turn (no re-entrant step).</li>
+ * </ol>
+ * {@link #held()} is what the fence reads before every side effect, also on worker threads (the state is an
+ * immutable record behind a volatile field). Every other call and callback happens on the run's context.
  */
 public final class LeaseKeeper {
     /** What the keeper tells the run it belongs to. */
@@ -50,31 +54,18 @@ public final class LeaseKeeper {
 
     private final Ticker ticker;
     private final LeaseLock lease;
-    private final CoordinatorSettings settings;
     private final ProgressListener progress;
     private final LockListener run;
-    private final long durationNanos;
-    private final long marginNanos;
-
-    // Read by the fence also on worker threads, right before a call is sent (see held()): volatile.
-    private volatile boolean locked;
-    private volatile boolean lost;
-    private long lockDeadline;
-    private volatile long validUntilNanos;
-    private long renewTimer = -1;
-    private long expiryTimer = -1;
-    private String lastRenewError;
-    /** This run's holder identity, as the acquire wrote it. */
-    private String identity;
-    private LeaseLock.Watch watch;
-    private boolean stopped;
-    /** With {@code --api-outage-budget}: when the hold lapsed without a renewal (nanoTime), or 0 while held. */
-    private long suspendedSince;
-    /** How often the hold lapsed during an allowed outage: a decision read before a lapse is stale after it. */
-    private int lapses;
-    private long outageTimer = -1;
+    private final LeaseStep.Config config;
+    private final ArrayDeque<LeaseInput> inbox = new ArrayDeque<>();
+    private final Map<Timer, Long> timers = new EnumMap<>(Timer.class);
     /** Side effects waiting for the hold to come back after an allowed outage. */
     private final List<Promise<Void>> waiting = new ArrayList<>();
+
+    // Read by the fence also on worker threads, right before a call is sent (see held()): volatile.
+    private volatile LeaseState state = LeaseStep.start();
+    private boolean stepping;
+    private LeaseLock.Watch watch;
 
     public LeaseKeeper(Vertx vertx, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, LockListener run) {
         this(Ticker.of(vertx), lease, settings, progress, run);
@@ -83,22 +74,15 @@ public final class LeaseKeeper {
     public LeaseKeeper(Ticker ticker, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, LockListener run) {
         this.ticker = ticker;
         this.lease = lease;
-        this.settings = settings;
         this.progress = progress;
         this.run = run;
-        this.durationNanos = settings.leaseDuration().toNanos();
-        this.marginNanos = margin(settings.leaseDuration()).toNanos();
-    }
-
-    /** The safety margin subtracted from the Lease duration: a fifth of it (clock skew, a request in flight). */
-    static Duration margin(Duration leaseDuration) {
-        return leaseDuration.dividedBy(5);
+        this.config = new LeaseStep.Config(settings.leaseDuration(), settings.lockTimeout(), settings.apiOutageBudget(),
+                settings.leaseNamespace() + "/crifresh-rollout", settings.runId());
     }
 
     /** Starts taking the Lease; the run hears of the result. */
     public void acquire() {
-        lockDeadline = ticker.nanoTime() + settings.lockTimeout().toNanos();
-        tryLock(true);
+        feed(new Acquire());
     }
 
     /**
@@ -120,12 +104,15 @@ public final class LeaseKeeper {
 
     /** How often the hold lapsed during an allowed API outage so far. */
     int lapses() {
-        return lapses;
+        LeaseState s = state;
+        LeaseState.Hold hold = s instanceof LeaseState.Held h ? h.hold() : s instanceof Suspended sus ? sus.hold()
+                : s instanceof LeaseState.Lost l ? l.hold() : s instanceof LeaseState.Released r ? r.hold() : null;
+        return hold == null ? 0 : hold.lapses();
     }
 
     /** Whether the hold lapsed during an allowed API outage and may still come back. */
     boolean suspended() {
-        return suspendedSince != 0 && !lost && !stopped;
+        return state instanceof Suspended;
     }
 
     /**
@@ -133,7 +120,12 @@ public final class LeaseKeeper {
      * worker thread (the fence is checked there right before a blocking call is sent).
      */
     public boolean held() {
-        return locked && !lost && ticker.nanoTime() - validUntilNanos < 0;
+        return state.holds(ticker.nanoTime());
+    }
+
+    /** The state, for tests. */
+    LeaseState state() {
+        return state;
     }
 
     /**
@@ -146,247 +138,122 @@ public final class LeaseKeeper {
             return Future.failedFuture(new GuardedPatch.Fenced());
         }
         return lease.holder().compose(holder -> {
-            if (!lost && !run.done() && !Objects.equals(identity, holder)) {
-                lose(takenBy(holder));
-            }
+            answer(new HolderSeen(holder));
             return held() ? Future.<Void>succeededFuture() : Future.failedFuture(new GuardedPatch.Fenced());
         });
     }
 
     /** Stops renewing and watching (the run is ending). */
     public void stopRenewing() {
-        stopped = true;
-        cancel(renewTimer);
-        cancel(expiryTimer);
-        renewTimer = -1;
-        expiryTimer = -1;
-        cancel(outageTimer);
-        outageTimer = -1;
-        wake(false);
-        if (watch != null) {
-            watch.close();
-            watch = null;
-        }
-    }
-
-    /**
-     * Watches the Lease for as long as the run holds it: a holder other than this run, or none (deleted), ends the
-     * hold at once — an operator who takes a Lease by force does not wait for it to expire (see docs/design.md,
-     * "Fencing"). Without the watch a takeover is still noticed at the next renewal and by {@link #confirm()}.
-     */
-    private void watchHolder() {
-        lease.watch(this::holderSeen).onComplete(ar -> {
-            if (ar.failed() && (stopped || lost || run.done())) {
-                return; // the run ended while the watch was starting: nothing left to watch, nothing to warn about
-            }
-            if (ar.failed()) {
-                progress.log(ProgressListener.Level.WARN, "warning: cannot watch the rollout Lease (" + ErrorText.message(ar.cause())
-                        + "); a takeover is noticed at the next renewal or right before the next reboot or claim");
-                return;
-            }
-            if (stopped || lost || run.done()) {
-                ar.result().close();
-                return;
-            }
-            watch = ar.result();
-        });
-    }
-
-    private void holderSeen(String holder) {
-        if (!locked || stopped || lost || run.done()) {
-            return;
-        }
-        if (!Objects.equals(identity, holder)) {
-            lose(takenBy(holder));
-        }
-    }
-
-    private static String takenBy(String holder) {
-        return holder == null ? "the Lease was deleted (or released by someone else)" : "taken over by " + holder;
+        feed(new Stop());
     }
 
     /** Gives the Lease back if this run still holds it (never after a loss: it may be someone else's now). */
     public Future<Void> release() {
-        return locked && !lost ? lease.release() : Future.succeededFuture();
+        return state.releases() ? lease.release() : Future.succeededFuture();
     }
 
-    private void tryLock(boolean first) {
-        long sent = ticker.nanoTime();
-        lease.tryAcquire().onComplete(ar -> {
-            if (run.done()) {
-                return;
+    // ---- the runner ------------------------------------------------------------------------------------------
+
+    private void feed(LeaseInput input) {
+        inbox.add(input);
+        if (stepping) {
+            return;
+        }
+        stepping = true;
+        try {
+            for (LeaseInput next = inbox.poll(); next != null; next = inbox.poll()) {
+                LeaseStep.Step step = LeaseStep.next(config, state, next, ticker.nanoTime());
+                state = step.state();
+                step.effects().forEach(this::carryOut);
             }
-            if (run.interrupted()) {
+        } finally {
+            stepping = false;
+        }
+    }
+
+    /** A Lease answer or a timer: dropped once the run is done. */
+    private void answer(LeaseInput input) {
+        if (!run.done()) {
+            feed(input);
+        }
+    }
+
+    /** Carries out one effect of the step; a type this does not know fails loudly. Package-private for its test. */
+    void carryOut(LeaseEffect effect) {
+        if (effect instanceof TryAcquire) {
+            long sent = ticker.nanoTime();
+            lease.tryAcquire().onComplete(ar -> {
                 if (ar.succeeded() && ar.result().acquired()) {
-                    locked = true;
-                }
-                run.lockAbandoned();
-                return;
-            }
-            if (ar.succeeded() && ar.result().acquired()) {
-                locked = true; // ours on the server: released at the end whatever happens next
-                if (ticker.nanoTime() - (sent + durationNanos - marginNanos) >= 0) {
-                    // The answer came later than the hold it bought: not certainly valid here. Try again (the
-                    // Lease is ours, so the next attempt renews it).
-                    retryLock(first, "the Lease answer came too late to act on");
-                    return;
-                }
-                identity = ar.result().holder();
-                extend(sent);
-                watchHolder();
-                progress.line("rollout lock acquired (Lease " + settings.leaseNamespace() + "/crifresh-rollout, run " + settings.runId() + ")");
-                scheduleRenew(renewDelay(sent));
-                run.lockAcquired();
-                return;
-            }
-            retryLock(first, ar.succeeded() ? "held by " + ar.result().holder() : ErrorText.message(ar.cause()));
-        });
-    }
-
-    private void retryLock(boolean first, String why) {
-        Duration left = Duration.ofMillis((lockDeadline - ticker.nanoTime()) / 1_000_000);
-        Optional<Duration> retry = lockRetry(settings.lockTimeout()).next(1, left);
-        if (retry.isEmpty()) {
-            run.lockNotAcquired("rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) not acquired within "
-                    + DurationText.format(settings.lockTimeout()) + ": " + why);
-            return;
-        }
-        if (first) {
-            progress.line("waiting up to " + DurationText.format(settings.lockTimeout()) + " for the rollout lock: " + why);
-        }
-        ticker.setTimer(retry.get(), () -> tryLock(false));
-    }
-
-    /** Asking for a held Lease again: every tenth of the lock timeout (20 ms – 1 s), until the lock timeout has passed. */
-    static RetryPolicy lockRetry(Duration lockTimeout) {
-        return RetryPolicy.constant(Duration.ofMillis(Math.max(20, Math.min(1000, lockTimeout.toMillis() / 10))));
-    }
-
-    /** The next renewal is due a third of the Lease duration after the last one was sent (a slow answer does not push it back). */
-    private long renewDelay(long sentNanos) {
-        long due = sentNanos + durationNanos / 3;
-        return Math.max(1, (due - ticker.nanoTime()) / 1_000_000);
-    }
-
-    private void scheduleRenew(long delayMillis) {
-        cancel(renewTimer);
-        renewTimer = ticker.setTimer(Duration.ofMillis(Math.max(1, delayMillis)), () -> {
-            renewTimer = -1;
-            renew();
-        });
-    }
-
-    /** A successful request sent at {@code sent} holds the Lease until {@code sent + duration − margin}. */
-    private void extend(long sentNanos) {
-        long until = sentNanos + durationNanos - marginNanos;
-        if (validUntilNanos == 0 || until - validUntilNanos > 0) {
-            validUntilNanos = until;
-        }
-        cancel(expiryTimer);
-        long left = Math.max(1, (validUntilNanos - ticker.nanoTime()) / 1_000_000 + 1);
-        expiryTimer = ticker.setTimer(Duration.ofMillis(left), () -> {
-            expiryTimer = -1;
-            if (!lost && !run.done() && !held() && suspendedSince == 0) {
-                String why = "not renewed within its validity" + (lastRenewError == null ? "" : " (last renewal: " + lastRenewError + ")");
-                if (settings.apiOutageBudget().isZero() || stopped) {
-                    lose(why);
+                    answer(new Acquired(sent, ar.result().holder(), run.interrupted()));
                 } else {
-                    suspend(why);
+                    answer(new NotAcquired(ar.succeeded() ? "held by " + ar.result().holder() : ErrorText.message(ar.cause()),
+                            run.interrupted()));
+                }
+            });
+        } else if (effect instanceof Renew) {
+            long sent = ticker.nanoTime();
+            lease.renew().onComplete(ar -> answer(ar.failed() ? new RenewFailed(ErrorText.message(ar.cause()))
+                    : ar.result() ? new Renewed(sent) : new RenewRefused()));
+        } else if (effect instanceof ArmTimer t) {
+            cancel(t.timer());
+            timers.put(t.timer(), ticker.setTimer(t.delay(), () -> {
+                timers.remove(t.timer());
+                answer(new TimerFired(t.timer()));
+            }));
+        } else if (effect instanceof CancelTimer t) {
+            cancel(t.timer());
+        } else if (effect instanceof WatchHolder) {
+            lease.watch(holder -> answer(new HolderSeen(holder))).onComplete(ar -> {
+                boolean over = !(state instanceof LeaseState.Held || state instanceof Suspended) || run.done();
+                if (ar.failed()) {
+                    if (!over) { // the run ended while the watch was starting: nothing left to watch, nothing to warn about
+                        answer(new WatchFailed(ErrorText.message(ar.cause())));
+                    }
+                } else if (over) {
+                    ar.result().close();
+                } else {
+                    watch = ar.result();
+                }
+            });
+        } else if (effect instanceof CloseWatch) {
+            if (watch != null) {
+                watch.close();
+                watch = null;
+            }
+        } else if (effect instanceof Wake w) {
+            List<Promise<Void>> woken = List.copyOf(waiting);
+            waiting.clear();
+            for (Promise<Void> p : woken) {
+                if (w.held() && held()) {
+                    p.tryComplete();
+                } else {
+                    p.tryFail(new GuardedPatch.Fenced());
                 }
             }
-        });
-    }
-
-    private void renew() {
-        if (lost || run.done()) {
-            return;
-        }
-        long sent = ticker.nanoTime();
-        lease.renew().onComplete(ar -> {
-            if (lost || run.done()) {
-                return;
-            }
-            if (ar.succeeded() && ar.result()) {
-                lastRenewError = null;
-                extend(sent);
-                scheduleRenew(renewDelay(sent));
-                // A renewal answered after the hold it would give had already ended (a slow API server) does not end
-                // an allowed outage: the run keeps waiting for one that leaves a valid hold (renewDelay is then due at
-                // once). Resuming on it told every waiter "fenced" although nothing was lost, and a 1,000-node scale run
-                // hung with its rolls rolled back half-way.
-                if (suspendedSince != 0 && held()) {
-                    resume();
-                }
-                return;
-            }
-            if (ar.succeeded()) {
-                lose("another run holds it");
-                return;
-            }
-            lastRenewError = ErrorText.message(ar.cause());
-            if (held() || suspended()) {
-                scheduleRenew(Math.max(10, settings.leaseDuration().toMillis() / 10));
-            }
-            // else: the expiry timer ends the hold (or suspends it, with an outage budget)
-        });
-    }
-
-    /**
-     * The hold lapsed and {@code --api-outage-budget} allows an outage (a reboot that takes the API server away):
-     * nothing is sent from now on (the fence is closed), renewals go on, and the run waits. A renewal that gets
-     * through proves the Lease still names this run — a taker writes its own identity, a deletion leaves none —
-     * so nobody held it in between: the run goes on. Another holder, or the budget used up, ends the hold.
-     */
-    private void suspend(String why) {
-        suspendedSince = ticker.nanoTime();
-        lapses++;
-        Duration budget = settings.apiOutageBudget();
-        progress.log(ProgressListener.Level.WARN, "the rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout) was "
-                + why + ": nothing is sent until a renewal gets through; waiting up to " + DurationText.format(budget)
-                + " (--api-outage-budget)");
-        outageTimer = ticker.setTimer(Duration.ofMillis(Math.max(1, budget.toMillis())), () -> {
-            outageTimer = -1;
-            if (suspended() && !run.done()) {
-                lose("not renewed within --api-outage-budget " + DurationText.format(budget)
-                        + (lastRenewError == null ? "" : " (last renewal: " + lastRenewError + ")"));
-            }
-        });
-        if (renewTimer < 0) {
-            scheduleRenew(Math.max(10, settings.leaseDuration().toMillis() / 10));
-        }
-    }
-
-    private void resume() {
-        Duration away = Duration.ofNanos(ticker.nanoTime() - suspendedSince).withNanos(0);
-        suspendedSince = 0;
-        cancel(outageTimer);
-        outageTimer = -1;
-        progress.line("rollout lock renewed again after " + DurationText.format(away) + " without it: going on (every write is"
-                + " decided on a fresh read)");
-        wake(true);
-    }
-
-    private void wake(boolean held) {
-        List<Promise<Void>> woken = List.copyOf(waiting);
-        waiting.clear();
-        for (Promise<Void> p : woken) {
-            if (held && held()) {
-                p.tryComplete();
+        } else if (effect instanceof Say s) {
+            if (s.level() == ProgressListener.Level.INFO) {
+                progress.line(s.text());
             } else {
-                p.tryFail(new GuardedPatch.Fenced());
+                progress.log(s.level(), s.text());
             }
+        } else if (effect instanceof TellAcquired) {
+            run.lockAcquired();
+        } else if (effect instanceof TellAbandoned) {
+            run.lockAbandoned();
+        } else if (effect instanceof TellNotAcquired n) {
+            run.lockNotAcquired(n.why());
+        } else if (effect instanceof TellLost l) {
+            run.lockLost(l.why());
+        } else {
+            throw new IllegalStateException("unhandled " + effect);
         }
     }
 
-    private void lose(String why) {
-        lost = true;
-        stopRenewing();
-        run.lockLost("lost the rollout lock (Lease " + settings.leaseNamespace() + "/crifresh-rollout): " + why);
-    }
-
-    private void cancel(long timer) {
-        if (timer >= 0) {
-            ticker.cancelTimer(timer);
+    private void cancel(Timer timer) {
+        Long id = timers.remove(timer);
+        if (id != null) {
+            ticker.cancelTimer(id);
         }
     }
 }

@@ -1,5 +1,6 @@
 /**
- * The rollout Lease: taking, renewing and releasing it ({@link dev.crifresh.coordinator.rollout.lease.LeaseKeeper}), and
+ * The rollout Lease: taking, renewing and releasing it (the pure step {@link dev.crifresh.coordinator.rollout.lease.LeaseStep}
+ * over sealed states, inputs and effects, run by {@link dev.crifresh.coordinator.rollout.lease.LeaseKeeper}), and
  * the fences built on it — the run's own ({@link dev.crifresh.coordinator.rollout.lease.LeaseFence}) and the check
  * repeated on the worker thread right before a blocking call is sent ({@link dev.crifresh.coordinator.rollout.lease.WorkerFence}).
  */

@@ -2,53 +2,53 @@ package dev.crifresh.coordinator.rollout.lease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.fixture.ManualTicker;
+import dev.crifresh.coordinator.fixture.OneOfEach;
 import dev.crifresh.coordinator.kube.LeaseLock;
 import dev.crifresh.coordinator.rollout.api.GuardedPatch;
-import dev.crifresh.mockapi.testing.Poll;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The Lease as a fence: a hold ends at send time + duration − margin, whatever the answers do. */
+/**
+ * The Lease as a fence, on a {@link ManualTicker} with a Lease whose answers the test decides: a hold ends at send time +
+ * duration − margin, whatever the answers do. No Vert.x, no API server, no time passing but the test's (the Lease
+ * against the mock API server: the rollout suites, e.g. {@code DrainCallInFlightTest}, {@code CoordinatorApiFaultSuiteTest}).
+ */
 class LeaseKeeperTest {
-    private final Vertx vertx = Vertx.vertx();
-    private final Context context = vertx.getOrCreateContext();
-    private final List<String> events = new CopyOnWriteArrayList<>();
-    private final AtomicBoolean done = new AtomicBoolean();
-
-    @AfterEach
-    void close() {
-        vertx.close();
-    }
+    private final ManualTicker ticker = new ManualTicker();
+    private final List<String> events = new ArrayList<>();
+    private boolean done;
 
     /** A Lease whose answers the test decides. */
-    private static final class ScriptedLease implements LeaseLock {
+    private final class ScriptedLease implements LeaseLock {
         Supplier<Future<Attempt>> acquire = () -> Future.succeededFuture(new Attempt(true, "me"));
         Supplier<Future<Boolean>> renew = () -> Future.succeededFuture(true);
-        final AtomicInteger acquires = new AtomicInteger();
-        final AtomicInteger renewals = new AtomicInteger();
+        int acquires;
+        int renewals;
+        /** What a read of the Lease finds. */
+        String holder = "me";
+        /** The watch's listener, once the keeper started it. */
+        Consumer<String> watcher;
 
         @Override
         public Future<Attempt> tryAcquire() {
-            acquires.incrementAndGet();
+            acquires++;
             return acquire.get();
         }
 
         @Override
         public Future<Boolean> renew() {
-            renewals.incrementAndGet();
+            renewals++;
             return renew.get();
         }
 
@@ -57,21 +57,23 @@ class LeaseKeeperTest {
             return Future.succeededFuture();
         }
 
-        /** What a read of the Lease finds. */
-        volatile String holder = "me";
-        /** The watch's listener, once the keeper started it. */
-        volatile java.util.function.Consumer<String> watcher;
-
         @Override
         public Future<String> holder() {
             return Future.succeededFuture(holder);
         }
 
         @Override
-        public Future<Watch> watch(java.util.function.Consumer<String> changed) {
+        public Future<Watch> watch(Consumer<String> changed) {
             watcher = changed;
             changed.accept(holder);
             return Future.succeededFuture(() -> watcher = null);
+        }
+
+        /** An answer {@code after} from now, on the ticker. */
+        <T> Future<T> later(Duration after, T value) {
+            Promise<T> p = Promise.promise();
+            ticker.setTimer(after, () -> p.complete(value));
+            return p.future();
         }
     }
 
@@ -82,166 +84,220 @@ class LeaseKeeperTest {
     private LeaseKeeper keeper(ScriptedLease lease, Duration duration, Duration outageBudget) {
         CoordinatorSettings settings = CoordinatorSettings.defaults().withLeaseDuration(duration).withLockTimeout(Duration.ofSeconds(20))
                 .withApiOutageBudget(outageBudget);
-        LeaseKeeper[] keeper = new LeaseKeeper[1];
-        context.runOnContext(v -> {
-            keeper[0] = new LeaseKeeper(vertx, lease, settings, events::add, new LeaseKeeper.LockListener() {
-                @Override
-                public boolean done() {
-                    return done.get();
-                }
+        LeaseKeeper keeper = new LeaseKeeper(ticker, lease, settings, events::add, new LeaseKeeper.LockListener() {
+            @Override
+            public boolean done() {
+                return done;
+            }
 
-                @Override
-                public boolean interrupted() {
-                    return false;
-                }
+            @Override
+            public boolean interrupted() {
+                return false;
+            }
 
-                @Override
-                public void lockAcquired() {
-                    events.add("acquired");
-                }
+            @Override
+            public void lockAcquired() {
+                events.add("acquired");
+            }
 
-                @Override
-                public void lockAbandoned() {
-                    events.add("abandoned");
-                }
+            @Override
+            public void lockAbandoned() {
+                events.add("abandoned");
+            }
 
-                @Override
-                public void lockNotAcquired(String why) {
-                    events.add("not acquired: " + why);
-                }
+            @Override
+            public void lockNotAcquired(String why) {
+                events.add("not acquired: " + why);
+            }
 
-                @Override
-                public void lockLost(String why) {
-                    events.add("lost: " + why);
-                }
-            });
-            keeper[0].acquire();
+            @Override
+            public void lockLost(String why) {
+                events.add("lost: " + why);
+            }
         });
-        Poll.until(Duration.ofSeconds(10), "the keeper", () -> keeper[0] != null);
-        return keeper[0];
+        keeper.acquire();
+        return keeper;
     }
 
-    private boolean heldNow(LeaseKeeper keeper) throws Exception {
-        Promise<Boolean> p = Promise.promise();
-        context.runOnContext(v -> p.complete(keeper.held()));
-        return p.future().toCompletionStage().toCompletableFuture().get();
+    private boolean lost() {
+        return events.stream().anyMatch(e -> e.startsWith("lost: "));
+    }
+
+    /**
+     * docs/design.md, "Fencing", as one table on the manual ticker: Lease duration 10 s, margin 2 s. Each row: when (ms
+     * since the acquire was sent), what happens, whether the run may act right after.
+     */
+    @Test
+    void theFencingArgument() {
+        ScriptedLease lease = new ScriptedLease();
+        List<Promise<Boolean>> renewals = new ArrayList<>();
+        lease.renew = () -> {
+            Promise<Boolean> p = Promise.promise();
+            renewals.add(p);
+            return p.future();
+        };
+        long start = ticker.nanoTime();
+        LeaseKeeper keeper = keeper(lease, Duration.ofSeconds(10));
+        record Row(long atMillis, String what, Runnable act, boolean held) {
+        }
+        List<Row> table = List.of(
+                new Row(0, "the acquire, sent at 0, took the Lease: held until 0 + 10 s − 2 s", () -> { }, true),
+                new Row(3_333, "the renewal is sent a third of the duration after the acquire was sent", () -> { }, true),
+                new Row(3_500, "it is answered: held until 3.333 + 8 = 11.333 s, from its send time, not its answer",
+                        () -> renewals.get(0).complete(true), true),
+                new Row(6_666, "the next renewal is sent, and hangs", () -> { }, true),
+                new Row(11_332, "no answer: still held until 11.333 s", () -> { }, true),
+                new Row(11_334, "the expiry timer ends the hold while the renewal still hangs: nothing is sent from here",
+                        () -> { }, false),
+                new Row(12_000, "the hanging renewal is answered late: the hold stays lost", () -> renewals.get(1).complete(true), false),
+                // another run takes the Lease only once renewTime + duration has passed on its clock; the renewTime our
+                // renewal wrote is later than its send time (3.333 s), so not before 13.333 s = validUntil + margin
+                new Row(13_333, "the earliest another run may hold it", () -> { }, false));
+        for (Row row : table) {
+            ticker.advance(Duration.ofNanos(start + row.atMillis() * 1_000_000 - ticker.nanoTime()));
+            row.act().run();
+            assertEquals(row.held(), keeper.held(), row.atMillis() + " ms: " + row.what());
+        }
+        assertEquals(2, renewals.size(), "no renewal after the loss");
+        assertEquals(1, events.stream().filter(e -> e.startsWith("lost: ")).count(), events.toString());
+        assertTrue(events.get(events.size() - 1).contains("not renewed within its validity"), events.toString());
+        assertFalse(keeper.release().failed());
+        assertEquals(0, ticker.pending(), "no timer left behind");
     }
 
     @Test
-    void aRenewalThatHangsEndsTheHoldAtValidUntilWhileItIsStillInFlight() throws Exception {
+    void aRenewalThatHangsEndsTheHoldAtValidUntilWhileItIsStillInFlight() {
         ScriptedLease lease = new ScriptedLease();
         Promise<Boolean> hanging = Promise.promise();
         lease.renew = hanging::future; // never answers
         LeaseKeeper keeper = keeper(lease, Duration.ofMillis(600));
-        Poll.until(Duration.ofSeconds(10), "the Lease", () -> events.contains("acquired"));
-        Poll.until(Duration.ofSeconds(10), "the loss", () -> events.stream().anyMatch(e -> e.startsWith("lost: ")));
+        assertTrue(events.contains("acquired"));
+        ticker.advance(Duration.ofMillis(481));
+        assertTrue(lost(), events.toString());
         assertFalse(hanging.future().isComplete(), "the renewal was still in flight");
-        assertFalse(heldNow(keeper));
+        assertFalse(keeper.held());
         assertTrue(events.stream().anyMatch(e -> e.contains("not renewed within its validity")), events.toString());
     }
 
     @Test
-    void duringAnAllowedOutageARenewalAnsweredAfterItsHoldEndedKeepsTheRunWaitingInsteadOfFencingIt() throws Exception {
+    void duringAnAllowedOutageARenewalAnsweredAfterItsHoldEndedKeepsTheRunWaitingInsteadOfFencingIt() {
         ScriptedLease lease = new ScriptedLease();
         Duration duration = Duration.ofMillis(600); // hold: 480 ms after the send
-        AtomicBoolean slow = new AtomicBoolean(true);
-        lease.renew = () -> {
-            Promise<Boolean> p = Promise.promise();
-            // the first renewals are answered only after the hold they would give has ended (a loaded API server)
-            vertx.setTimer(slow.get() ? 900 : 1, id -> p.complete(true));
-            return p.future();
-        };
+        boolean[] slow = {true};
+        // the first renewals are answered only after the hold they would give has ended (a loaded API server)
+        lease.renew = () -> lease.later(Duration.ofMillis(slow[0] ? 900 : 1), true);
         LeaseKeeper keeper = keeper(lease, duration, Duration.ofSeconds(30));
-        Poll.until(Duration.ofSeconds(10), "the lapse", () -> events.stream().anyMatch(e -> e.contains("not renewed within its validity")));
-        Promise<Future<Void>> asked = Promise.promise();
-        context.runOnContext(v -> asked.complete(keeper.whenHeld()));
-        Future<Void> waiting = asked.future().toCompletionStage().toCompletableFuture().get();
+        ticker.advance(Duration.ofMillis(500));
+        assertTrue(events.stream().anyMatch(e -> e.contains("not renewed within its validity")), events.toString());
+        Future<Void> waiting = keeper.whenHeld();
         // late answers arrive while it waits (each renewal is sent after the previous answer): none may end the wait
-        int seen = lease.renewals.get();
-        Poll.until(Duration.ofSeconds(10), "three more late renewals", () -> lease.renewals.get() >= seen + 3);
-        assertFalse(waiting.failed(), "a late renewal fenced a run whose Lease was never lost: " + waiting.cause() + " " + events);
-        slow.set(false);
-        Poll.until(Duration.ofSeconds(10), "the hold back", () -> waiting.succeeded());
-        assertTrue(events.stream().noneMatch(e -> e.startsWith("lost: ")), events.toString());
+        int seen = lease.renewals;
+        ticker.advance(Duration.ofSeconds(3));
+        assertTrue(lease.renewals >= seen + 3, "renewals: " + lease.renewals);
+        assertFalse(waiting.isComplete(), "a late renewal ended the wait of a run whose Lease was never lost: " + events);
+        slow[0] = false;
+        ticker.advance(Duration.ofSeconds(1));
+        assertTrue(waiting.succeeded(), events.toString());
+        assertFalse(lost(), events.toString());
         assertTrue(events.stream().anyMatch(e -> e.startsWith("rollout lock renewed again")), events.toString());
+        assertEquals(1, keeper.lapses());
     }
 
     @Test
-    void renewalsThatFailAreRetriedAndAHoldThatRecoversIsKept() throws Exception {
+    void renewalsThatFailAreRetriedAndAHoldThatRecoversIsKept() {
         ScriptedLease lease = new ScriptedLease();
-        AtomicInteger failures = new AtomicInteger(2);
-        lease.renew = () -> failures.getAndDecrement() > 0 ? Future.failedFuture(new RuntimeException("500")) : Future.succeededFuture(true);
+        int[] failures = {2};
+        lease.renew = () -> failures[0]-- > 0 ? Future.failedFuture(new RuntimeException("500")) : Future.succeededFuture(true);
         LeaseKeeper keeper = keeper(lease, Duration.ofSeconds(3));
-        Poll.until(Duration.ofSeconds(20), "a renewal after the failures", () -> lease.renewals.get() >= 4);
-        assertTrue(events.stream().noneMatch(e -> e.startsWith("lost: ")), events.toString());
-        assertTrue(heldNow(keeper));
+        ticker.advance(Duration.ofSeconds(20));
+        assertTrue(lease.renewals >= 4, "renewals: " + lease.renewals);
+        assertFalse(lost(), events.toString());
+        assertTrue(keeper.held());
     }
 
     @Test
-    void anotherHolderEndsTheHoldAtTheNextRenewal() throws Exception {
+    void anotherHolderEndsTheHoldAtTheNextRenewal() {
         ScriptedLease lease = new ScriptedLease();
         LeaseKeeper keeper = keeper(lease, Duration.ofSeconds(3));
-        Poll.until(Duration.ofSeconds(10), "the Lease", () -> events.contains("acquired"));
+        assertTrue(events.contains("acquired"));
         lease.renew = () -> Future.succeededFuture(false);
-        Poll.until(Duration.ofSeconds(10), "the loss", () -> events.stream().anyMatch(e -> e.startsWith("lost: ")));
+        ticker.advance(Duration.ofSeconds(1));
         assertTrue(events.stream().anyMatch(e -> e.contains("another run holds it")), events.toString());
-        assertFalse(heldNow(keeper));
+        assertFalse(keeper.held());
+        assertFalse(keeper.whenHeld().succeeded());
     }
 
     @Test
-    void anAcquireAnsweredAfterItsHoldWouldHaveEndedIsNotActedOn() throws Exception {
+    void anAcquireAnsweredAfterItsHoldWouldHaveEndedIsNotActedOn() {
         ScriptedLease lease = new ScriptedLease();
         Duration duration = Duration.ofMillis(500); // hold: 400 ms after the send
-        lease.acquire = () -> {
-            Promise<LeaseLock.Attempt> p = Promise.promise();
-            if (lease.acquires.get() == 1) {
-                vertx.setTimer(800, id -> p.complete(new LeaseLock.Attempt(true, "me")));
-            } else {
-                p.complete(new LeaseLock.Attempt(true, "me"));
-            }
-            return p.future();
-        };
+        lease.acquire = () -> lease.acquires == 1 ? lease.later(Duration.ofMillis(800), new LeaseLock.Attempt(true, "me"))
+                : Future.succeededFuture(new LeaseLock.Attempt(true, "me"));
         keeper(lease, duration);
-        Poll.until(Duration.ofSeconds(10), "the Lease", () -> events.contains("acquired"));
-        assertEquals(2, lease.acquires.get(), "acted on an answer that came after its hold had ended: " + events);
+        ticker.advance(Duration.ofSeconds(3));
+        assertTrue(events.contains("acquired"), events.toString());
+        assertEquals(2, lease.acquires, "acted on an answer that came after its hold had ended: " + events);
     }
 
     @Test
-    void aLeaseTakenByForceEndsTheHoldAtOnceNotAtTheNextRenewal() throws Exception {
+    void aLeaseTakenByForceEndsTheHoldAtOnceNotAtTheNextRenewal() {
         ScriptedLease lease = new ScriptedLease();
         LeaseKeeper keeper = keeper(lease, Duration.ofSeconds(30)); // the next renewal 10 s away
-        Poll.until(Duration.ofSeconds(10), "the watch", () -> lease.watcher != null);
-        java.util.function.Consumer<String> watcher = lease.watcher;
-        context.runOnContext(v -> watcher.accept("operator"));
-        Poll.until(Duration.ofSeconds(5), "the loss", () -> events.stream().anyMatch(e -> e.startsWith("lost: ")));
+        Consumer<String> watcher = lease.watcher;
+        watcher.accept("operator");
         assertTrue(events.stream().anyMatch(e -> e.contains("taken over by operator")), events.toString());
-        assertFalse(heldNow(keeper));
-        assertEquals(0, lease.renewals.get(), "noticed by a renewal, not by the watch");
-        assertEquals(null, lease.watcher, "the watch outlived the hold");
+        assertFalse(keeper.held());
+        assertEquals(0, lease.renewals, "noticed by a renewal, not by the watch");
+        assertNull(lease.watcher, "the watch outlived the hold");
+        assertEquals(0, ticker.pending(), "no timer left behind");
     }
 
     @Test
-    void aConfirmationFindsADeletedLeaseAndEndsTheHold() throws Exception {
+    void aConfirmationFindsADeletedLeaseAndEndsTheHold() {
         ScriptedLease lease = new ScriptedLease();
         LeaseKeeper keeper = keeper(lease, Duration.ofSeconds(30));
-        Poll.until(Duration.ofSeconds(10), "the Lease", () -> events.contains("acquired"));
         lease.holder = null; // deleted, and the watch has not told yet
-        Promise<Throwable> confirmed = Promise.promise();
-        context.runOnContext(v -> keeper.confirm().onComplete(ar -> confirmed.complete(ar.failed() ? ar.cause() : null)));
-        Throwable e = confirmed.future().toCompletionStage().toCompletableFuture().get();
-        assertTrue(e instanceof GuardedPatch.Fenced, String.valueOf(e));
+        Future<Void> confirmed = keeper.confirm();
+        assertTrue(confirmed.cause() instanceof GuardedPatch.Fenced, String.valueOf(confirmed.cause()));
         assertTrue(events.stream().anyMatch(x -> x.contains("the Lease was deleted")), events.toString());
-        assertFalse(heldNow(keeper));
+        assertFalse(keeper.held());
     }
 
     @Test
-    void aConfirmationOfALeaseStillOursPasses() throws Exception {
+    void aConfirmationOfALeaseStillOursPasses() {
         ScriptedLease lease = new ScriptedLease();
         LeaseKeeper keeper = keeper(lease, Duration.ofSeconds(30));
-        Poll.until(Duration.ofSeconds(10), "the Lease", () -> events.contains("acquired"));
-        Promise<Throwable> confirmed = Promise.promise();
-        context.runOnContext(v -> keeper.confirm().onComplete(ar -> confirmed.complete(ar.failed() ? ar.cause() : null)));
-        assertEquals(null, confirmed.future().toCompletionStage().toCompletableFuture().get());
-        assertTrue(heldNow(keeper));
+        assertTrue(keeper.confirm().succeeded());
+        assertTrue(keeper.held());
+    }
+
+    @Test
+    void anEndedRunIgnoresTheLeaseAndReleasesWhatItHeld() {
+        ScriptedLease lease = new ScriptedLease();
+        LeaseKeeper keeper = keeper(lease, Duration.ofSeconds(10));
+        keeper.stopRenewing();
+        done = true;
+        ticker.advance(Duration.ofSeconds(30));
+        assertEquals(0, lease.renewals);
+        assertFalse(lost(), "an ended run's hold just runs out");
+        assertTrue(keeper.release().succeeded());
+        assertEquals(0, ticker.pending());
+    }
+
+    /** Every permitted effect type reaches a branch of its own in the runner, none its loud final one. */
+    @Test
+    void everyPermittedEffectTypeIsCarriedOut() {
+        List<LeaseEffect> effects = OneOfEach.of(LeaseEffect.class, type -> type == Duration.class ? Duration.ofSeconds(1)
+                : type == LeaseEffect.Timer.class ? LeaseEffect.Timer.RENEW : type == String.class ? "x"
+                : type == dev.crifresh.coordinator.base.ProgressListener.Level.class ? dev.crifresh.coordinator.base.ProgressListener.Level.WARN : null);
+        assertEquals(OneOfEach.permitted(LeaseEffect.class).size(), effects.size());
+        for (LeaseEffect effect : effects) {
+            LeaseKeeper keeper = keeper(new ScriptedLease(), Duration.ofSeconds(10));
+            try {
+                keeper.carryOut(effect);
+            } catch (IllegalStateException e) {
+                throw new AssertionError("LeaseKeeper does not carry out " + effect.getClass().getSimpleName(), e);
+            }
+        }
     }
 }
