@@ -124,6 +124,7 @@ final class RollingPhase {
         }
         if (!run.stopping()) {
             blockedBecause = rolls.startWhatFits(view::facts, view.safetyView(), budget);
+            rolls.dropped().forEach(name -> run.deleted(name, "the node was deleted during the run, before its turn"));
         }
         switch (RollingRules.afterPump(run.stopping(), rolls.noneInFlight(), rolls.queueEmpty())) {
             case IDLE -> run.feed(new RunInput.Idle());
