@@ -17,7 +17,7 @@ sealed interface NodeEffect {
     record Claim() implements NodeEffect {
     }
 
-    /** Evict its pods ({@link NodeDrain}). */
+    /** Evict its pods ({@link DrainRunner}). */
     record StartDrain() implements NodeEffect {
     }
 

@@ -52,7 +52,7 @@ public final class NodeRunner {
     private final Role role;
     private final int index;
     private final int total;
-    private final NodeDrain drain;
+    private final DrainRunner drain;
     private final ArrayDeque<Pending> inbox = new ArrayDeque<>();
     private final String note;
 
@@ -88,7 +88,7 @@ public final class NodeRunner {
         this.state = NodeStep.start(NodeState.RollFacts.of(name, ports.settings().runId(), resumeFrom,
                 ports.settings().rebootTimeout(), ports.settings().attestTimeout(),
                 new UnsentReboot.Allowance(ports.settings().leaseDuration(), ports.settings().clockSkew())));
-        this.drain = new NodeDrain(ports, name, () -> state instanceof Draining && epoch == drainEpoch, this::say,
+        this.drain = new DrainRunner(ports, name, () -> state instanceof Draining && epoch == drainEpoch, this::say,
                 () -> deliver(drainEpoch, new Drained()), why -> deliver(drainEpoch, new DrainFailed(why)));
     }
 

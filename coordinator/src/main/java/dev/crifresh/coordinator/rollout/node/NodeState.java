@@ -116,7 +116,7 @@ sealed interface NodeState {
         public boolean busy() { return true; }
     }
 
-    /** 3. Its pods are evicted ({@link NodeDrain}). */
+    /** 3. Its pods are evicted ({@link DrainStep}, run by {@link DrainRunner}). */
     record Draining(RollFacts roll) implements NodeState {
         public NodeState with(RollFacts r) { return new Draining(r); }
         public String word() { return "draining"; }

@@ -22,7 +22,7 @@ import java.util.List;
  *       healthy etcd — else the node is not touched ({@link NodeEnd.NotTouched}, {@link NodeEnd.TimedOut});</li>
  *   <li><b>Own + cordon</b> ({@code Owning}): one guarded patch sets {@code crifresh.dev/rollout=<runId>/draining} and,
  *       when the node was schedulable, cordons it with {@code crifresh.dev/cordoned=true};</li>
- *   <li><b>Drain</b> ({@code Draining}, {@link NodeDrain}) within {@code --drain-timeout}; {@code CrifreshDrained} once
+ *   <li><b>Drain</b> ({@code Draining}, {@link DrainStep}) within {@code --drain-timeout}; {@code CrifreshDrained} once
  *       per drain;</li>
  *   <li><b>Last-moment check</b> ({@code Checking}, {@link LastMomentCheck}) on a fresh read: go, wait (bounded by
  *       {@code --reboot-timeout}), roll back, or hands off;</li>

@@ -123,7 +123,7 @@ class NodeDrainTest {
         CoordinatorSettings settings = Harness.fastSettings().withDrainTimeout(timeout);
         RollPorts ports = DrainPorts.of(settings, pods, Ticker.of(vertx));
         context.runOnContext(v -> {
-            NodeDrain d = new NodeDrain(ports, "w1", () -> !drain.end.isDone(), drain.lines::add,
+            DrainRunner d = new DrainRunner(ports, "w1", () -> !drain.end.isDone(), drain.lines::add,
                     () -> drain.end.complete("drained"), why -> drain.end.complete("failed: " + why));
             d.start();
         });

@@ -31,7 +31,7 @@ class NodeDrainTickerTest {
 
     @Test
     void aPodABudgetKeepsIsRetriedWithBackoffUntilTheDeadline() {
-        NodeDrain drain = drain();
+        DrainRunner drain = drain();
         drain.start();
         assertEquals(1, evictions);
         ticker.advance(Duration.ofSeconds(2));
@@ -45,7 +45,7 @@ class NodeDrainTickerTest {
     @Test
     void withoutAWatchTheDrainListsAgainUntilThePodsAreGone() {
         answer = PodOps.Eviction.EVICTED;
-        NodeDrain drain = drain();
+        DrainRunner drain = drain();
         drain.start();
         assertEquals(1, evictions);
         ticker.advance(Duration.ofMillis(500));
@@ -59,9 +59,9 @@ class NodeDrainTickerTest {
         assertEquals(0, ticker.pending());
     }
 
-    private NodeDrain drain() {
+    private DrainRunner drain() {
         RollPorts ports = DrainPorts.of(CoordinatorSettings.defaults().withDrainTimeout(TIMEOUT), new Pods(), ticker);
-        return new NodeDrain(ports, "w1", () -> end == null, lines::add, () -> end = "drained", why -> end = "failed: " + why);
+        return new DrainRunner(ports, "w1", () -> end == null, lines::add, () -> end = "drained", why -> end = "failed: " + why);
     }
 
     /** The node's pods in memory; the watch cannot be started. */
