@@ -29,6 +29,15 @@ case "$command" in
   *) fail "input command must be plan or rollout, not '$command'" ;;
 esac
 
+# A boolean input: true or false (empty: false), as GitHub passes `with: {force: true}`.
+for boolean in FORCE DELETE_EMPTYDIR_DATA; do
+  var=INPUT_$boolean
+  case "${!var:-}" in
+    ''|true|false) ;;
+    *) fail "input $(tr 'A-Z_' 'a-z-' <<<"$boolean") must be true or false, not '${!var}'" ;;
+  esac
+done
+
 command -v jq >/dev/null 2>&1 || fail "jq is not installed (GitHub's runners have it; Debian/Ubuntu: apt-get install jq)"
 
 # --- Java 17+ ---
@@ -108,10 +117,19 @@ if [[ "$command" == rollout ]]; then
   add --max-unavailable "${INPUT_MAX_UNAVAILABLE:-}"
   add --action "${INPUT_ACTION:-}"
   add --reboot-driver "${INPUT_REBOOT_DRIVER:-}"
+  add --self-node "${INPUT_SELF_NODE:-}"
+  if [[ "${INPUT_FORCE:-}" == true ]]; then args+=("--force"); fi
+  if [[ "${INPUT_DELETE_EMPTYDIR_DATA:-}" == true ]]; then args+=("--delete-emptydir-data"); fi
 else
-  for ignored in MAX_UNAVAILABLE ACTION REBOOT_DRIVER; do
+  for ignored in MAX_UNAVAILABLE ACTION REBOOT_DRIVER SELF_NODE; do
     var=INPUT_$ignored
     if [[ -n "${!var:-}" ]]; then
+      echo "crifresh action: input $(tr 'A-Z_' 'a-z-' <<<"$ignored") applies to rollout only; plan ignores it" >&2
+    fi
+  done
+  for ignored in FORCE DELETE_EMPTYDIR_DATA; do
+    var=INPUT_$ignored
+    if [[ "${!var:-}" == true ]]; then
       echo "crifresh action: input $(tr 'A-Z_' 'a-z-' <<<"$ignored") applies to rollout only; plan ignores it" >&2
     fi
   done

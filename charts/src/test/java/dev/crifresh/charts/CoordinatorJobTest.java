@@ -131,6 +131,32 @@ class CoordinatorJobTest {
         assertTrue(e.getMessage().contains("coordinator.talosconfig.secretName"), e.getMessage());
     }
 
+    @Test
+    void forceAndDeleteEmptyDirDataAreOffUnlessSetAndTheJobKnowsWhereItRuns() {
+        JsonNode job = Chart.render(hookJob()).one("Job", "crifresh-coordinator-rollout");
+        List<String> plain = args(job);
+        assertFalse(plain.contains("--force") || plain.contains("--delete-emptydir-data"), plain.toString());
+        JsonNode env = job.path("spec").path("template").path("spec").path("containers").get(0).path("env");
+        Map<String, String> downward = new java.util.LinkedHashMap<>();
+        env.values().forEach(e -> {
+            if (e.has("valueFrom")) {
+                downward.put(e.path("name").asString(), e.path("valueFrom").path("fieldRef").path("fieldPath").asString());
+            }
+        });
+        assertEquals(Map.of("POD_NAME", "metadata.name", "POD_NAMESPACE", "metadata.namespace", "NODE_NAME", "spec.nodeName"), downward);
+
+        Map<String, Object> both = hookJob();
+        both.put("coordinator.force", true);
+        both.put("coordinator.deleteEmptyDirData", true);
+        List<String> args = args(Chart.render(both).one("Job", "crifresh-coordinator-rollout"));
+        assertTrue(args.contains("--force") && args.contains("--delete-emptydir-data"), args.toString());
+
+        Map<String, Object> wrong = hookJob();
+        wrong.put("coordinator.force", "yes");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Chart.render(wrong));
+        assertTrue(e.getMessage().contains("values don't meet the specifications of the schema"), e.getMessage());
+    }
+
     static List<String> args(JsonNode job) {
         return strings(job.path("spec").path("template").path("spec").path("containers").get(0).path("args"));
     }

@@ -144,9 +144,10 @@ final class PlanMode {
         List<NodeReport> nodes = new ArrayList<>();
         classified.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(c -> {
             Decision d = Decisions.of(c, settings.action());
-            String detail = settings.action() == Action.AUTO && d != Decision.SKIP
+            String leaving = Decisions.leaving(c.node());
+            String detail = leaving != null ? leaving + "; " + c.detail() : settings.action() == Action.AUTO && d != Decision.SKIP
                     ? NodeAction.forNode(Action.AUTO, c.node()).why() + "; " + c.detail() : c.detail();
-            nodes.add(new NodeReport(c.name(), c.node().role(), c.verdict(), c.reason(), d, Outcome.NOT_ATTEMPTED,
+            nodes.add(new NodeReport(c.name(), c.node().role(), c.verdict(), c.reason(), d, leaving != null ? Outcome.LEAVING : Outcome.NOT_ATTEMPTED,
                     c.markerSaysCurrent(), c.markerContradicts(), detail, Decisions.actionWire(c, settings.action(), d)));
         });
         List<String> order = Decisions.order(classified.values());

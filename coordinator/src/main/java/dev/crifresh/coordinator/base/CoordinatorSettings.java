@@ -33,6 +33,8 @@ import java.util.regex.Pattern;
  *                           waits with no side effect; zero refuses to reboot a node that carries the API server
  * @param allowNoAttestations proceed when no selected node carries a verifiable attestation (the run then reboots
  *                           them all); false stops before the first cordon, exit 6 (NoAttestations)
+ * @param drain              what a drain may evict ({@code --force}, {@code --delete-emptydir-data}) and where the
+ *                           coordinator runs (never evicted, its node never rolled)
  */
 public record CoordinatorSettings(
         String registry,
@@ -53,7 +55,8 @@ public record CoordinatorSettings(
         boolean podFieldSelector,
         StaleTaint staleTaint,
         Duration apiOutageBudget,
-        boolean allowNoAttestations) {
+        boolean allowNoAttestations,
+        DrainRules drain) {
 
     public static final String DEFAULT_LEASE_NAMESPACE = "crifresh";
     private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
@@ -74,6 +77,7 @@ public record CoordinatorSettings(
                 "--run-id '" + runId + "' must be 1-63 letters, digits, '.', '_' or '-'");
         require(clockSkew != null && !clockSkew.isNegative(), "clock skew must not be negative");
         require(staleTaint != null, "stale taint is missing");
+        require(drain != null, "drain rules are missing");
         require(apiOutageBudget != null && !apiOutageBudget.isNegative(), "--api-outage-budget must not be negative");
         if (nodeSelector != null && nodeSelector.isBlank()) {
             nodeSelector = null;
@@ -103,7 +107,8 @@ public record CoordinatorSettings(
                 true,
                 StaleTaint.PREFER_NO_SCHEDULE,
                 Duration.ZERO,
-                false);
+                false,
+                DrainRules.KUBECTL_DEFAULTS);
     }
 
     /** A fresh random run id such as {@code run-3f9a1c0e}. */
@@ -118,71 +123,71 @@ public record CoordinatorSettings(
     }
 
     public CoordinatorSettings withRegistry(String v) {
-        return new CoordinatorSettings(v, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(v, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withMaxUnavailable(String v) {
-        return new CoordinatorSettings(registry, v, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, v, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withAction(Action v) {
-        return new CoordinatorSettings(registry, maxUnavailable, v, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, v, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withConfigTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, v, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, v, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withDrainTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, v, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, v, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withRebootTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, v, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, v, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withAttestTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, v, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, v, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withLockTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, v, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, v, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withLeaseDuration(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, v, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, v, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withNodeSelector(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, v, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, v, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withMarkerAnnotation(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, v, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, v, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withMarkerCurrentValue(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, v, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, v, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withLeaseNamespace(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, v, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, v, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withRunId(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, v, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, v, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withClockSkew(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, v, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, v, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withPodFieldSelector(boolean v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, v, staleTaint, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, v, staleTaint, apiOutageBudget, allowNoAttestations, drain);
     }
 
     public CoordinatorSettings withStaleTaint(StaleTaint v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, v, apiOutageBudget, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, v, apiOutageBudget, allowNoAttestations, drain);
     }
 
     private static void positive(Duration d, String flag) {
@@ -196,10 +201,14 @@ public record CoordinatorSettings(
     }
 
     public CoordinatorSettings withAllowNoAttestations(boolean v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, v);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, v, drain);
     }
 
     public CoordinatorSettings withApiOutageBudget(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, v, allowNoAttestations);
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, v, allowNoAttestations, drain);
+    }
+
+    public CoordinatorSettings withDrain(DrainRules v) {
+        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, v);
     }
 }

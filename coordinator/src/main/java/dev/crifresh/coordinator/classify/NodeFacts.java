@@ -20,6 +20,7 @@ import java.util.Map;
  *                    {@link AttestationCondition#duplicated()} when the Node has several)
  * @param osImage     the Node's {@code status.nodeInfo.osImage} (e.g. {@code Talos (v1.14.1)}), or null
  * @param kubelet     the {@code Ready} condition's times, each null when absent or unreadable
+ * @param taintKeys   the keys of the Node's taints, in its order
  */
 public record NodeFacts(
         String name,
@@ -33,7 +34,8 @@ public record NodeFacts(
         Map<String, String> annotations,
         AttestationCondition attestation,
         String osImage,
-        ReadyTimes kubelet) {
+        ReadyTimes kubelet,
+        List<String> taintKeys) {
 
     /**
      * The {@code Ready} condition's times as the kubelet (or, for {@code Unknown}, the node lifecycle controller)
@@ -63,6 +65,14 @@ public record NodeFacts(
         internalIps = List.copyOf(internalIps);
         annotations = Map.copyOf(annotations);
         kubelet = kubelet == null ? ReadyTimes.NONE : kubelet;
+        taintKeys = taintKeys == null ? List.of() : List.copyOf(taintKeys);
+    }
+
+    public NodeFacts(String name, String uid, String resourceVersion, Role role, String bootId, boolean ready, boolean unschedulable,
+                     List<String> internalIps, Map<String, String> annotations, AttestationCondition attestation, String osImage,
+                     ReadyTimes kubelet) {
+        this(name, uid, resourceVersion, role, bootId, ready, unschedulable, internalIps, annotations, attestation, osImage, kubelet,
+                List.of());
     }
 
     public NodeFacts(String name, String uid, String resourceVersion, Role role, String bootId, boolean ready, boolean unschedulable,
@@ -115,7 +125,19 @@ public record NodeFacts(
         }
         return new NodeFacts(meta.getName(), meta.getUid(), meta.getResourceVersion(), role,
                 bootId == null || bootId.isBlank() ? null : bootId, ready, unschedulable, InternalIps.all(node), annotations, attestation, osImage,
-                kubelet);
+                kubelet, taintKeys(node));
+    }
+
+    private static List<String> taintKeys(Node node) {
+        if (node.getSpec() == null || node.getSpec().getTaints() == null) {
+            return List.of();
+        }
+        return node.getSpec().getTaints().stream().map(t -> t.getKey()).filter(k -> k != null).toList();
+    }
+
+    /** Whether the Node carries a taint with this key (any effect). */
+    public boolean tainted(String key) {
+        return taintKeys.contains(key);
     }
 
     /** Not Ready or cordoned: such a node already counts against the unavailability budget. */

@@ -3,6 +3,7 @@ package dev.crifresh.coordinator.cli;
 import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.Coordinator;
 import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.DrainRules;
 import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.driver.CommandDriver;
 import dev.crifresh.coordinator.driver.CommandTemplate;
@@ -78,6 +79,24 @@ public final class RolloutCommand implements Callable<Integer>, UsageChecked {
     @Option(names = "--drain-timeout", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
             description = "How long one node's drain may take, PDB-blocked evictions included (default: ${DEFAULT-VALUE}).")
     Duration drainTimeout;
+
+    @Option(names = "--force", defaultValue = "false",
+            description = "Also evict pods that declare no controller; evicted, such a pod is gone for good (kubectl drain's --force). "
+                    + "Without it a node running one is not rolled and the run fails at its end.")
+    boolean force;
+
+    @Option(names = "--delete-emptydir-data", defaultValue = "false",
+            description = "Also evict pods with emptyDir volumes; their data is lost (kubectl drain's --delete-emptydir-data). "
+                    + "Without it a node running one is not rolled and the run fails at its end.")
+    boolean deleteEmptyDirData;
+
+    @Option(names = "--self-node", paramLabel = "NODE",
+            description = "The node this coordinator runs on (a self-hosted runner's): never rolled by this run (default: $NODE_NAME).")
+    String selfNode;
+
+    @Option(names = "--self-pod", paramLabel = "NAMESPACE/NAME",
+            description = "This coordinator's own pod: never evicted (default: $POD_NAMESPACE/$POD_NAME).")
+    String selfPod;
 
     @Option(names = "--reboot-timeout", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
             description = "How long a rebooted node may take to return Ready with a new boot id; also how long nothing may be able to start (default: ${DEFAULT-VALUE}).")
@@ -185,7 +204,9 @@ public final class RolloutCommand implements Callable<Integer>, UsageChecked {
                     .withRebootTimeout(rebootTimeout)
                     .withAttestTimeout(attestTimeout)
                     .withLockTimeout(lockTimeout)
-                    .withLeaseDuration(leaseDuration);
+                    .withLeaseDuration(leaseDuration)
+                    .withDrain(SelfLocation.apply(new DrainRules(force, deleteEmptyDirData, null, null), selfNode, selfPod,
+                            System.getenv()));
             return runId == null ? s : s.withRunId(runId);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage(), e);

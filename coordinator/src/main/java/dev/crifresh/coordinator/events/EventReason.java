@@ -23,6 +23,8 @@ public enum EventReason {
     /** The node joined while the run was under way. */
     JOINED("CrifreshJoined", false),
     FAILED("CrifreshFailed", true),
+    /** A node to reboot left alone: its drain would lose pods without --force / --delete-emptydir-data, or the coordinator runs on it. */
+    NOT_ROLLED("CrifreshNotRolled", true),
     /** An earlier run's recorded reboot of the node was never carried out: released, rebooted again within the budget. */
     NOT_CARRIED_OUT("CrifreshRebootNotCarriedOut", true),
     /** An Alertmanager silence for the node could not be created or expired (a warning, never a stop). */

@@ -21,6 +21,12 @@ public final class CrifreshAnnotations {
     /** Why a node is rebooted again: an earlier run's recorded reboot was never carried out (in words, with the claim). */
     public static final String NOT_CARRIED_OUT = "crifresh.dev/reboot-not-carried-out";
 
+    /**
+     * {@code true} when crifresh set the cluster autoscaler's {@link ClusterAutoscaler#SCALE_DOWN_DISABLED} with its claim,
+     * so only then does the release remove that annotation (like {@link #CORDONED} for the cordon).
+     */
+    public static final String SCALE_DOWN_DISABLED = "crifresh.dev/scale-down-disabled";
+
     /** Every annotation the coordinator writes: a release drops each the node carries. */
-    public static final List<String> ALL = List.of(ROLLOUT, CORDONED, BOOT_ID, RECORDED_AT, NOT_CARRIED_OUT);
+    public static final List<String> ALL = List.of(ROLLOUT, CORDONED, BOOT_ID, RECORDED_AT, NOT_CARRIED_OUT, SCALE_DOWN_DISABLED);
 }

@@ -29,7 +29,9 @@ public final class NodePatches {
 
     /**
      * Ownership and cordon in one patch, decided on {@code node} (which carries no ownership): guarded by
-     * its resource version and UID; cordons (and records {@code crifresh.dev/cordoned=true}) when {@code cordon}.
+     * its resource version and UID; cordons (and records {@code crifresh.dev/cordoned=true}) when {@code cordon}. A node
+     * without the cluster autoscaler's {@code scale-down-disabled} annotation gets it ({@code "true"}), recorded with
+     * {@code crifresh.dev/scale-down-disabled=true} so that the release removes only what crifresh set.
      */
     public static String claim(Node node, String ownership, boolean cordon) {
         return claim(node, ownership, cordon, null);
@@ -47,6 +49,11 @@ public final class NodePatches {
         }
         if (notCarriedOut != null) {
             ops.putAnnotation(CrifreshAnnotations.NOT_CARRIED_OUT, notCarriedOut);
+        }
+        if (!ops.annotations.containsKey(ClusterAutoscaler.SCALE_DOWN_DISABLED)) {
+            // held nodes are not scaled down meanwhile; an annotation someone else set is theirs, left as it is
+            ops.putAnnotation(ClusterAutoscaler.SCALE_DOWN_DISABLED, "true");
+            ops.putAnnotation(CrifreshAnnotations.SCALE_DOWN_DISABLED, "true");
         }
         return ops.json();
     }
@@ -84,7 +91,8 @@ public final class NodePatches {
 
     /**
      * Drops every crifresh annotation the node carries; uncordons only when {@code uncordon} (crifresh
-     * cordoned it) and the node is still cordoned. Guarded by the ownership and cordon values read.
+     * cordoned it) and the node is still cordoned; removes the autoscaler's {@code scale-down-disabled} only when
+     * crifresh recorded setting it. Guarded by the ownership, cordon and annotation values read.
      */
     public static String release(Node node, boolean uncordon) {
         return release(node, uncordon, null);
@@ -97,6 +105,13 @@ public final class NodePatches {
         ops.testUid();
         if (bootId != null) {
             ops.test("/status/nodeInfo/bootID", bootId);
+        }
+        if ("true".equals(ops.annotations.get(CrifreshAnnotations.SCALE_DOWN_DISABLED))
+                && "true".equals(ops.annotations.get(ClusterAutoscaler.SCALE_DOWN_DISABLED))) {
+            // only the autoscaler annotation crifresh set, and only while it still holds crifresh's value
+            ops.testPresentAnnotation(ClusterAutoscaler.SCALE_DOWN_DISABLED);
+            ops.testPresentAnnotation(CrifreshAnnotations.SCALE_DOWN_DISABLED);
+            ops.removeAnnotation(ClusterAutoscaler.SCALE_DOWN_DISABLED);
         }
         for (String key : CrifreshAnnotations.ALL) {
             ops.removeAnnotation(key);

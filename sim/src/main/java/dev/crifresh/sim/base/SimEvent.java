@@ -35,6 +35,8 @@ public record SimEvent(Instant at, String node, Kind kind, String detail) {
         POD_UNSCHEDULABLE,
         /** The node joined the cluster during the run (an autoscaler's scale-out): Node created, agent started. */
         NODE_JOINED,
+        /** The node's Node object was deleted during the run (a scale-down): its pods and its agent are gone with it. */
+        NODE_DELETED,
         /** A batch-job pod completed and is gone. */
         BATCH_JOB_FINISHED,
         /** The simulation itself failed to do something (the node then never attests); detail says what. */

@@ -27,6 +27,7 @@ final class EventText {
             case POD_SCHEDULED -> "scheduler placed " + e.detail() + " here";
             case POD_UNSCHEDULABLE -> "scheduler: " + e.detail();
             case NODE_JOINED -> "joined the cluster (" + e.detail() + ")";
+            case NODE_DELETED -> "deleted from the cluster (" + e.detail() + ")";
             case BATCH_JOB_FINISHED -> "batch job pod " + e.detail() + " completed";
             case PLATFORM_ERROR -> "SIMULATION ERROR: " + e.detail();
         };

@@ -4,6 +4,7 @@ import dev.crifresh.common.kube.ConditionContract;
 import dev.crifresh.sim.scenario.Marker;
 import dev.crifresh.sim.scenario.NodeSpec;
 import dev.crifresh.sim.scenario.Role;
+import dev.crifresh.sim.scenario.TaintSpec;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -75,6 +76,11 @@ public final class NodeObjects {
         if (spec.role() == Role.CONTROL_PLANE) {
             node.editSpec().addNewTaint().withKey(CONTROL_PLANE_LABEL).withEffect("NoSchedule").endTaint().endSpec();
         }
+        for (TaintSpec taint : spec.taints()) {
+            // the cluster autoscaler's taints carry the Unix time they were set as their value
+            node.editSpec().addNewTaint().withKey(taint.key()).withValue(String.valueOf(now.getEpochSecond()))
+                    .withEffect(taint.effect()).endTaint().endSpec();
+        }
         return node.build();
     }
 
@@ -105,8 +111,9 @@ public final class NodeObjects {
     }
 
     /**
-     * The pods running on a node: {@code evictable} application pods owned by a ReplicaSet, one DaemonSet
-     * pod, and on control-plane nodes a static (mirror) pod. Only the application pods may be evicted.
+     * The pods running on a node: {@code evictable} application pods owned by a ReplicaSet, its bare pods (no owner)
+     * and emptyDir pods (a ReplicaSet's, with an emptyDir volume), one DaemonSet pod, and on control-plane nodes a
+     * static (mirror) pod. Only the pods in {@link #APP_NAMESPACE} may be evicted.
      */
     public static List<Pod> pods(NodeSpec spec, String nodeUid) {
         List<Pod> pods = new ArrayList<>();
@@ -119,6 +126,30 @@ public final class NodeObjects {
                     .endMetadata()
                     .withNewSpec().withNodeName(spec.name())
                     .addNewContainer().withName("web").withImage("ghcr.io/example/web:1.4.2").endContainer().endSpec()
+                    .withNewStatus().withPhase("Running").endStatus()
+                    .build());
+        }
+        for (int i = 0; i < spec.barePods(); i++) {
+            // created straight with a nodeName, as `kubectl run` or a hand-written manifest does: no controller
+            pods.add(new PodBuilder()
+                    .withNewMetadata().withName(barePodName(spec.name(), i)).withNamespace(APP_NAMESPACE)
+                    .addToLabels("app", "debug").endMetadata()
+                    .withNewSpec().withNodeName(spec.name())
+                    .addNewContainer().withName("shell").withImage("ghcr.io/example/toolbox:1.0").endContainer().endSpec()
+                    .withNewStatus().withPhase("Running").endStatus()
+                    .build());
+        }
+        for (int i = 0; i < spec.emptyDirPods(); i++) {
+            pods.add(new PodBuilder()
+                    .withNewMetadata().withName(scratchPodName(spec.name(), i)).withNamespace(APP_NAMESPACE)
+                    .addToLabels("app", "cache")
+                    .addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet").withName("cache-5c6d7e8f9a")
+                    .withUid("rs-cache-5c6d7e8f9a").withController(true).endOwnerReference()
+                    .endMetadata()
+                    .withNewSpec().withNodeName(spec.name())
+                    .addNewContainer().withName("cache").withImage("ghcr.io/example/cache:3.1")
+                    .addNewVolumeMount().withName("scratch").withMountPath("/var/cache/app").endVolumeMount().endContainer()
+                    .addNewVolume().withName("scratch").withNewEmptyDir().endEmptyDir().endVolume().endSpec()
                     .withNewStatus().withPhase("Running").endStatus()
                     .build());
         }
@@ -171,6 +202,16 @@ public final class NodeObjects {
 
     public static String batchJobPodName(String node) {
         return "nightly-report-" + node;
+    }
+
+    /** A pod without an owner: {@code <node>-bare-<i>}. */
+    public static String barePodName(String node, int index) {
+        return node + "-bare-" + index;
+    }
+
+    /** A ReplicaSet pod with an emptyDir volume: {@code <node>-scratch-<i>}. */
+    public static String scratchPodName(String node, int index) {
+        return node + "-scratch-" + index;
     }
 
     public static String appPodName(String node, int index) {

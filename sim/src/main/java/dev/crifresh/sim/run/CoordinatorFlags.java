@@ -3,6 +3,7 @@ package dev.crifresh.sim.run;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.DrainRules;
 import dev.crifresh.coordinator.base.StaleTaint;
 import dev.crifresh.coordinator.gate.EtcdCheckMode;
 import dev.crifresh.coordinator.gate.GateSettings;
@@ -43,6 +44,7 @@ public final class CoordinatorFlags {
                 .withDrainTimeout(DRAIN_TIMEOUT)
                 .withLockTimeout(LOCK_TIMEOUT)
                 .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT)
+                .withDrain(new DrainRules(c.force(), c.deleteEmptyDirData(), null, null))
                 // The simulated API server runs beside the simulated nodes, not on one of them: rebooting the only
                 // control plane does not take it away as it would on hardware, which a budget tells the coordinator.
                 .withApiOutageBudget(c.rebootTimeout());

@@ -8,6 +8,8 @@ import java.time.Duration;
  * @param maxUnavailable a count ("1") or a percentage ("25%"), as the coordinator's flag takes it
  * @param staleTaint     the coordinator's {@code --stale-taint}
  * @param gates          the rollout gates' flags (pull proof, etcd, blockers)
+ * @param force          the coordinator's {@code --force}: evict pods that declare no controller
+ * @param deleteEmptyDirData the coordinator's {@code --delete-emptydir-data}: evict pods with emptyDir volumes
  */
 public record CoordinatorSpec(
         String maxUnavailable,
@@ -16,7 +18,15 @@ public record CoordinatorSpec(
         Duration rebootTimeout,
         Duration attestTimeout,
         ScenarioStaleTaint staleTaint,
-        GateSpec gates) {
+        GateSpec gates,
+        boolean force,
+        boolean deleteEmptyDirData) {
+
+    /** With kubectl drain's defaults: neither --force nor --delete-emptydir-data. */
+    public CoordinatorSpec(String maxUnavailable, ScenarioAction action, Duration configTimeout, Duration rebootTimeout,
+            Duration attestTimeout, ScenarioStaleTaint staleTaint, GateSpec gates) {
+        this(maxUnavailable, action, configTimeout, rebootTimeout, attestTimeout, staleTaint, gates, false, false);
+    }
 
     /** Without gate flags: the gates' defaults. */
     public CoordinatorSpec(String maxUnavailable, ScenarioAction action, Duration configTimeout, Duration rebootTimeout,

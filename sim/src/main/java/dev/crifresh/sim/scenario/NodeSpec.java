@@ -1,6 +1,7 @@
 package dev.crifresh.sim.scenario;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * One node as the deploy job finds it (docs/scenarios.md). Times are relative: the boot happened
@@ -23,6 +24,12 @@ import java.time.Duration;
  * @param osImage      what the node's kubelet reports in {@code status.nodeInfo.osImage}, any string (a custom build,
  *                     another OS, or empty); null: {@code Talos (<talosVersion>)}. It changes only what crifresh reads
  *                     from the Node, never how the simulated node behaves ({@code talosVersion} decides that)
+ * @param barePods     pods without an owner on the node ({@code <node>-bare-<i>}): a drain refuses them without --force
+ * @param emptyDirPods ReplicaSet pods with an emptyDir volume ({@code <node>-scratch-<i>}): refused without
+ *                     --delete-emptydir-data
+ * @param taints       taints the Node carries from the start
+ * @param deletedAfter null: the Node stays; else its Node object is deleted this long after the coordinator starts (a
+ *                     scale-down), with its pods
  */
 public record NodeSpec(
         String name,
@@ -45,7 +52,26 @@ public record NodeSpec(
         Duration joinsAfter,
         ClockSpec clock,
         TalosVersion talosVersion,
-        String osImage) {
+        String osImage,
+        int barePods,
+        int emptyDirPods,
+        List<TaintSpec> taints,
+        Duration deletedAfter) {
+
+    public NodeSpec {
+        taints = taints == null ? List.of() : List.copyOf(taints);
+    }
+
+    /** Without bare or emptyDir pods, taints or a deletion. */
+    public NodeSpec(String name, Role role, Duration bootedAgo, Duration containerdStartedAfterBoot,
+            Duration configWrittenAfterBoot, CredentialChoice credential, ConfigUpdate configUpdate, Marker marker,
+            AgentMode agent, boolean ready, boolean cordoned, RebootBehaviour reboot, int pods, EtcdMember etcd,
+            BatchJobSpec batchJob, Credential containerdCredential, boolean containerdCredentialSticks,
+            Duration joinsAfter, ClockSpec clock, TalosVersion talosVersion, String osImage) {
+        this(name, role, bootedAgo, containerdStartedAfterBoot, configWrittenAfterBoot, credential, configUpdate, marker,
+                agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks,
+                joinsAfter, clock, talosVersion, osImage, 0, 0, List.of(), null);
+    }
 
     /** A node with an always-correct clock on the default Talos version. */
     public NodeSpec(String name, Role role, Duration bootedAgo, Duration containerdStartedAfterBoot,

@@ -44,13 +44,19 @@ public final class ScenarioReader {
             List.of("registry", "desiredCredential", "revokedCredentials", "coordinator", "simulation", "alerts", "nodes");
     private static final List<String> COORDINATOR_FIELDS = List.of("maxUnavailable", "action",
             "configTimeoutSeconds", "rebootTimeoutSeconds", "attestTimeoutSeconds", "staleTaint", "pullProof", "pullProofImage",
-            "pullProofTimeoutSeconds", "etcdCheck", "blockOnAlert", "blockOnPodSelector", "blockTimeoutSeconds");
+            "pullProofTimeoutSeconds", "etcdCheck", "blockOnAlert", "blockOnPodSelector", "blockTimeoutSeconds", "force", "deleteEmptyDirData");
     private static final List<String> SIMULATION_FIELDS = List.of("rebootMillis", "containerdRestartsOnConfigChange",
             "podTerminationMillis");
     private static final List<String> NODE_FIELDS = List.of("name", "role", "bootedSecondsAgo",
             "containerdStartedSecondsAfterBoot", "configWrittenSecondsAfterBoot", "credential", "configUpdate",
             "marker", "agent", "ready", "cordoned", "reboot", "pods", "etcd", "batchJob",
-            "containerdCredential", "containerdCredentialSticks", "joinsAfterSeconds", "clock", "talosVersion", "osImage");
+            "containerdCredential", "containerdCredentialSticks", "joinsAfterSeconds", "clock", "talosVersion", "osImage",
+            "barePods", "emptyDirPods", "taints", "deletedAfterSeconds");
+    private static final List<String> TAINT_FIELDS = List.of("key", "effect");
+    private static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
+    /** A taint key: an optional DNS-subdomain prefix and '/', then a name (as kube-apiserver validates it). */
+    private static final Pattern TAINT_KEY = Pattern.compile(
+            "([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
     private static final List<String> CLOCK_FIELDS = List.of("offsetAtBootSeconds", "steppedSecondsAfterBoot", "everyBoot");
     private static final List<String> CREDENTIAL_FIELDS = List.of("username", "password");
     private static final List<String> CONFIG_UPDATE_FIELDS = List.of("afterSeconds", "credential");
@@ -180,7 +186,9 @@ public final class ScenarioReader {
                 c.positiveSeconds("rebootTimeoutSeconds", seconds(d.rebootTimeout())),
                 c.positiveSeconds("attestTimeoutSeconds", seconds(d.attestTimeout())),
                 c.choice("staleTaint", d.staleTaint(), ScenarioStaleTaint.class),
-                gates(c));
+                gates(c),
+                c.bool("force", d.force()),
+                c.bool("deleteEmptyDirData", d.deleteEmptyDirData()));
     }
 
     private static GateSpec gates(YamlObject c) throws ScenarioException {
@@ -316,7 +324,56 @@ public final class ScenarioReader {
                 n.has("joinsAfterSeconds") ? n.seconds("joinsAfterSeconds", null, false) : null,
                 clock(n, bootedAgo),
                 talosVersion(n),
-                osImage(n));
+                osImage(n),
+                n.wholeNumber("barePods", 0, 0, MAX_PODS),
+                n.wholeNumber("emptyDirPods", 0, 0, MAX_PODS),
+                taints(n),
+                deletedAfter(n));
+    }
+
+    private static List<TaintSpec> taints(YamlObject n) throws ScenarioException {
+        JsonNode list = n.raw("taints");
+        if (list == null) {
+            if (n.has("taints")) {
+                throw new ScenarioException(n.pathOf("taints") + ": no value given, expected a list of {key, effect}");
+            }
+            return List.of();
+        }
+        if (!list.isArray() || list.size() > MAX_LIST) {
+            throw new ScenarioException(n.pathOf("taints") + ": expected a list of at most " + MAX_LIST + " {key, effect}, got "
+                    + YamlObject.describe(list));
+        }
+        List<TaintSpec> taints = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            YamlObject t = YamlObject.of(list.get(i), n.pathOf("taints") + "[" + i + "]", TAINT_FIELDS);
+            String key = t.string("key", null, false);
+            if (key.length() > 316 || !TAINT_KEY.matcher(key).matches()) {
+                throw new ScenarioException(t.pathOf("key") + ": '" + key + "' is not a taint key (e.g. ToBeDeletedByClusterAutoscaler)");
+            }
+            String effect = t.string("effect", "NoSchedule", false);
+            if (!TAINT_EFFECTS.contains(effect)) {
+                throw new ScenarioException(t.pathOf("effect") + ": unknown value '" + effect + "', expected "
+                        + String.join(" | ", TAINT_EFFECTS));
+            }
+            TaintSpec taint = new TaintSpec(key, effect);
+            if (taints.stream().anyMatch(o -> o.key().equals(key) && o.effect().equals(effect))) {
+                throw new ScenarioException(t.pathOf("key") + ": duplicate taint " + key + ":" + effect);
+            }
+            taints.add(taint);
+        }
+        return taints;
+    }
+
+    private static Duration deletedAfter(YamlObject n) throws ScenarioException {
+        if (!n.has("deletedAfterSeconds")) {
+            return null;
+        }
+        Duration after = n.seconds("deletedAfterSeconds", null, false);
+        if (n.has("joinsAfterSeconds") && after.compareTo(n.seconds("joinsAfterSeconds", null, false)) <= 0) {
+            throw new ScenarioException(n.pathOf("deletedAfterSeconds") + ": must be after joinsAfterSeconds (the node is deleted"
+                    + " after it joined)");
+        }
+        return after;
     }
 
     private static ClockSpec clock(YamlObject n, Duration bootedAgo) throws ScenarioException {

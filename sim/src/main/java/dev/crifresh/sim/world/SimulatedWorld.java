@@ -332,6 +332,18 @@ public final class SimulatedWorld implements AutoCloseable {
                 platform.schedule(() -> join(spec, index), spec.joinsAfter().toNanos(), TimeUnit.NANOSECONDS);
             }
         }
+        for (SimulatedNode node : nodes()) {
+            Duration after = node.spec().deletedAfter();
+            if (after != null) {
+                platform.schedule(() -> platformAction(node, () -> deleteNode(node.name())), after.toNanos(), TimeUnit.NANOSECONDS);
+            }
+        }
+        for (int i = 0; i < scenario.nodes().size(); i++) {
+            NodeSpec spec = scenario.nodes().get(i);
+            if (spec.joinsAfter() != null && spec.deletedAfter() != null) {
+                platform.schedule(() -> deleteNode(spec.name()), spec.deletedAfter().toNanos(), TimeUnit.NANOSECONDS);
+            }
+        }
         for (var alert : scenario.alerts()) {
             if (alert.clearsAfter() != null) {
                 platform.schedule(() -> record(new SimEvent(Instant.now(), null, SimEvent.Kind.ALERT_CLEARED, alert.name())),
@@ -353,6 +365,26 @@ public final class SimulatedWorld implements AutoCloseable {
                         TimeUnit.NANOSECONDS);
             }
         }
+    }
+
+    /**
+     * A scale-down: the machine goes away with its agent and its pods, then its Node object is deleted. The simulation
+     * forgets it (a reboot request for it then fails: no such node).
+     */
+    private void deleteNode(String name) {
+        SimulatedNode node = nodes.remove(name);
+        if (node == null) {
+            return;
+        }
+        node.stopAgent();
+        for (Pod pod : api.client().pods().inAnyNamespace().list().getItems()) {
+            if (name.equals(pod.getSpec().getNodeName())) {
+                api.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                        .withGracePeriod(0).delete();
+            }
+        }
+        api.client().nodes().withName(name).delete();
+        record(new SimEvent(Instant.now(), name, SimEvent.Kind.NODE_DELETED, "its Node object was deleted (a scale-down)"));
     }
 
     private void finishBatchJob(SimulatedNode node) {
@@ -396,6 +428,9 @@ public final class SimulatedWorld implements AutoCloseable {
         if (node.rebootRequested(kubelet, agentStarter)) {
             long backIn = requestedAt + scenario.simulation().reboot().toNanos() - System.nanoTime();
             platform.schedule(() -> platformAction(node, () -> {
+                if (nodes.get(node.name()) != node) {
+                    return; // deleted while it was down: it never comes back
+                }
                 node.rebootCompleted(kubelet, launcher, agentStarter);
                 podThread.execute(() -> pods.nodeUp(node.name()));
             }), Math.max(0, backIn), TimeUnit.NANOSECONDS);

@@ -162,8 +162,8 @@ class ScenarioReaderTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiterString = " => ", textBlock = """
             'foo: 1\nnodes: [{name: a}]' => 'foo: unknown field, expected one of: registry, desiredCredential, revokedCredentials, coordinator, simulation, alerts, nodes'
-            'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks, joinsAfterSeconds, clock, talosVersion, osImage'
-            'coordinator: {maxUnavailble: 1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailble: unknown field, expected one of: maxUnavailable, action, configTimeoutSeconds, rebootTimeoutSeconds, attestTimeoutSeconds, staleTaint, pullProof, pullProofImage, pullProofTimeoutSeconds, etcdCheck, blockOnAlert, blockOnPodSelector, blockTimeoutSeconds'
+            'nodes: [{name: a, rebooot: ok}]' => 'nodes[0] (a).rebooot: unknown field, expected one of: name, role, bootedSecondsAgo, containerdStartedSecondsAfterBoot, configWrittenSecondsAfterBoot, credential, configUpdate, marker, agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks, joinsAfterSeconds, clock, talosVersion, osImage, barePods, emptyDirPods, taints, deletedAfterSeconds'
+            'coordinator: {maxUnavailble: 1}\nnodes: [{name: a}]' => 'coordinator.maxUnavailble: unknown field, expected one of: maxUnavailable, action, configTimeoutSeconds, rebootTimeoutSeconds, attestTimeoutSeconds, staleTaint, pullProof, pullProofImage, pullProofTimeoutSeconds, etcdCheck, blockOnAlert, blockOnPodSelector, blockTimeoutSeconds, force, deleteEmptyDirData'
             'simulation: {rebootSeconds: 1}\nnodes: [{name: a}]' => 'simulation.rebootSeconds: unknown field, expected one of: rebootMillis, containerdRestartsOnConfigChange, podTerminationMillis'
             'nodes: [{name: a, role: master}]' => 'nodes[0] (a).role: unknown value ''master'', expected worker | control-plane'
             'nodes: [{name: a, marker: maybe}]' => 'nodes[0] (a).marker: unknown value ''maybe'', expected current | stale | absent'
@@ -223,11 +223,44 @@ class ScenarioReaderTest {
             'nodes: [{name: a, clock: {offsetAtBootSeconds: -3000000000}}]' => 'nodes[0] (a).clock.offsetAtBootSeconds: -3000000000 puts the clock at boot before 1970-01-01'
             'nodes: [{name: a, clock: {offsetAtBootSeconds: 5e9}}]' => 'nodes[0] (a).clock.offsetAtBootSeconds: 5.0E9 is out of range (at most 4000000000 seconds)'
             'nodes: [{name: a, clock: {everyBoot: sometimes}}]' => 'nodes[0] (a).clock.everyBoot: expected true or false, got ''sometimes'''
+            'nodes: [{name: a, barePods: -1}]' => 'nodes[0] (a).barePods: must be between 0 and 200, got -1'
+            'nodes: [{name: a, emptyDirPods: 2.5}]' => 'nodes[0] (a).emptyDirPods: expected a whole number, got 2.5'
+            'nodes: [{name: a, taints: [{key: ToBeDeletedByClusterAutoscaler, effect: Sometimes}]}]' => 'nodes[0] (a).taints[0].effect: unknown value ''Sometimes'', expected NoSchedule | PreferNoSchedule | NoExecute'
+            'nodes: [{name: a, taints: [{key: ''a b''}]}]' => 'nodes[0] (a).taints[0].key: ''a b'' is not a taint key (e.g. ToBeDeletedByClusterAutoscaler)'
+            'nodes: [{name: a, taints: [{key: x, value: y}]}]' => 'nodes[0] (a).taints[0].value: unknown field, expected one of: key, effect'
+            'nodes: [{name: a, taints: ToBeDeletedByClusterAutoscaler}]' => 'nodes[0] (a).taints: expected a list of at most 100 {key, effect}, got ''ToBeDeletedByClusterAutoscaler'''
+            'nodes: [{name: a, deletedAfterSeconds: -2}]' => 'nodes[0] (a).deletedAfterSeconds: must not be negative, got -2'
+            'nodes: [{name: a, joinsAfterSeconds: 3, deletedAfterSeconds: 2}]' => 'nodes[0] (a).deletedAfterSeconds: must be after joinsAfterSeconds (the node is deleted after it joined)'
+            'coordinator: {force: yes}\nnodes: [{name: a}]' => 'coordinator.force: expected true or false, got ''yes'''
             """)
     void rejects(String yaml, String message) {
         ScenarioException e = assertThrows(ScenarioException.class,
                 () -> ScenarioReader.parse(yaml.replace("\\n", "\n")));
         assertEquals(message, e.getMessage());
+    }
+
+    @Test
+    void drainAndAutoscalerFieldsAreRead() throws Exception {
+        Scenario s = ScenarioReader.parse("""
+                coordinator: {force: true, deleteEmptyDirData: true}
+                nodes:
+                  - {name: a, barePods: 2, emptyDirPods: 1, deletedAfterSeconds: 1.5,
+                     taints: [{key: ToBeDeletedByClusterAutoscaler, effect: NoSchedule}, {key: DeletionCandidateOfClusterAutoscaler, effect: PreferNoSchedule}]}
+                  - {name: b}
+                """);
+        assertEquals(true, s.coordinator().force());
+        assertEquals(true, s.coordinator().deleteEmptyDirData());
+        NodeSpec a = s.nodes().get(0);
+        assertEquals(2, a.barePods());
+        assertEquals(1, a.emptyDirPods());
+        assertEquals(Duration.ofMillis(1500), a.deletedAfter());
+        assertEquals(List.of(new TaintSpec("ToBeDeletedByClusterAutoscaler", "NoSchedule"),
+                new TaintSpec("DeletionCandidateOfClusterAutoscaler", "PreferNoSchedule")), a.taints());
+        NodeSpec b = s.nodes().get(1);
+        assertEquals(0, b.barePods());
+        assertEquals(List.of(), b.taints());
+        assertEquals(null, b.deletedAfter());
+        assertEquals(false, ScenarioReader.parse("nodes: [{name: a}]").coordinator().force());
     }
 
     @Test

@@ -13,7 +13,9 @@ sealed interface DrainEffect {
         /** The back-off before refused evictions are tried again. */
         RETRY,
         /** The next list of the node's pods. */
-        RELIST
+        RELIST,
+        /** The next "still waiting" line, naming the pods the drain waits for and why. */
+        PROGRESS
     }
 
     /** (Re)set one timer (an earlier one of the same kind is cancelled); answered with {@link DrainInput.TimerFired}. */

@@ -30,6 +30,8 @@ import java.util.Set;
  *       not refused are evicted, each once per round, through the Eviction API;</li>
  *   <li><b>Back off</b>: a refused (PDB) or failed eviction, and a failed list without a watch, wait one delay of
  *       {@link #retryPolicy} — one sequence for both — before the refused pods are tried again;</li>
+ *   <li><b>Say</b> what it waits for while it waits — each pod named, with why: evicted and still terminating, eviction
+ *       requested, refused by a PodDisruptionBudget (429), or failed — every {@link #progressMillis} (30 s at most);</li>
  *   <li><b>Fail</b> when the deadline fires first, naming what it waited for.</li>
  * </ol>
  * Which pods are evicted is {@link DrainSelection}'s; this decides only when.
@@ -41,6 +43,8 @@ final class DrainStep {
 
     /** Upper bound of the safety-net re-list period while the watch runs. */
     static final Duration RELIST = Duration.ofSeconds(5);
+    /** Upper bound of the period of the "still waiting" line while a drain waits. */
+    static final Duration PROGRESS = Duration.ofSeconds(30);
 
     private DrainStep() {
     }
@@ -53,7 +57,7 @@ final class DrainStep {
         if (in instanceof Start start) {
             Book book = Book.fresh(start.timeout());
             return new Step(new Listing(s.epoch() + 1, book), List.of(new Close(), new ArmTimer(Timer.DEADLINE, start.timeout()),
-                    new ListPods(), new Watch()));
+                    new ArmTimer(Timer.PROGRESS, Duration.ofMillis(progressMillis(start.timeout()))), new ListPods(), new Watch()));
         }
         if (in instanceof Stop) {
             return book(s) == null ? stay(s) : new Step(new Idle(s.epoch() + 1), List.of(new Close()));
@@ -189,6 +193,10 @@ final class DrainStep {
         if (timer == Timer.RELIST) {
             return new Step(s, List.of(new ListPods()));
         }
+        if (timer == Timer.PROGRESS) {
+            return new Step(s, List.of(new Say(stillWaiting(book)), new ArmTimer(Timer.PROGRESS,
+                    Duration.ofMillis(progressMillis(book.timeout())))));
+        }
         throw new IllegalStateException("unhandled drain timer " + timer);
     }
 
@@ -224,6 +232,19 @@ final class DrainStep {
     /** The delay of the book's latest back-off. */
     private static long backoff(Book book) {
         return retryPolicy(book.timeout()).delay(book.retries()).toMillis();
+    }
+
+    /** The "still waiting" line: how many pods the drain waits for, each named with why. */
+    static String stillWaiting(DrainState.Book book) {
+        if (book.lastLeft() < 0) {
+            return "draining: still waiting: " + book.waitDetail();
+        }
+        return "draining: still waiting for " + book.lastLeft() + (book.lastLeft() == 1 ? " pod: " : " pods: ") + book.waitDetail();
+    }
+
+    /** How often a drain that waits says what it waits for: every 30 s at most, a quarter of a shorter drain timeout. */
+    static long progressMillis(Duration timeout) {
+        return Math.min(PROGRESS.toMillis(), Math.max(pollMillis(timeout), timeout.toMillis() / 4));
     }
 
     /** The safety-net re-list period while the watch runs: a quarter of the drain timeout, at most {@link #RELIST}. */

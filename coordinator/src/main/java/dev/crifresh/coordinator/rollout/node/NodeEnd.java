@@ -86,10 +86,13 @@ public sealed interface NodeEnd {
         public String rerun() { return "releases it and reboots it within the budget"; }
     }
 
-    /** The node was deleted during its roll: nothing is patched, it is gone. */
+    /**
+     * The node was deleted during its roll (a scale-down, say): nothing is patched, it is gone, and its containerd with it
+     * — not a failure, the run goes on.
+     */
     record Deleted(String why) implements NodeEnd {
-        public Outcome outcome() { return Outcome.FAILED; }
-        public StopReason stops() { return StopReason.NODE_FAILED; }
+        public Outcome outcome() { return Outcome.DELETED; }
+        public StopReason stops() { return null; }
         public String rerun() { return "does not see it"; }
     }
 

@@ -56,6 +56,10 @@ public sealed interface RunEvent {
     record Placed(EvictionPlacement placement) implements RunEvent {
     }
 
+    /** A node to reboot that the run leaves alone (its drain would lose pods, the coordinator runs on it): why. */
+    record NotRolled(String node, String why) implements RunEvent {
+    }
+
     /** The roll begins. */
     record RollStarted(List<String> order, int budget, int selected) implements RunEvent {
     }

@@ -70,6 +70,9 @@ public final class RunObserver implements Consumer<RunEvent> {
                 events.emit(p.placement().seed(), EventReason.SEED, "no fresh node can take evicted pods: rolled first and alone ("
                         + p.placement().seedPods() + " pods to evict)");
             }
+        } else if (e instanceof RunEvent.NotRolled n) {
+            progress.log(ProgressListener.Level.ERROR, n.node() + ": " + n.why());
+            events.emit(n.node(), EventReason.NOT_ROLLED, n.why());
         } else if (e instanceof RunEvent.RollStarted r) {
             progress.line(r.order().isEmpty() ? "nothing to reboot" : "rolling " + r.order().size() + " node(s), max-unavailable "
                     + r.budget() + " of " + r.selected() + ": " + String.join(", ", r.order()));

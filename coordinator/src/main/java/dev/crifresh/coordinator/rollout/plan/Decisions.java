@@ -5,6 +5,7 @@ import dev.crifresh.coordinator.base.NodeAction;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
+import dev.crifresh.coordinator.kube.ClusterAutoscaler;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.report.Decision;
 import java.util.Collection;
@@ -16,7 +17,7 @@ public final class Decisions {
     }
 
     public static Decision of(Classification c, Action action) {
-        if (c.verdict() == NodeVerdict.FRESH) {
+        if (c.verdict() == NodeVerdict.FRESH || leaving(c.node()) != null) {
             return Decision.SKIP;
         }
         if (c.verdict() == NodeVerdict.CONFIG_PENDING) {
@@ -33,6 +34,21 @@ public final class Decisions {
         return decision == Decision.SKIP ? null : NodeAction.forNode(action, c.node()).wire();
     }
 
+    /**
+     * Why the node is leaving the cluster (the report's detail), or null: it carries the cluster autoscaler's
+     * {@code ToBeDeletedByClusterAutoscaler} (being drained for deletion) or {@code DeletionCandidateOfClusterAutoscaler}
+     * (found unneeded) taint. Such a node is not rolled: its containerd goes with it, and a reboot would only fight the
+     * autoscaler's drain.
+     */
+    public static String leaving(NodeFacts n) {
+        for (String key : ClusterAutoscaler.LEAVING_TAINTS) {
+            if (n.tainted(key)) {
+                return "leaving: the cluster autoscaler is removing it (taint " + key + "); not rolled";
+            }
+        }
+        return null;
+    }
+
     /** An earlier run's ownership annotation on the node, or null. */
     public static Ownership leftover(NodeFacts n) {
         return Ownership.parse(n.annotation(CrifreshAnnotations.ROLLOUT));
@@ -41,7 +57,7 @@ public final class Decisions {
     /** The nodes a rollout would reboot (or with action none, wait for), in the order it would start them. */
     public static List<String> order(Collection<Classification> classifications) {
         List<NodeFacts> toRoll = classifications.stream()
-                .filter(c -> c.verdict().needsReboot())
+                .filter(c -> c.verdict().needsReboot() && leaving(c.node()) == null)
                 .map(Classification::node)
                 .toList();
         return RolloutOrder.order(toRoll).stream().map(NodeFacts::name).toList();

@@ -24,7 +24,8 @@ import java.util.function.Function;
  * What a run does with each node, decided once on the classifications (pure; the {@code plan} command and the
  * {@code rollout} both use it):
  * <ol>
- *   <li>a node deleted since it was classified is not attempted;</li>
+ *   <li>a node deleted since it was classified is reported deleted;</li>
+ *   <li>a node the cluster autoscaler is removing ({@link Decisions#leaving}) is not rolled: reported leaving;</li>
  *   <li>a node an earlier run left in phase rebooting or verifying is <b>resumed</b> (only waited for, outside
  *       the budget) when its action is reboot;</li>
  *   <li>any other node an earlier run left owned is a <b>leftover</b>: released first, then decided like the
@@ -46,7 +47,7 @@ public record RolloutPlan(List<NodePlan> nodes, List<NodeFacts> reboots, List<No
                    Set<String> fresh) {
 
     /** What the plan does with one node. */
-    public enum Step { DELETED, RESUME, SKIP, BECAME_FRESH, REBOOT, WAIT }
+    public enum Step { DELETED, LEAVING, RESUME, SKIP, BECAME_FRESH, REBOOT, WAIT }
 
     /**
      * One node's step, with what the report records for it now.
@@ -78,7 +79,12 @@ public record RolloutPlan(List<NodePlan> nodes, List<NodeFacts> reboots, List<No
             String name = start.name();
             NodeFacts f = facts.apply(name);
             if (f == null) {
-                nodes.add(new NodePlan(name, Step.DELETED, null, null, Outcome.NOT_ATTEMPTED, "the node was deleted during the run"));
+                nodes.add(new NodePlan(name, Step.DELETED, null, null, Outcome.DELETED, "the node was deleted during the run"));
+                continue;
+            }
+            String leaving = Decisions.leaving(f);
+            if (leaving != null) {
+                nodes.add(new NodePlan(name, Step.LEAVING, Decision.SKIP, null, Outcome.LEAVING, leaving));
                 continue;
             }
             Classification now = latest.getOrDefault(name, start);

@@ -12,7 +12,7 @@ import dev.crifresh.coordinator.report.StopReason;
  */
 record DeletedWhileWaited(Outcome outcome, String detail, RunInput.Halt halt) {
     static DeletedWhileWaited fromConfigWait() {
-        return new DeletedWhileWaited(Outcome.NOT_ATTEMPTED, "the node was deleted during the run", null);
+        return new DeletedWhileWaited(Outcome.DELETED, "the node was deleted during the run", null);
     }
 
     static DeletedWhileWaited fromFreshWait(String name) {

@@ -17,7 +17,8 @@ import java.time.Duration;
  * {@link JoinedDecisions} carries it out, each type by its own {@link Handler} method):
  * <ol>
  *   <li>fresh: skipped;</li>
- *   <li>config-pending after its whole wait: the run fails, as the config wait would have;</li>
+ *   <li>config-pending after its whole wait: it failed, and the run fails (exit 3) once the other nodes are done — its
+ *       node group's machine config is the likely cause;</li>
  *   <li>stale or unknown: its action ({@link NodeAction}) is decided, and with action auto announced; auto's wait
  *       is over once the reboots began, so a node joining then is rebooted (fail toward rebooting). Then, if the
  *       run is stopping, it is not attempted; a reboot during auto's wait follows the wait; another reboot is
@@ -27,6 +28,10 @@ import java.time.Duration;
 sealed interface JoinedDecision {
     /** How the report's detail of a joined node begins. */
     String JOINED = "joined during the run; ";
+
+    /** Why a node joins with the old credential, most likely: what created it was not updated. */
+    String LIKELY_CAUSE = "the likely cause is its node group's machine config (the autoscaler's template for new nodes)"
+            + " still carrying the old credential: update it, then roll this node";
 
     /** Who carries the decisions out: one method per type. */
     interface Handler {
@@ -60,9 +65,9 @@ sealed interface JoinedDecision {
         if (latest.verdict() == NodeVerdict.CONFIG_PENDING) {
             String within = NodeRunner.seconds(attestTimeout);
             return new TimedOut(new RunEffect.NodeRecord(name, Decision.WAIT, Outcome.FAILED, JOINED
-                    + "its config did not hold the desired credential within " + within + ": " + latest.detail()),
+                    + "its config did not hold the desired credential within " + within + ": " + latest.detail() + "; " + LIKELY_CAUSE),
                     new RunInput.Halt(StopReason.TIMED_OUT, name + " joined during the run and its config did not hold the desired"
-                            + " credential for " + registry + " within " + within));
+                            + " credential for " + registry + " within " + within + ": " + LIKELY_CAUSE));
         }
         NodeAction resolved = NodeAction.forNode(action, facts);
         if (resolved.action() == Action.NONE && action == Action.AUTO && stage == NodeEventStage.ROLLING) {
@@ -115,7 +120,7 @@ sealed interface JoinedDecision {
     record Skip(RunEffect.NodeRecord record, RunEvent.JoinedDecided event) implements JoinedDecision {
     }
 
-    /** Config-pending after its wait: recorded as failed, and the run halts. */
+    /** Config-pending after its wait: recorded as failed; {@code halt}: how the run fails once everything else is done. */
     record TimedOut(RunEffect.NodeRecord record, RunInput.Halt halt) implements JoinedDecision {
     }
 

@@ -67,7 +67,7 @@ final class JoinedDecisions implements JoinedDecision.Handler {
     @Override
     public void timedOut(JoinedDecision.TimedOut t) {
         results.record(t.record());
-        run.feed(t.halt());
+        results.failAtEnd(t.halt().reason(), t.halt().why()); // the other nodes are still rolled
         afterDecided();
     }
 

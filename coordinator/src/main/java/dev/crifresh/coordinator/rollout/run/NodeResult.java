@@ -29,14 +29,15 @@ record NodeResult(Decision decision, Outcome outcome, String detail) {
     }
 
     /**
-     * The node's report line: a finished roll's outcome wins over what the run recorded; a node nothing
+     * The node's report line: a finished roll's outcome wins over what the run recorded (but a roll that failed because
+     * its Node was deleted is reported deleted); a node nothing
      * was recorded for is not-attempted, and says so when the run stopped.
      */
     NodeReport report(Classification c, Action action, NodeRunner roll, boolean stopped) {
         Decision d = decision != null ? decision : Decisions.of(c, action);
         Outcome o = outcome != null ? outcome : Outcome.NOT_ATTEMPTED;
         String why = detail != null ? detail : c.detail();
-        if (roll != null && roll.outcome() != null) {
+        if (roll != null && roll.outcome() != null && outcome != Outcome.DELETED) {
             o = roll.outcome();
             why = roll.detail();
         } else if (outcome == null && stopped) {

@@ -21,6 +21,8 @@ final class RollScheduler {
     private final Map<String, NodeRunner> rolls = new LinkedHashMap<>();
     private final List<NodeRunner> queue = new ArrayList<>();
     private final Set<String> inFlight = new LinkedHashSet<>();
+    /** The queued nodes the last {@link #startWhatFits} dropped because they were deleted. */
+    private final List<String> dropped = new ArrayList<>();
     /** The stale worker rolled first and alone because no fresh node can take evicted pods, until it ends. */
     private String seed;
 
@@ -82,6 +84,11 @@ final class RollScheduler {
         inFlight.remove(roll.name());
     }
 
+    /** The queued nodes the last {@link #startWhatFits} dropped because they were deleted (a copy). */
+    List<String> dropped() {
+        return List.copyOf(dropped);
+    }
+
     /** Abandons every roll in flight (the run is interrupted); they count as in flight no more. */
     void abandonInFlight(String why) {
         for (NodeRunner roll : rolls.values()) {
@@ -109,6 +116,7 @@ final class RollScheduler {
      * @return why the first queued node that could not start waits, or null
      */
     String startWhatFits(Function<String, NodeFacts> facts, List<NodeFacts> nodes, int budget) {
+        dropped.clear();
         NodeRunner seedRoll = seed == null ? null : rolls.get(seed);
         Map<String, Role> flying = new LinkedHashMap<>();
         inFlight.forEach(n -> flying.put(n, rolls.get(n).role()));
@@ -124,6 +132,7 @@ final class RollScheduler {
                 case DROP -> {
                     queue.remove(roll);
                     roll.abandon("not attempted: the node was deleted during the run");
+                    dropped.add(roll.name());
                 }
                 default -> throw new IllegalStateException("unhandled move " + move);
             }

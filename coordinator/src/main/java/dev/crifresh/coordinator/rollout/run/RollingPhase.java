@@ -42,6 +42,9 @@ final class RollingPhase {
 
         /** Runs later on the run's context (not re-entrant: a roll may report from inside {@link #pump}). */
         void later(Runnable action);
+
+        /** The node's roll failed because its Node was deleted: reported deleted, with why. */
+        void deleted(String node, String why);
     }
 
     private final RollScheduler rolls = new RollScheduler();
@@ -121,6 +124,7 @@ final class RollingPhase {
         }
         if (!run.stopping()) {
             blockedBecause = rolls.startWhatFits(view::facts, view.safetyView(), budget);
+            rolls.dropped().forEach(name -> run.deleted(name, "the node was deleted during the run, before its turn"));
         }
         switch (RollingRules.afterPump(run.stopping(), rolls.noneInFlight(), rolls.queueEmpty())) {
             case IDLE -> run.feed(new RunInput.Idle());
@@ -136,6 +140,10 @@ final class RollingPhase {
         NodeEnd end = roll.end();
         NodeFacts again = view.facts(roll.name());
         RollingRules.AfterEnd after = RollingRules.afterEnd(roll.name(), end, again != null);
+        String deleted = RollingRules.deleted(end, again != null);
+        if (deleted != null) {
+            run.deleted(roll.name(), deleted);
+        }
         if (after.halt() != null) {
             run.feed(after.halt());
         }

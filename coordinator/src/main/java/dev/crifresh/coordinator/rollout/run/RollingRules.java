@@ -35,9 +35,21 @@ final class RollingRules {
     record AfterEnd(RunInput.Halt halt, boolean rollAgain, boolean untaintFirst) {
     }
 
-    /** @param stillThere whether the run still sees the node (a deleted one is not rolled again) */
+    /**
+     * @param stillThere whether the run still sees the node (a deleted one is not rolled again, and a failure it ended with
+     *                   does not stop the run: it failed because its Node went away — a scale-down — and its containerd
+     *                   with it)
+     */
     static AfterEnd afterEnd(String node, NodeEnd end, boolean stillThere) {
-        RunInput.Halt halt = end.stops() == null ? null : new RunInput.Halt(end.stops(), node + ": " + end.why());
+        RunInput.Halt halt = end.stops() == null || !stillThere ? null : new RunInput.Halt(end.stops(), node + ": " + end.why());
         return new AfterEnd(halt, end instanceof NodeEnd.NotCarriedOut && stillThere, end.outcome() == Outcome.REBOOTED);
+    }
+
+    /** The report's detail for a node whose roll ended because (or while) its Node was deleted, or null when it was not. */
+    static String deleted(NodeEnd end, boolean stillThere) {
+        if (end instanceof NodeEnd.Deleted || stillThere || end.outcome() != Outcome.FAILED) {
+            return null;
+        }
+        return "the node was deleted during its rollout (" + end.why() + ")";
     }
 }

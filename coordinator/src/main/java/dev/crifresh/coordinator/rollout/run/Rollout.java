@@ -13,6 +13,7 @@ import dev.crifresh.coordinator.kube.EventOps;
 import dev.crifresh.coordinator.kube.LeaseLock;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
+import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.api.Fence;
@@ -293,6 +294,11 @@ public final class Rollout {
         @Override
         public void later(Runnable action) {
             context.runOnContext(v -> action.run());
+        }
+
+        @Override
+        public void deleted(String node, String why) {
+            results.ended(node, Outcome.DELETED, why);
         }
 
         @Override

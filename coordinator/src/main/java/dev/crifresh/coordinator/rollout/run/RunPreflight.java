@@ -14,11 +14,15 @@ import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
 import dev.crifresh.coordinator.rollout.plan.ApiAway;
 import dev.crifresh.coordinator.rollout.plan.NoAttestations;
+import dev.crifresh.coordinator.rollout.plan.NotRolled;
 import dev.crifresh.coordinator.rollout.plan.RolloutOrder;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
 import dev.crifresh.coordinator.rollout.view.NodeView;
 import dev.crifresh.coordinator.rollout.view.PodCounts;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import dev.crifresh.coordinator.report.Outcome;
+import dev.crifresh.coordinator.report.StopReason;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import java.time.Duration;
@@ -29,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -41,7 +46,8 @@ import java.util.function.Consumer;
  *       Nodes an earlier run may already have rebooted are only waited for and not checked.</li>
  *   <li>{@link #release}: an earlier run's annotations are dropped from nodes it had not rebooted, those it
  *       cordoned uncordoned — each a claim (the Lease read first) guarded by the ownership this run decided on.</li>
- *   <li>{@link #place}: the stale nodes rebooted here are tainted, an earlier run's taints dropped from the
+ *   <li>{@link #place}: the nodes it leaves alone ({@link NotRolled}: its own node, a drain that would lose pods) are
+ *       reported failed and dropped; the stale nodes rebooted here are tainted, an earlier run's taints dropped from the
  *       others, and with no fresh capacity the seed moved to the front ({@link RolloutPlan#eviction}).</li>
  * </ol>
  * Called on the run's context.
@@ -174,7 +180,37 @@ final class RunPreflight {
      * @param fresh the nodes fresh by now: where evicted pods should land
      * @param over  whether the run ended meanwhile: then nothing is tainted (its end already took the taints off)
      */
-    Future<RunInput> place(List<NodeFacts> ordered, Set<String> fresh, BooleanSupplier over) {
+    Future<RunInput> place(List<NodeFacts> all, Set<String> fresh, BooleanSupplier over) {
+        return notRolled(all).compose(skip -> {
+            List<NodeFacts> ordered = all.stream().filter(f -> !skip.containsKey(f.name())).toList();
+            skip.forEach((name, why) -> {
+                results.ended(name, Outcome.FAILED, why);
+                results.failAtEnd(StopReason.NODE_FAILED, name + " was not rolled: " + why.replaceFirst("^not rolled: ", ""));
+                observer.accept(new RunEvent.NotRolled(name, why));
+            });
+            return placeRolled(ordered, fresh, over);
+        });
+    }
+
+    /**
+     * The nodes rebooted here that the run leaves alone ({@link NotRolled}): the coordinator's own node, and nodes whose
+     * drain would lose pods. Their pods are listed once, now; a node whose pods cannot be listed is rolled (its drain
+     * applies the same rules).
+     */
+    private Future<Map<String, String>> notRolled(List<NodeFacts> ordered) {
+        List<NodeFacts> here = RolloutPlan.rebootedHere(ordered);
+        Map<String, List<Pod>> pods = new ConcurrentHashMap<>();
+        List<Future<Void>> lists = new ArrayList<>();
+        for (NodeFacts f : here) {
+            lists.add(ports.pods().podsOn(f.name()).map(list -> {
+                pods.put(f.name(), list);
+                return null;
+            }));
+        }
+        return Future.join(lists).otherwiseEmpty().map(v -> NotRolled.decide(here, pods, settings.drain()));
+    }
+
+    private Future<RunInput> placeRolled(List<NodeFacts> ordered, Set<String> fresh, BooleanSupplier over) {
         RolloutPlan.Eviction eviction = RolloutPlan.eviction(settings.staleTaint(), ordered, view.nodes(results.names()), fresh);
         Future<Map<String, Integer>> counts = eviction.seedNeeded() ? PodCounts.evictable(ports.pods(), eviction.toTaint())
                 : Future.succeededFuture(Map.of());

@@ -13,6 +13,7 @@ import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,8 @@ final class RunResults {
     private final Map<String, NodeResult> results = new HashMap<>();
     private final List<String> rebootOrder = new ArrayList<>();
     private EvictionPlacement placement;
+    /** Failures that do not stop the run but fail it once everything else is done (reason, why), in order. */
+    private final List<Map.Entry<StopReason, String>> deferred = new ArrayList<>();
 
     /** A node classified at the start, or decided after it joined. */
     void classified(Classification c) {
@@ -83,6 +86,14 @@ final class RunResults {
         }
     }
 
+    /**
+     * The run goes on, but ends failed for this: a node left stale on purpose (not drainable, the coordinator's own)
+     * or a node that joined with the old credential. The highest exit code among them wins.
+     */
+    void failAtEnd(StopReason reason, String why) {
+        deferred.add(Map.entry(reason, why));
+    }
+
     void placed(EvictionPlacement placement) {
         this.placement = placement;
     }
@@ -98,8 +109,14 @@ final class RunResults {
             nodes.add(results.getOrDefault(c.name(), NodeResult.NONE).report(c, action, rolls.apply(c.name()), stop != null));
         }
         StopReason reason = stop == null ? StopReason.COMPLETED : stop.reason();
-        Result result = stop == null ? Result.SUCCEEDED : reason == StopReason.LOCK_LOST ? Result.LEASE_LOST : Result.FAILED;
-        Report report = Report.of(result, nodes, rebootOrder, reason, stop == null ? null : stop.why())
+        String why = stop == null ? null : stop.why();
+        if (stop == null && !deferred.isEmpty()) {
+            reason = deferred.stream().map(Map.Entry::getKey).max(Comparator.comparingInt(StopReason::exitCode)).orElseThrow();
+            why = String.join("; ", deferred.stream().map(Map.Entry::getValue).toList());
+        }
+        Result result = reason == StopReason.COMPLETED ? Result.SUCCEEDED
+                : reason == StopReason.LOCK_LOST ? Result.LEASE_LOST : Result.FAILED;
+        Report report = Report.of(result, nodes, rebootOrder, reason, why)
                 .withJoinedDuringRun(joined).withGates(gates);
         return placement == null ? report : report.withPlacement(placement);
     }

@@ -105,7 +105,7 @@ class DrainStepTest {
      */
     static Stream<Arguments> table() {
         String rows = """
-                Idle     | Start        | Listing  +1 | Close ArmTimer ListPods Watch
+                Idle     | Start        | Listing  +1 | Close ArmTimer ArmTimer ListPods Watch
                 Idle     | Stop         | same        |
                 Idle     | Listed       | same        |
                 Idle     | ListFailed   | same        |
@@ -115,7 +115,7 @@ class DrainStepTest {
                 Idle     | Answered     | same        |
                 Idle     | NotSent      | same        |
                 Idle     | TimerFired   | same        |
-                Drained  | Start        | Listing  +1 | Close ArmTimer ListPods Watch
+                Drained  | Start        | Listing  +1 | Close ArmTimer ArmTimer ListPods Watch
                 Drained  | Stop         | same        |
                 Drained  | Listed       | same        |
                 Drained  | ListFailed   | same        |
@@ -125,7 +125,7 @@ class DrainStepTest {
                 Drained  | Answered     | same        |
                 Drained  | NotSent      | same        |
                 Drained  | TimerFired   | same        |
-                TimedOut | Start        | Listing  +1 | Close ArmTimer ListPods Watch
+                TimedOut | Start        | Listing  +1 | Close ArmTimer ArmTimer ListPods Watch
                 TimedOut | Stop         | same        |
                 TimedOut | Listed       | same        |
                 TimedOut | ListFailed   | same        |
@@ -135,7 +135,7 @@ class DrainStepTest {
                 TimedOut | Answered     | same        |
                 TimedOut | NotSent      | same        |
                 TimedOut | TimerFired   | same        |
-                Listing  | Start        | Listing  +1 | Close ArmTimer ListPods Watch
+                Listing  | Start        | Listing  +1 | Close ArmTimer ArmTimer ListPods Watch
                 Listing  | Stop         | Idle     +1 | Close
                 Listing  | Listed       | Listing     | ArmTimer Say Evict
                 Listing  | ListFailed   | Listing     | ArmTimer
@@ -145,7 +145,7 @@ class DrainStepTest {
                 Listing  | Answered     | Listing     | ArmTimer ListPods
                 Listing  | NotSent      | Listing     |
                 Listing  | TimerFired   | TimedOut +1 | Close TellFailed
-                Watching | Start        | Listing  +1 | Close ArmTimer ListPods Watch
+                Watching | Start        | Listing  +1 | Close ArmTimer ArmTimer ListPods Watch
                 Watching | Stop         | Idle     +1 | Close
                 Watching | Listed       | Watching    | ArmTimer Say Evict
                 Watching | ListFailed   | Watching    | ArmTimer
@@ -246,6 +246,25 @@ class DrainStepTest {
                 + "shop/web-1 (evicted, still terminating), shop/cache (eviction requested)";
         assertEquals(new TimedOut(step.state().epoch(), why), step.state());
         assertEquals(List.of(new Close(), new TellFailed(why)), step.effects());
+    }
+
+    @Test
+    void whileItWaitsItNamesThePodsAndWhyAtLeastEvery30Seconds() {
+        DrainStep.Step start = DrainStep.next(DrainStep.idle(), new Start(Duration.ofMinutes(10)));
+        assertEquals(new ArmTimer(Timer.PROGRESS, Duration.ofSeconds(30)), start.effects().get(2), "30 s with the default 10m timeout");
+        assertEquals(2500, DrainStep.progressMillis(Duration.ofSeconds(10)), "a quarter of a shorter drain timeout");
+        Pod other = pod("cache", "u4");
+        DrainStep.Step step = run(started(), new Listed(List.of(DB, WEB)),
+                new Answered(List.of(new EvictionAnswer(DB, Eviction.BLOCKED, null), new EvictionAnswer(WEB, Eviction.EVICTED, null))),
+                new Listed(List.of(DB, terminating(WEB), other)), new Listed(List.of(DB, terminating(WEB), other)));
+        DrainState before = step.state();
+        step = run(before, new TimerFired(Timer.PROGRESS));
+        assertEquals(before, step.state(), "saying it changes nothing");
+        assertEquals(List.of(new Say("draining: still waiting for 3 pods: shop/db-0 (eviction refused by a PodDisruptionBudget), "
+                        + "shop/web-1 (evicted, still terminating), shop/cache (eviction requested)"),
+                new ArmTimer(Timer.PROGRESS, Duration.ofMillis(2500))), step.effects(), "and again after the same period");
+        assertEquals("draining: still waiting: its pods were not listed yet",
+                ((Say) run(started(), new TimerFired(Timer.PROGRESS)).effects().get(0)).text());
     }
 
     @Test

@@ -577,7 +577,7 @@ class NodeStepTest {
                 Arguments.of(new NodeEnd.MayHaveRebooted("w"), Outcome.FAILED, StopReason.NODE_FAILED),
                 Arguments.of(new NodeEnd.Untellable("w"), Outcome.FAILED, StopReason.NODE_FAILED),
                 Arguments.of(new NodeEnd.ResumedStillStale("w"), Outcome.FAILED, StopReason.NODE_FAILED),
-                Arguments.of(new NodeEnd.Deleted("w"), Outcome.FAILED, StopReason.NODE_FAILED),
+                Arguments.of(new NodeEnd.Deleted("w"), Outcome.DELETED, null),
                 Arguments.of(new NodeEnd.ProofFailed("w"), Outcome.FAILED, StopReason.NODE_FAILED),
                 Arguments.of(new NodeEnd.ReleaseFailed("w", true), Outcome.REBOOTED, StopReason.NODE_FAILED),
                 Arguments.of(new NodeEnd.ReleaseFailed("w", false), Outcome.FAILED, StopReason.NODE_FAILED),

@@ -69,6 +69,7 @@ class RunObserverTest {
                 new RunEvent.ApiOutageAllowed("cp1", "the API server goes away with it"),
                 new RunEvent.LeftoverReleased("w2", true),
                 new RunEvent.Placed(EvictionPlacement.off(List.of("w3"))),
+                new RunEvent.NotRolled("w2", "not rolled: draining it would lose a pod"),
                 new RunEvent.RollStarted(List.of("w1"), 1, 1),
                 new RunEvent.Blocked("waiting for the budget"),
                 new RunEvent.FreshWaitStarted("none", Duration.ofMinutes(1), List.of("w1")),

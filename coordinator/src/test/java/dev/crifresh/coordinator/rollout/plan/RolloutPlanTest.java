@@ -81,12 +81,12 @@ public class RolloutPlanTest {
     }
 
     @Test
-    void aNodeDeletedSinceItWasClassifiedIsNotAttempted() {
+    void aNodeDeletedSinceItWasClassifiedIsReportedDeleted() {
         NodeFacts f = facts("gone", Role.WORKER, null, null, false);
         RolloutPlan plan = RolloutPlan.decide(Action.REBOOT, List.of(classified(f, NodeVerdict.STALE)), Map.of(), n -> null);
         RolloutPlan.NodePlan n = plan.nodes().get(0);
         assertEquals(RolloutPlan.Step.DELETED, n.step());
-        assertEquals(Outcome.NOT_ATTEMPTED, n.outcome());
+        assertEquals(Outcome.DELETED, n.outcome());
         assertEquals("the node was deleted during the run", n.detail());
         assertTrue(plan.reboots().isEmpty());
     }

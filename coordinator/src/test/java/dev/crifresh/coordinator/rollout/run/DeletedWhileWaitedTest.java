@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 /** A node deleted while waited for ({@link DeletedWhileWaited}): not attempted in the config wait, a failure in the fresh wait. */
 class DeletedWhileWaitedTest {
     @Test
-    void fromTheConfigWaitItLeavesTheRunNotAttempted() {
-        assertEquals(new DeletedWhileWaited(Outcome.NOT_ATTEMPTED, "the node was deleted during the run", null),
+    void fromTheConfigWaitItLeavesTheRunReportedDeleted() {
+        assertEquals(new DeletedWhileWaited(Outcome.DELETED, "the node was deleted during the run", null),
                 DeletedWhileWaited.fromConfigWait());
     }
 

@@ -3,6 +3,7 @@ package dev.crifresh.coordinator.rollout.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.classify.Classification;
@@ -76,13 +77,16 @@ class JoinedDecisionTest {
     }
 
     @Test
-    void aNodeStillConfigPendingFailsAndHaltsTheRun() {
+    void aNodeStillConfigPendingFailsTheRunAtItsEndNamingTheMachineConfig() {
         JoinedDecision.TimedOut t = (JoinedDecision.TimedOut) decide(latest(facts(OLD), NodeVerdict.CONFIG_PENDING), Action.AUTO,
                 NodeEventStage.WAITING, false);
         assertEquals(new RunEffect.NodeRecord("w9", Decision.WAIT, Outcome.FAILED,
-                "joined during the run; its config did not hold the desired credential within 5m: the detail"), t.record());
+                "joined during the run; its config did not hold the desired credential within 5m: the detail; "
+                        + JoinedDecision.LIKELY_CAUSE), t.record());
         assertEquals(new RunInput.Halt(StopReason.TIMED_OUT,
-                "w9 joined during the run and its config did not hold the desired credential for registry.example within 5m"), t.halt());
+                "w9 joined during the run and its config did not hold the desired credential for registry.example within 5m: "
+                        + JoinedDecision.LIKELY_CAUSE), t.halt());
+        assertTrue(JoinedDecision.LIKELY_CAUSE.contains("node group's machine config"));
     }
 
     @Test

@@ -53,6 +53,17 @@ class RollingRulesTest {
         assertFalse(after.untaintFirst());
     }
 
+    @Test
+    void aFailureBecauseTheNodeWasDeletedStopsNothingAndIsReportedDeleted() {
+        NodeEnd failed = new NodeEnd.RolledBack("the claim was refused: the node was deleted", Outcome.FAILED);
+        assertNull(RollingRules.afterEnd("w1", failed, false).halt(), "a scale-down took its containerd with it");
+        assertEquals("the node was deleted during its rollout (the claim was refused: the node was deleted)",
+                RollingRules.deleted(failed, false));
+        assertNull(RollingRules.deleted(failed, true), "still there: a real failure");
+        assertNull(RollingRules.deleted(new NodeEnd.Deleted("gone"), false), "already says so");
+        assertNull(RollingRules.deleted(new NodeEnd.Rebooted("fresh"), false));
+    }
+
     /** Every permitted kind of end: the halt is the end's own stop, only a rebooted node is untainted first. */
     @Test
     void everyKindOfEnd() {
