@@ -113,6 +113,10 @@ public final class ContainerdConfigFile {
 
     public static Result parse(String toml) {
         Objects.requireNonNull(toml, "toml");
+        if (toml.startsWith("\uFEFF")) {
+            return new Failed("the file starts with a byte-order mark: containerd 2.x refuses it (go-toml v2:"
+                    + " \"invalid character at start of key\")");
+        }
         JsonNode root;
         try {
             root = CriRegistryConfig.TOML.readTree(toml);
@@ -126,6 +130,11 @@ public final class ContainerdConfigFile {
         }
         if (!root.isObject()) {
             return new Failed("not a TOML table");
+        }
+        try {
+            ContainerdKeys.check(root);
+        } catch (InvalidRegistryConfig e) {
+            return new Failed(e.getMessage());
         }
         JsonNode versionNode = root.get("version");
         int version = 0;
