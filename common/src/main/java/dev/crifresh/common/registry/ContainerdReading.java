@@ -19,9 +19,10 @@ import java.util.TreeMap;
  *       {@code version} is the last non-zero one in load order; a plugin's table in a later file
  *       replaces the earlier one whole. Merged version 0 or 1: the CRI plugin's table is {@code cri};
  *       2 and above: {@code io.containerd.grpc.v1.cri}, and a plugin key without a dot is refused.</li>
- *   <li><b>containerd 2.1 and 2.2</b> merge the files key by key first (the merged {@code version} is the last
- *       non-zero one); a merged version 1 or 2 is then migrated, and the CRI plugin's {@code registry} replaces
- *       the images plugin's whole. Neither loads a version above 3.</li>
+ *   <li><b>containerd 2.1 and 2.2</b> merge the files key by key first, starting from version 3; a version 0 or 1
+ *       file takes the version merged so far, so the merged {@code version} is the last one of 2 or above (3 if
+ *       none); a merged version 2 is then migrated, and the CRI plugin's {@code registry} replaces the images
+ *       plugin's whole. Neither loads a merged version above 3.</li>
  *   <li><b>containerd 2.3</b> migrates <em>each file</em> from its own version up to 4 before merging it, and
  *       the images plugin's migration runs at every step below 4, the 3 → 4 step included: a version 0–3 file's
  *       CRI {@code registry} replaces that file's images registry whole. It refuses an import whose version is
@@ -131,6 +132,9 @@ public final class ContainerdReading {
     private record Refused(String message) {
     }
 
+    /** {@code version.ConfigVersion} of containerd 2.0, 2.1 and 2.2: the version of the config a merge starts from. */
+    private static final int DEFAULT_VERSION_2_2 = 3;
+
     private ContainerdReading() {
     }
 
@@ -237,7 +241,7 @@ public final class ContainerdReading {
                         + " table (" + (d.parsed().version() <= 1 && d.parsed().section(ContainerdConfigFile.CRI_SHORT)
                         .defined() ? "cri" : ContainerdConfigFile.CRI_V1_PLUGIN) + "), which containerd 2.3 moves"
                         + " over that file's io.containerd.cri.v1.images registry and 2.1 and 2.2 move only when"
-                        + " the merged version is 1 or 2";
+                        + " the merged version is 2 (a version 0 or 1 file takes the version merged before it)";
             }
         }
         return "the files' versions (" + versions(documents) + ")";
@@ -251,7 +255,7 @@ public final class ContainerdReading {
         return String.join(", ", out);
     }
 
-    /** The merged {@code version}: the last non-zero one in load order (containerd 1.x, 2.1 and 2.2). */
+    /** The merged {@code version} of containerd 1.x: the last non-zero one in load order. */
     private static int mergedVersion(List<Document> documents) {
         int merged = 0;
         for (Document d : documents) {
@@ -263,21 +267,24 @@ public final class ContainerdReading {
     }
 
     /**
-     * containerd 2.1 and 2.2, as the real binaries show it: an import above version 3 is refused when loaded; the
-     * files are merged key by key (the last non-zero {@code version} wins) and a merged version above 3 is
-     * refused; a merged version 1 or 2 is then migrated, and the CRI plugin's {@code registry} (a version 0 or 1
+     * containerd 2.1 and 2.2 ({@code LoadConfig} in {@code cmd/containerd/server/config/config.go}, the same in
+     * v2.0.9, v2.1.9 and v2.2.7): the merge starts from the default config, whose version is 3; a version 0 or 1
+     * file is re-stamped to the version merged so far ({@code MigrateConfigTo(ctx, out.Version)}, which renames its
+     * short plugin ids), so it never lowers it; the files are merged key by key (a later non-zero {@code version}
+     * wins); only the merged version is checked (above 3 is refused), so a version 4 import followed by a version
+     * 3 one loads. A merged version 2 is then migrated, and the CRI plugin's {@code registry} (a version 0 or 1
      * file's {@code cri} counted as {@code io.containerd.grpc.v1.cri}) replaces the images plugin's whole, with or
-     * without {@code containerd.runtimes}. A merged version 0 or 3 is not migrated: the images plugin's registry
-     * is the one. So a version 3 file loaded after a version 2 file that holds the registry loses it.
+     * without {@code containerd.runtimes}. A merged version 3 is not migrated: the images plugin's registry is the
+     * one. So a version 3 file loaded after a version 2 file that holds the registry loses it, and a version 1
+     * drop-in under a version 3 (or version-less) root is never migrated: its registry is dropped.
      */
     private static Object mergedFirst(List<Document> documents) {
-        for (int i = 1; i < documents.size(); i++) {
-            if (documents.get(i).parsed().version() > 3) {
-                return new Refused(documents.get(i).path() + " is version " + documents.get(i).parsed().version()
-                        + ", above 3");
+        int version = DEFAULT_VERSION_2_2;
+        for (Document d : documents) {
+            if (d.parsed().version() >= 2) {
+                version = d.parsed().version();
             }
         }
-        int version = mergedVersion(documents);
         if (version > 3) {
             return new Refused("the merged version is " + version + ", above 3");
         }
@@ -299,7 +306,7 @@ public final class ContainerdReading {
                 return doubt;
             }
         }
-        return ((version == 1 || version == 2) && legacyRegistry ? legacy : images).read();
+        return (version == 2 && legacyRegistry ? legacy : images).read();
     }
 
     /**
