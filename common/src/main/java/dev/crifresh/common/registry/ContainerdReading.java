@@ -109,10 +109,20 @@ public final class ContainerdReading {
         }
     }
 
-    /** @param registry the images plugin's registry table containerd holds */
-    public record Read(RegistryTable registry) implements Result {
+    /**
+     * @param registry  the images plugin's registry table containerd holds
+     * @param criFails  why containerd's CRI image service fails to start on this config ({@code mirrors} beside
+     *                  {@code config_path}, an invalid {@code image_pull_progress_timeout}): containerd serves
+     *                  without it, no pull sends anything, and a reboot loads the same files; empty when it starts
+     */
+    public record Read(RegistryTable registry, List<String> criFails) implements Result {
         public Read {
             Objects.requireNonNull(registry, "registry");
+            criFails = List.copyOf(criFails);
+        }
+
+        public Read(RegistryTable registry) {
+            this(registry, List.of());
         }
 
         /**
@@ -190,7 +200,14 @@ public final class ContainerdReading {
         table.configPath = current.configPath();
         table.configs.putAll(current.configs());
         table.auths.putAll(current.deprecatedAuths());
-        return table.read();
+        table.mirrors.addAll(current.mirrors());
+        table.tlsHosts.addAll(current.tlsHosts());
+        table.timeout = current.pullProgressTimeout();
+        if (table.timeout != null && GoDuration.parse(table.timeout) != GoDuration.Verdict.VALID) {
+            return new Failed("the CRI plugin's image_pull_progress_timeout is not a Go duration: containerd 1.7's CRI"
+                    + " plugin fails to start on it, 1.6 has no such setting");
+        }
+        return table.read(true);
     }
 
     /**
@@ -305,8 +322,17 @@ public final class ContainerdReading {
             if (doubt != null) {
                 return doubt;
             }
+            if (p.section(ContainerdConfigFile.IMAGES_PLUGIN).pullProgressTimeout() != null) {
+                images.timeout = p.section(ContainerdConfigFile.IMAGES_PLUGIN).pullProgressTimeout();
+            }
+            if (cri.pullProgressTimeout() != null) {
+                legacy.timeout = cri.pullProgressTimeout();
+            }
         }
-        return (version == 2 && legacyRegistry ? legacy : images).read();
+        Merged holding = version == 2 && legacyRegistry ? legacy : images;
+        // The migration moves the legacy table's image_pull_progress_timeout too, registry or not.
+        holding.timeout = version == 2 && legacy.timeout != null ? legacy.timeout : images.timeout;
+        return holding.read(false);
     }
 
     /**
@@ -344,8 +370,13 @@ public final class ContainerdReading {
             if (doubt != null) {
                 return doubt;
             }
+            String timeout = p.version() < 4 && cri.pullProgressTimeout() != null ? cri.pullProgressTimeout()
+                    : p.section(ContainerdConfigFile.IMAGES_PLUGIN).pullProgressTimeout();
+            if (timeout != null) {
+                merged.timeout = timeout;
+            }
         }
-        return merged.read();
+        return merged.read(false);
     }
 
     /**
@@ -378,8 +409,13 @@ public final class ContainerdReading {
             if (doubt != null) {
                 return doubt;
             }
+            String timeout = p.version() <= 2 && cri.pullProgressTimeout() != null ? cri.pullProgressTimeout()
+                    : p.section(ContainerdConfigFile.IMAGES_PLUGIN).pullProgressTimeout();
+            if (timeout != null) {
+                perFile.timeout = timeout;
+            }
         }
-        if (!merged.equals(perFile.read())) {
+        if (!merged.equals(perFile.read(false))) {
             return new Failed(versions(documents) + ": containerd 2.0 (known from its source only) reads these files"
                     + " differently whether it migrates them one by one or merged");
         }
@@ -446,7 +482,11 @@ public final class ContainerdReading {
     private static final class Merged {
         final Map<String, HostAuth> configs = new LinkedHashMap<>();
         final Map<String, HostAuth> auths = new LinkedHashMap<>();
+        final java.util.Set<String> mirrors = new java.util.TreeSet<>();
+        final java.util.Set<String> tlsHosts = new java.util.TreeSet<>();
         String configPath;
+        /** The images plugin's {@code image_pull_progress_timeout}, null when absent (set by the caller). */
+        String timeout;
 
         Failed merge(Document d, PluginSection section) {
             Failed doubt = mergeFields(d, configs, section.configs());
@@ -456,15 +496,44 @@ public final class ContainerdReading {
             if (section.configPath() != null) {
                 configPath = section.configPath();
             }
+            mirrors.addAll(section.mirrors());
+            tlsHosts.addAll(section.tlsHosts());
             return doubt;
         }
 
-        Read read() {
+        /**
+         * The table, with why the CRI image service fails to start on it: containerd's {@code ValidateImageConfig}
+         * (2.x, {@code internal/cri/config/config.go}) and {@code ValidatePluginConfig} (1.x,
+         * {@code pkg/cri/config/config.go}) refuse {@code mirrors} beside a {@code config_path}, 1.x also
+         * {@code configs.<host>.tls} (2.x has no such field), and 2.x an {@code image_pull_progress_timeout} that
+         * Go's {@code time.ParseDuration} refuses (1.x's is checked by the caller).
+         */
+        Result read(boolean one) {
             Map<String, RegistryAuth> c = new TreeMap<>();
             configs.forEach((key, a) -> c.put(key, a.auth()));
             Map<String, RegistryAuth> a = new TreeMap<>();
             auths.forEach((key, h) -> a.put(key, h.auth()));
-            return new Read(new RegistryTable(c, a, configPath));
+            List<String> fails = new java.util.ArrayList<>();
+            boolean configPathSet = configPath != null && !configPath.isEmpty();
+            if (configPathSet && !mirrors.isEmpty()) {
+                fails.add("registry.mirrors (" + String.join(", ", mirrors.stream().map(GoUrls::shown).toList())
+                        + ") beside registry.config_path: containerd's CRI image service refuses them together");
+            }
+            if (one && configPathSet && !tlsHosts.isEmpty()) {
+                fails.add("registry.configs." + GoUrls.shown(tlsHosts.iterator().next()) + ".tls beside"
+                        + " registry.config_path: containerd 1.x's CRI plugin refuses them together");
+            }
+            if (!one && timeout != null) {
+                GoDuration.Verdict verdict = GoDuration.parse(timeout);
+                if (verdict == GoDuration.Verdict.INVALID) {
+                    fails.add("image_pull_progress_timeout is not a Go duration (time.ParseDuration refuses it):"
+                            + " containerd's CRI image service fails to start on it");
+                } else if (verdict == GoDuration.Verdict.UNSURE) {
+                    return new Failed("image_pull_progress_timeout is so long that Go's time.ParseDuration may"
+                            + " refuse it (overflow)");
+                }
+            }
+            return new Read(new RegistryTable(c, a, configPath), fails);
         }
     }
 
