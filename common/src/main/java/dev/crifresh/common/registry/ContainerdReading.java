@@ -177,9 +177,14 @@ public final class ContainerdReading {
         };
     }
 
+    /**
+     * A generation named exactly that refuses the files cannot start on them, now or after a reboot: no pull sends
+     * anything, and only a change to the files helps ({@link Read#criFails()}, reported as refused).
+     */
     private static Result settle(Generation generation, Object reading) {
-        return reading instanceof Refused r ? new Failed("containerd " + generation.label() + " refuses these files ("
-                + r.message() + "), so it cannot be running with them") : (Result) reading;
+        return reading instanceof Refused r ? new Read(RegistryTable.EMPTY, List.of("containerd "
+                + generation.label() + " refuses these files (" + r.message() + "): it does not start on them"))
+                : (Result) reading;
     }
 
     private static Result one(List<Document> documents) {

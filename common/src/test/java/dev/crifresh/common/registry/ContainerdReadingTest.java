@@ -259,8 +259,9 @@ class ContainerdReadingTest {
         return out;
     }
 
+    /** What a reading holds; null when it is in doubt, or when no pull sends anything (containerd refuses). */
     private static Map<String, String> passwords(ContainerdReading.Result r) {
-        if (r instanceof ContainerdReading.Failed) {
+        if (r instanceof ContainerdReading.Failed || r instanceof ContainerdReading.Read read && !read.criFails().isEmpty()) {
             return null;
         }
         Map<String, String> out = new TreeMap<>();

@@ -99,6 +99,18 @@ class CriStartTest {
     }
 
     @Test
+    void aGenerationNamedExactlyThatRefusesTheFilesIsRefusedNotInDoubt() {
+        List<ContainerdReading.Document> d = docs("version = 4\n" + CRED);
+        for (Generation g : List.of(Generation.V2_1, Generation.V2_2)) {
+            ContainerdReading.Read read = assertInstanceOf(ContainerdReading.Read.class, ContainerdReading.read(d, g));
+            assertEquals(List.of("containerd " + g.label() + " refuses these files (the merged version is 4, above 3):"
+                    + " it does not start on them"), read.criFails());
+        }
+        assertEquals(List.of(), assertInstanceOf(ContainerdReading.Read.class,
+                ContainerdReading.read(d, Generation.V2_3)).criFails());
+    }
+
+    @Test
     void aTimeoutThatIsNotAStringIsADoubt() {
         assertInstanceOf(ContainerdConfigFile.Failed.class, ContainerdConfigFile.parse("version = 3\n[" + IMAGES
                 + "]\nimage_pull_progress_timeout = 5\n"));
