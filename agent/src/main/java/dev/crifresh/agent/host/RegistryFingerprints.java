@@ -87,7 +87,13 @@ public final class RegistryFingerprints {
         if (reading instanceof ContainerdReading.Failed failed) {
             return new Result(Map.of(), List.of(failed.message()));
         }
-        ContainerdReading.RegistryTable table = ((ContainerdReading.Read) reading).registry();
+        ContainerdReading.Read read = (ContainerdReading.Read) reading;
+        if (!read.criFails().isEmpty()) {
+            // No pull sends anything, and a reboot loads the same files: the operator must fix them.
+            return new Result(Map.of(), List.of(), read.criFails().stream().map(why -> new PullCredentials.Problem(
+                    PullCredentials.Kind.CONFIG_REFUSED, "*", why)).toList(), Map.of(), List.of());
+        }
+        ContainerdReading.RegistryTable table = read.registry();
         PullCredentials.Result pulls = PullCredentials.resolve(table, hosts, layouts(parsed, talos, generation));
         if (pulls instanceof PullCredentials.Failed doubt) {
             return new Result(Map.of(), List.of(doubt.message()));
