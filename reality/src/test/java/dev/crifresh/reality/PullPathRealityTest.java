@@ -52,6 +52,8 @@ class PullPathRealityTest {
     /** The registry under another name: the chroot's /etc/hosts maps it to 127.0.0.1. */
     private static final String ALIAS = "registry-alias.test";
     private static final List<String> GENERATIONS = List.of("1.6", "1.7", "2.1", "2.2", "2.3");
+    /** containerd 2.2's and 2.3's first default hosts directory, and a second config_path directory here. */
+    private static final String CERTS_D = "/etc/containerd/certs.d";
 
     @TempDir
     static Path shared;
@@ -84,13 +86,21 @@ class PullPathRealityTest {
      * under {@link #HOSTS}, or an absolute node path; a third element names another file than hosts.toml), the
      * pull's outcome, and the agent's verdict.
      *
-     * @param okOn    the generations whose pull works (and the agent says fresh with the current credential)
-     * @param failure what the failing pull's error says; null for a 401 or "no basic auth credentials"
+     * @param okOn      the generations whose pull works (and the agent says fresh with the current credential,
+     *                  unless it doubts there)
+     * @param failure   what the failing pull's error says; null for a 401 or "no basic auth credentials"
+     * @param doubtedOn the generations on which the agent says unknown whatever the pull does (what it cannot read
+     *                  exactly as containerd does: a wasted reboot at worst, never a fresh verdict)
      */
     record Shape(String id, String name, String registryTable, List<String[]> hostsFiles, Set<String> okOn,
-                 String reason, String failure) {
+                 String reason, String failure, Set<String> doubtedOn) {
         Shape(String id, String name, String registryTable, List<String[]> hostsFiles, boolean pullOk, String reason) {
             this(id, name, registryTable, hostsFiles, pullOk ? Set.copyOf(GENERATIONS) : Set.of(), reason, null);
+        }
+
+        Shape(String id, String name, String registryTable, List<String[]> hostsFiles, Set<String> okOn,
+              String reason, String failure) {
+            this(id, name, registryTable, hostsFiles, okOn, reason, failure, Set.of());
         }
 
         boolean pullOkOn(ContainerdGeneration g) {
@@ -211,7 +221,44 @@ class PullPathRealityTest {
                 new Shape("CA4", "a missing ca in _default, on a host entry that only pushes: every pull still fails",
                         configPath + userPass("configs." + h, current), List.<String[]>of(new String[] {"_default",
                                 "[host.\"https://push.invalid\"]\n  capabilities = [\"push\"]\n  ca = \"/none.crt\"\n"}),
-                        Set.of(), "HostsTomlCertificateMissing", "unable to read CA cert"));
+                        Set.of(), "HostsTomlCertificateMissing", "unable to read CA cert"),
+                new Shape("L1", "config_path lists two directories; the second holds the redirect: every generation"
+                        + " reads the list in order (the CRI pull is the local one whenever registry.configs is set)",
+                        "[REG]\n  config_path = \"" + HOSTS + ":" + CERTS_D + "\"\n" + userPass("configs." + h, current)
+                        + userPass("configs.\"" + aliasHost() + "\"", OLD),
+                        List.<String[]>of(new String[] {CERTS_D + "/" + hostDir(), redirect()}), false,
+                        "HostsTomlRedirectsPulls"),
+                new Shape("L2", "the same list, with _default in the first directory: it wins over the second's host"
+                        + " directory, and the pull works", "[REG]\n  config_path = \"" + HOSTS + ":" + CERTS_D + "\"\n"
+                        + userPass("configs." + h, current) + userPass("configs.\"" + aliasHost() + "\"", OLD),
+                        List.<String[]>of(new String[] {"_default", "no hosts.toml here\n", "README"},
+                                new String[] {CERTS_D + "/" + hostDir(), redirect()}), true, null),
+                new Shape("R1", "a redirect whose host names the referrers capability: 2.2 and 2.3 follow it, 1.x"
+                        + " and 2.1 do not know the capability and ignore the file", redirectTable(h),
+                        List.<String[]>of(new String[] {hostDir(), redirect().replace("\"resolve\"]",
+                                "\"resolve\", \"referrers\"]")}), Set.of("1.6", "1.7", "2.1"), "HostsTomlRedirectsPulls",
+                        null, Set.of("2.1", "2.2", "2.3")),
+                new Shape("R2", "a redirect whose host names a capability no containerd knows: every generation"
+                        + " ignores the file and pulls from the host itself", redirectTable(h),
+                        List.<String[]>of(new String[] {hostDir(), redirect().replace("\"resolve\"]",
+                                "\"resolve\", \"mirror\"]")}), true, null),
+                new Shape("KC1", "hosts.toml spells Server (no [host] table): 2.x matches it to server and follows"
+                        + " it, 1.x ignores the file", redirectTable(h),
+                        List.<String[]>of(new String[] {hostDir(), "Server = \"http://" + aliasHost() + "\"\n"}),
+                        Set.of("1.6", "1.7"), null, null, Set.copyOf(GENERATIONS)),
+                new Shape("KC2", "hosts.toml spells CA, naming a file that does not exist: go-toml v1 and v2 both"
+                        + " match it to ca, and every pull fails", redirectTable(h),
+                        List.<String[]>of(new String[] {hostDir(), selfWith("  CA = \"/none.crt\"\n")}), Set.of(),
+                        null, "unable to read CA cert", Set.copyOf(GENERATIONS)),
+                new Shape("DUP", "a redirect that assigns server twice: go-toml refuses the file, containerd logs it"
+                        + " and pulls from the host itself", redirectTable(h), List.<String[]>of(new String[] {hostDir(),
+                                "server = \"http://" + aliasHost() + "\"\n" + redirect()}), true, null));
+    }
+
+    /** config_path, the current credential for the registry and the old one for its other name. */
+    private static String redirectTable(String h) {
+        return "[REG]\n  config_path = \"" + HOSTS + "\"\n" + userPass("configs." + h, current)
+                + userPass("configs.\"" + aliasHost() + "\"", OLD);
     }
 
     @TestFactory
@@ -231,6 +278,10 @@ class PullPathRealityTest {
             List<DynamicNode> cases = new ArrayList<>();
             shapes().forEach(s -> cases.add(DynamicTest.dynamicTest(generation + ": " + s.id() + " — " + s.name(),
                     () -> judge(generation, s, tmp.resolve(name + "-" + s.id())))));
+            for (String d : List.of(CERTS_D, "/etc/docker/certs.d")) {
+                cases.add(DynamicTest.dynamicTest(generation + ": D — no config_path, a redirect in " + d,
+                        () -> defaultDirectory(generation, d, tmp.resolve(name + "-D" + d.replace('/', '_')))));
+            }
             cases.add(DynamicTest.dynamicTest(generation + ": H5 — hosts.toml rewritten in place, then replaced by"
                     + " mv, while containerd runs", () -> liveHostsToml(generation, tmp.resolve(name + "-H5"))));
             out.add(DynamicContainer.dynamicContainer(generation.toString(), cases));
@@ -285,7 +336,10 @@ class PullPathRealityTest {
                     throw new UncheckedIOException(e);
                 }
             }
-            if (shape.pullOkOn(generation)) {
+            if (shape.doubtedOn().contains(generation.name())) {
+                assertEquals(shape.pullOkOn(generation), pull.ok(), shape.name() + ": " + pull.detail());
+                assertEquals("unknown", view.verdict(), shape.name() + ": " + view.message());
+            } else if (shape.pullOkOn(generation)) {
                 assertTrue(pull.ok(), shape.name() + ": " + pull.detail());
                 assertEquals("fresh", view.verdict(), shape.name() + ": " + view.message());
                 assertEquals(fingerprint(current), held(view), shape.name() + ": the current credential's fingerprint");
@@ -294,6 +348,50 @@ class PullPathRealityTest {
                         : !pull.ok() && pull.detail().contains(shape.failure()), shape.name() + ": " + pull.detail()
                         + "\ncontainerd's log:\n" + containerd.logTail());
                 assertNeverFreshAndNamed(view, shape.reason(), shape.name());
+            }
+        });
+    }
+
+    /**
+     * D: no {@code config_path} (and no {@code mirrors}), a {@code hosts.toml} redirect in {@code directory}, one of
+     * the default directories. containerd 2.2 and 2.3 read it (the pull fails), 1.x and 2.1 have no default (the pull
+     * works). The agent: fresh on 1.x (Talos pairs it with a version 2 root); on 2.x unknown unless the generation
+     * is named 2.1 (then fresh): 2.1 and 2.2 read it differently, and 2.2 and 2.3 read it only when
+     * {@code registry.mirrors} is empty too, which the agent does not read.
+     */
+    private static void defaultDirectory(ContainerdGeneration generation, String directory, Path dir) {
+        RealityGate.require(generation);
+        CriNode node = new CriNode(dir);
+        writeConfig(node, generation, userPass("configs.\"" + registry.host() + "\"", current)
+                + userPass("configs.\"" + aliasHost() + "\"", OLD),
+                List.<String[]>of(new String[] {directory + "/" + hostDir(), redirect()}));
+        boolean reads = generation.name().equals("2.2") || generation.name().equals("2.3");
+        withContainerd(node, generation, containerd -> {
+            CriClient.Pull pull = containerd.cri().pull(image);
+            AgentView view = AgentView.observe(node, fingerprintKey, CriNode.watchGlobs());
+            System.out.println("pull path: " + generation + ": D " + directory + " → pull " + pull.summary()
+                    + ", agent " + view.summary());
+            if (reads) {
+                assertTrue(pull.unauthorized(), directory + ": " + pull.detail());
+            } else {
+                assertTrue(pull.ok(), directory + ": " + pull.detail());
+            }
+            if (!generation.two()) {
+                assertEquals("fresh", view.verdict(), view.message());
+                assertEquals(fingerprint(current), held(view));
+                return;
+            }
+            assertEquals("unknown", view.verdict(), view.message());
+            AgentView named = AgentView.observe(node, fingerprintKey, CriNode.watchGlobs(), "--containerd-generation",
+                    generation.name());
+            System.out.println("pull path: " + generation + ": D " + directory + ", --containerd-generation "
+                    + generation.name() + " → agent " + named.summary());
+            if (reads) {
+                assertEquals("unknown", named.verdict(), named.message());
+                assertTrue(named.message().contains("registry.mirrors"), named.message());
+            } else {
+                assertEquals("fresh", named.verdict(), named.message());
+                assertEquals(fingerprint(current), held(named));
             }
         });
     }

@@ -22,6 +22,9 @@ import tools.jackson.dataformat.toml.TomlReadFeature;
 final class HostsToml {
     private static final Pattern HOST_TABLE = Pattern.compile(
             "^\\s*\\[\\s*host\\s*\\.\\s*(?:\"((?:[^\"\\\\]|\\\\.)*)\"|'([^']*)'|([A-Za-z0-9_-]+))\\s*\\]\\s*(?:#.*)?$");
+    private static final Pattern TABLE_LINE = Pattern.compile("^[ \t]*\\[");
+    private static final Pattern PLAIN_ASSIGNMENT = Pattern.compile(
+            "^[ \t]*(?:([A-Za-z0-9_-]+)|\"([^\"\\\\]*)\"|'([^']*)')[ \t]*=");
     /** Dates stay dates: containerd's {@code string} fields refuse them, so they must not read as strings here. */
     private static final TomlMapper TOML = TomlMapper.builder().enable(TomlReadFeature.PARSE_JAVA_TIME).build();
     /** The fields of containerd's {@code hostFileConfig}, each {@code [host."…"]} table's. */
@@ -78,6 +81,9 @@ final class HostsToml {
         try {
             root = TOML.readTree(text);
         } catch (JacksonException e) {
+            if ("Duplicate key".equals(e.getOriginalMessage()) && repeatsAKey(text)) {
+                return new Ignored("it assigns one key twice in one table, which go-toml refuses");
+            }
             throw new PullDoubt(where + " cannot be parsed (" + CriRegistryConfig.describe(e) + "): containerd then"
                     + " ignores it, and the agent does not guess which way");
         } catch (RuntimeException e) {
@@ -156,6 +162,34 @@ final class HostsToml {
             hosts.add(serverHost);
         }
         return new Hosts(hosts, certificates);
+    }
+
+    /**
+     * Whether one plain {@code key = …} line repeats a key of an earlier line under the same table header: go-toml v1
+     * ("The following key was defined twice", {@code parser.go}) and v2 ("key … is already defined",
+     * {@code internal/tracker/seen.go}) both refuse that file, so containerd ignores it. Only the plainest form
+     * counts (no multi-line strings anywhere, no dotted keys): anything else a parser refuses stays a doubt.
+     */
+    static boolean repeatsAKey(String text) {
+        if (text.contains("\"\"\"") || text.contains("'''")) {
+            return false;
+        }
+        int section = 0;
+        Set<String> seen = new java.util.HashSet<>();
+        for (String line : text.split("\n", -1)) {
+            if (TABLE_LINE.matcher(line).find()) {
+                section++;
+                continue;
+            }
+            Matcher m = PLAIN_ASSIGNMENT.matcher(line);
+            if (m.find()) {
+                String key = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
+                if (!seen.add(section + "\u0000" + key)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

@@ -317,6 +317,18 @@ class PullCredentialsTest {
                         Tree.of("127.0.0.1_5000_", redirect + "  \"s\u212Aip_verify\" = true\n"), twoTwo, null),
                 new LayoutRow("a [HOST.\"…\"] table", HOSTS, Tree.of("127.0.0.1_5000_", "[HOST.\"http://" + ALIAS
                         + "\"]\n"), twoTwo, null),
+                new LayoutRow("a key assigned twice: go-toml refuses the file and containerd pulls from the host",
+                        HOSTS, Tree.of("127.0.0.1_5000_", "server = \"http://" + ALIAS + "\"\n" + redirect),
+                        PullCredentials.HostLayout.ALL, "new"),
+                new LayoutRow("a key assigned twice in a [host] table, one quoted", HOSTS, Tree.of("127.0.0.1_5000_",
+                        redirect + "  capabilities = [\"pull\", \"resolve\"]\n  \"capabilities\" = []\n"),
+                        PullCredentials.HostLayout.ALL, "new"),
+                new LayoutRow("a table defined twice stays a doubt (not the plain duplicate the agent is sure of)",
+                        HOSTS, Tree.of("127.0.0.1_5000_", redirect + "[host.\"http://" + ALIAS + "\"]\n"),
+                        PullCredentials.HostLayout.ALL, null),
+                new LayoutRow("a duplicate in a file with a multi-line string stays a doubt", HOSTS,
+                        Tree.of("127.0.0.1_5000_", redirect + "  x = \"\"\"\na\"\"\"\n  x = 1\n"),
+                        PullCredentials.HostLayout.ALL, null),
                 new LayoutRow("keys that are no field of containerd's in any case are ignored, as containerd does",
                         HOSTS, Tree.of("127.0.0.1_5000_", redirect + "  mirror = true\nservers = 1\n"), twoTwo, "old"));
     }
