@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -51,6 +52,8 @@ class PullPathRealityTest {
     /** The registry under another name: the chroot's /etc/hosts maps it to 127.0.0.1. */
     private static final String ALIAS = "registry-alias.test";
     private static final List<String> GENERATIONS = List.of("1.6", "1.7", "2.1", "2.2", "2.3");
+    /** containerd 2.2's and 2.3's first default hosts directory, and a second config_path directory here. */
+    private static final String CERTS_D = "/etc/containerd/certs.d";
 
     @TempDir
     static Path shared;
@@ -79,19 +82,51 @@ class PullPathRealityTest {
     }
 
     /**
-     * One shape: the registry table (in the generation's own plugin), hosts.toml files by host directory, the pull's
-     * outcome, and the agent's verdict.
+     * One shape: the registry table (in the generation's own plugin), hosts.toml files by host directory (a directory
+     * under {@link #HOSTS}, or an absolute node path; a third element names another file than hosts.toml), the
+     * pull's outcome, and the agent's verdict.
+     *
+     * @param okOn      the generations whose pull works (and the agent says fresh with the current credential,
+     *                  unless it doubts there)
+     * @param failure   what the failing pull's error says; null for a 401 or "no basic auth credentials"
+     * @param doubtedOn the generations on which the agent says unknown whatever the pull does (what it cannot read
+     *                  exactly as containerd does: a wasted reboot at worst, never a fresh verdict)
      */
-    record Shape(String id, String name, String registryTable, List<String[]> hostsFiles, boolean pullOk,
-                 String reason, boolean onlyTwo) {
+    record Shape(String id, String name, String registryTable, List<String[]> hostsFiles, Set<String> okOn,
+                 String reason, String failure, Set<String> doubtedOn) {
         Shape(String id, String name, String registryTable, List<String[]> hostsFiles, boolean pullOk, String reason) {
-            this(id, name, registryTable, hostsFiles, pullOk, reason, false);
+            this(id, name, registryTable, hostsFiles, pullOk ? Set.copyOf(GENERATIONS) : Set.of(), reason, null);
         }
 
-        /** containerd 1.x ignores the shape (a hosts.toml without [host] tables): the pull works there and it is fresh. */
-        boolean pullOkOn(ContainerdGeneration g) {
-            return pullOk || onlyTwo && !g.two();
+        Shape(String id, String name, String registryTable, List<String[]> hostsFiles, Set<String> okOn,
+              String reason, String failure) {
+            this(id, name, registryTable, hostsFiles, okOn, reason, failure, Set.of());
         }
+
+        boolean pullOkOn(ContainerdGeneration g) {
+            return okOn.contains(g.name());
+        }
+    }
+
+    /** A self-signed CA certificate (public, no key anywhere): a {@code ca} file containerd can load. */
+    static final String TEST_CA = """
+            -----BEGIN CERTIFICATE-----
+            MIIBnDCCAUOgAwIBAgIUcCanHW5BLgKqE/fkMuN4T4oFuTQwCgYIKoZIzj0EAwIw
+            IzEhMB8GA1UEAwwYY3JpZnJlc2ggcmVhbGl0eSB0ZXN0IENBMCAXDTI2MTIwNjEz
+            MTk0MFoYDzIxMjYxMTEyMTMxOTQwWjAjMSEwHwYDVQQDDBhjcmlmcmVzaCByZWFs
+            aXR5IHRlc3QgQ0EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAAQXiAQhwcBFBwQa
+            NlcOdTLeDurQ/1aaMMJgcQ3uo2agFjGuB+n6gVT0qKSbV1Xu81wV0eviRC7qr8X5
+            6pndOaWYo1MwUTAdBgNVHQ4EFgQU09uKIxKwkEW3zjabtsAdzBFYHOAwHwYDVR0j
+            BBgwFoAU09uKIxKwkEW3zjabtsAdzBFYHOAwDwYDVR0TAQH/BAUwAwEB/zAKBggq
+            hkjOPQQDAgNHADBEAiAdK5iu7TTUA4Lv2ywNqCog972alpD15RB2u8P7yFZ/9AIg
+            D1KfhHlFjsNz6HR5jpFl72IFQnqHk2LzqQ84nJPunr8=
+            -----END CERTIFICATE-----
+            """;
+
+    /** A hosts.toml sending pulls to the registry itself over HTTP, with {@code extra} in its [host] table. */
+    private static String selfWith(String extra) {
+        return "server = \"http://" + registry.host() + "\"\n[host.\"http://" + registry.host() + "\"]\n"
+                + "  capabilities = [\"pull\", \"resolve\"]\n" + extra;
     }
 
     private static String port() {
@@ -146,7 +181,7 @@ class PullPathRealityTest {
                         + " [host] tables", configPath + userPass("configs." + h, current)
                         + userPass("configs.\"" + aliasHost() + "\"", OLD),
                         List.<String[]>of(new String[] {hostDir(), "server = \"http://" + aliasHost() + "\"\n"}),
-                        false, "HostsTomlRedirectsPulls", true),
+                        Set.of("1.6", "1.7"), "HostsTomlRedirectsPulls", null),
                 new Shape("H3u", "the same redirect in the host_port_ directory, which containerd reads first",
                         configPath + userPass("configs." + h, current) + userPass("configs.\"" + aliasHost() + "\"", OLD),
                         List.<String[]>of(new String[] {underscoreDir(), redirect()}), false, "HostsTomlRedirectsPulls"),
@@ -170,7 +205,60 @@ class PullPathRealityTest {
                 new Shape("mirror", "a mirror without a credential, with the default fallback to the registry",
                         configPath + userPass("configs." + h, current),
                         List.<String[]>of(new String[] {hostDir(), "[host.\"http://" + aliasHost() + "\"]\n"
-                                + "  capabilities = [\"pull\", \"resolve\"]\n"}), true, null));
+                                + "  capabilities = [\"pull\", \"resolve\"]\n"}), true, null),
+                new Shape("CA1", "hosts.toml names a ca file, relative to its directory, that does not exist",
+                        configPath + userPass("configs." + h, current),
+                        List.<String[]>of(new String[] {hostDir(), selfWith("  ca = \"ca.crt\"\n")}), Set.of(),
+                        "HostsTomlCertificateMissing", "unable to read CA cert"),
+                new Shape("CA2", "hosts.toml names a ca file that exists (Talos writes them so): the pull works",
+                        configPath + userPass("configs." + h, current),
+                        List.<String[]>of(new String[] {hostDir(), selfWith("  ca = \"ca.crt\"\n")},
+                                new String[] {hostDir(), TEST_CA, "ca.crt"}), true, null),
+                new Shape("CA3", "hosts.toml names client files, absolute, that do not exist",
+                        configPath + userPass("configs." + h, current), List.<String[]>of(new String[] {hostDir(),
+                                selfWith("  client = [[\"/etc/cri/client.crt\", \"/etc/cri/client.key\"]]\n")}),
+                        Set.of(), "HostsTomlCertificateMissing", "unable to read CERT file"),
+                new Shape("CA4", "a missing ca in _default, on a host entry that only pushes: every pull still fails",
+                        configPath + userPass("configs." + h, current), List.<String[]>of(new String[] {"_default",
+                                "[host.\"https://push.invalid\"]\n  capabilities = [\"push\"]\n  ca = \"/none.crt\"\n"}),
+                        Set.of(), "HostsTomlCertificateMissing", "unable to read CA cert"),
+                new Shape("L1", "config_path lists two directories; the second holds the redirect: every generation"
+                        + " reads the list in order (the CRI pull is the local one whenever registry.configs is set)",
+                        "[REG]\n  config_path = \"" + HOSTS + ":" + CERTS_D + "\"\n" + userPass("configs." + h, current)
+                        + userPass("configs.\"" + aliasHost() + "\"", OLD),
+                        List.<String[]>of(new String[] {CERTS_D + "/" + hostDir(), redirect()}), false,
+                        "HostsTomlRedirectsPulls"),
+                new Shape("L2", "the same list, with _default in the first directory: it wins over the second's host"
+                        + " directory, and the pull works", "[REG]\n  config_path = \"" + HOSTS + ":" + CERTS_D + "\"\n"
+                        + userPass("configs." + h, current) + userPass("configs.\"" + aliasHost() + "\"", OLD),
+                        List.<String[]>of(new String[] {"_default", "no hosts.toml here\n", "README"},
+                                new String[] {CERTS_D + "/" + hostDir(), redirect()}), true, null),
+                new Shape("R1", "a redirect whose host names the referrers capability: 2.2 and 2.3 follow it, 1.x"
+                        + " and 2.1 do not know the capability and ignore the file", redirectTable(h),
+                        List.<String[]>of(new String[] {hostDir(), redirect().replace("\"resolve\"]",
+                                "\"resolve\", \"referrers\"]")}), Set.of("1.6", "1.7", "2.1"), "HostsTomlRedirectsPulls",
+                        null, Set.of("2.1", "2.2", "2.3")),
+                new Shape("R2", "a redirect whose host names a capability no containerd knows: every generation"
+                        + " ignores the file and pulls from the host itself", redirectTable(h),
+                        List.<String[]>of(new String[] {hostDir(), redirect().replace("\"resolve\"]",
+                                "\"resolve\", \"mirror\"]")}), true, null),
+                new Shape("KC1", "hosts.toml spells Server (no [host] table): 2.x matches it to server and follows"
+                        + " it, 1.x ignores the file", redirectTable(h),
+                        List.<String[]>of(new String[] {hostDir(), "Server = \"http://" + aliasHost() + "\"\n"}),
+                        Set.of("1.6", "1.7"), null, null, Set.copyOf(GENERATIONS)),
+                new Shape("KC2", "hosts.toml spells CA, naming a file that does not exist: go-toml v1 and v2 both"
+                        + " match it to ca, and every pull fails", redirectTable(h),
+                        List.<String[]>of(new String[] {hostDir(), selfWith("  CA = \"/none.crt\"\n")}), Set.of(),
+                        null, "unable to read CA cert", Set.copyOf(GENERATIONS)),
+                new Shape("DUP", "a redirect that assigns server twice: go-toml refuses the file, containerd logs it"
+                        + " and pulls from the host itself", redirectTable(h), List.<String[]>of(new String[] {hostDir(),
+                                "server = \"http://" + aliasHost() + "\"\n" + redirect()}), true, null));
+    }
+
+    /** config_path, the current credential for the registry and the old one for its other name. */
+    private static String redirectTable(String h) {
+        return "[REG]\n  config_path = \"" + HOSTS + "\"\n" + userPass("configs." + h, current)
+                + userPass("configs.\"" + aliasHost() + "\"", OLD);
     }
 
     @TestFactory
@@ -190,6 +278,10 @@ class PullPathRealityTest {
             List<DynamicNode> cases = new ArrayList<>();
             shapes().forEach(s -> cases.add(DynamicTest.dynamicTest(generation + ": " + s.id() + " — " + s.name(),
                     () -> judge(generation, s, tmp.resolve(name + "-" + s.id())))));
+            for (String d : List.of(CERTS_D, "/etc/docker/certs.d")) {
+                cases.add(DynamicTest.dynamicTest(generation + ": D — no config_path, a redirect in " + d,
+                        () -> defaultDirectory(generation, d, tmp.resolve(name + "-D" + d.replace('/', '_')))));
+            }
             cases.add(DynamicTest.dynamicTest(generation + ": H5 — hosts.toml rewritten in place, then replaced by"
                     + " mv, while containerd runs", () -> liveHostsToml(generation, tmp.resolve(name + "-H5"))));
             out.add(DynamicContainer.dynamicContainer(generation.toString(), cases));
@@ -220,7 +312,8 @@ class PullPathRealityTest {
             throw new UncheckedIOException(e);
         }
         for (String[] f : hostsFiles) {
-            node.write(HOSTS + "/" + f[0] + "/hosts.toml", f[1], false);
+            String dir = f[0].startsWith("/") ? f[0] : HOSTS + "/" + f[0];
+            node.write(dir + "/" + (f.length > 2 ? f[2] : "hosts.toml"), f[1], false);
         }
     }
 
@@ -243,14 +336,62 @@ class PullPathRealityTest {
                     throw new UncheckedIOException(e);
                 }
             }
-            if (shape.pullOkOn(generation)) {
+            if (shape.doubtedOn().contains(generation.name())) {
+                assertEquals(shape.pullOkOn(generation), pull.ok(), shape.name() + ": " + pull.detail());
+                assertEquals("unknown", view.verdict(), shape.name() + ": " + view.message());
+            } else if (shape.pullOkOn(generation)) {
                 assertTrue(pull.ok(), shape.name() + ": " + pull.detail());
                 assertEquals("fresh", view.verdict(), shape.name() + ": " + view.message());
                 assertEquals(fingerprint(current), held(view), shape.name() + ": the current credential's fingerprint");
             } else {
-                assertTrue(pull.unauthorized() || pull.noCredential(), shape.name() + ": " + pull.detail()
+                assertTrue(shape.failure() == null ? pull.unauthorized() || pull.noCredential()
+                        : !pull.ok() && pull.detail().contains(shape.failure()), shape.name() + ": " + pull.detail()
                         + "\ncontainerd's log:\n" + containerd.logTail());
                 assertNeverFreshAndNamed(view, shape.reason(), shape.name());
+            }
+        });
+    }
+
+    /**
+     * D: no {@code config_path} (and no {@code mirrors}), a {@code hosts.toml} redirect in {@code directory}, one of
+     * the default directories. containerd 2.2 and 2.3 read it (the pull fails), 1.x and 2.1 have no default (the pull
+     * works). The agent: fresh on 1.x (Talos pairs it with a version 2 root); on 2.x unknown unless the generation
+     * is named 2.1 (then fresh): 2.1 and 2.2 read it differently, and 2.2 and 2.3 read it only when
+     * {@code registry.mirrors} is empty too, which the agent does not read.
+     */
+    private static void defaultDirectory(ContainerdGeneration generation, String directory, Path dir) {
+        RealityGate.require(generation);
+        CriNode node = new CriNode(dir);
+        writeConfig(node, generation, userPass("configs.\"" + registry.host() + "\"", current)
+                + userPass("configs.\"" + aliasHost() + "\"", OLD),
+                List.<String[]>of(new String[] {directory + "/" + hostDir(), redirect()}));
+        boolean reads = generation.name().equals("2.2") || generation.name().equals("2.3");
+        withContainerd(node, generation, containerd -> {
+            CriClient.Pull pull = containerd.cri().pull(image);
+            AgentView view = AgentView.observe(node, fingerprintKey, CriNode.watchGlobs());
+            System.out.println("pull path: " + generation + ": D " + directory + " → pull " + pull.summary()
+                    + ", agent " + view.summary());
+            if (reads) {
+                assertTrue(pull.unauthorized(), directory + ": " + pull.detail());
+            } else {
+                assertTrue(pull.ok(), directory + ": " + pull.detail());
+            }
+            if (!generation.two()) {
+                assertEquals("fresh", view.verdict(), view.message());
+                assertEquals(fingerprint(current), held(view));
+                return;
+            }
+            assertEquals("unknown", view.verdict(), view.message());
+            AgentView named = AgentView.observe(node, fingerprintKey, CriNode.watchGlobs(), "--containerd-generation",
+                    generation.name());
+            System.out.println("pull path: " + generation + ": D " + directory + ", --containerd-generation "
+                    + generation.name() + " → agent " + named.summary());
+            if (reads) {
+                assertEquals("unknown", named.verdict(), named.message());
+                assertTrue(named.message().contains("registry.mirrors"), named.message());
+            } else {
+                assertEquals("fresh", named.verdict(), named.message());
+                assertEquals(fingerprint(current), held(named));
             }
         });
     }

@@ -115,19 +115,24 @@ public final class RegistryFingerprints {
     }
 
     /**
-     * Where containerd looks for {@code hosts.toml}: the generation named, else in Talos mode the one Talos pairs
-     * with the root config's version (2: 1.x, 3 and above: 2.x), else both (a doubt where they differ).
+     * How containerd finds and reads {@code hosts.toml}: the generation named, else in Talos mode the generations
+     * Talos pairs with the root config's version (2: 1.x, 3 and above: 2.x), else every generation (a doubt where
+     * they differ). 2.0 reads as 2.1 does (from source).
      */
     private static List<PullCredentials.HostLayout> layouts(List<ContainerdReading.Document> docs, boolean talos,
                                                             ContainerdReading.Generation generation) {
         if (generation != null) {
-            return List.of(generation == ContainerdReading.Generation.ONE ? PullCredentials.HostLayout.ONE
-                    : PullCredentials.HostLayout.TWO);
+            return switch (generation) {
+                case ONE -> List.of(PullCredentials.HostLayout.ONE);
+                case V2_1 -> List.of(PullCredentials.HostLayout.TWO_ONE);
+                case V2_2, V2_3 -> List.of(PullCredentials.HostLayout.TWO_TWO);
+                case TWO -> PullCredentials.HostLayout.TWO;
+            };
         }
         if (talos && !docs.isEmpty()) {
-            return List.of(docs.get(0).parsed().version() >= 3 ? PullCredentials.HostLayout.TWO
-                    : PullCredentials.HostLayout.ONE);
+            return docs.get(0).parsed().version() >= 3 ? PullCredentials.HostLayout.TWO
+                    : List.of(PullCredentials.HostLayout.ONE);
         }
-        return List.of(PullCredentials.HostLayout.ONE, PullCredentials.HostLayout.TWO);
+        return PullCredentials.HostLayout.ALL;
     }
 }
