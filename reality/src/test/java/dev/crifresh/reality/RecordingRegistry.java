@@ -1,17 +1,21 @@
 package dev.crifresh.reality;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -35,7 +39,7 @@ final class RecordingRegistry implements AutoCloseable {
         }
     }
 
-    private final List<HttpServer> servers = new ArrayList<>();
+    private final List<ServerSocket> servers = new ArrayList<>();
     private final List<String> hosts = new ArrayList<>();
     private final List<Request> requests = new CopyOnWriteArrayList<>();
     private final Map<String, String> accepted = new ConcurrentHashMap<>();
@@ -60,13 +64,11 @@ final class RecordingRegistry implements AutoCloseable {
         try {
             RecordingRegistry r = new RecordingRegistry(dir.resolve("blobs/sha256"), image.manifestDigest());
             for (int i = 0; i < count; i++) {
-                HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-                String host = "127.0.0.1:" + server.getAddress().getPort();
-                server.createContext("/", exchange -> r.handle(host, exchange));
-                server.setExecutor(r.executor);
-                server.start();
+                ServerSocket server = new ServerSocket(0, 64, InetAddress.getLoopbackAddress());
+                String host = "127.0.0.1:" + server.getLocalPort();
                 r.servers.add(server);
                 r.hosts.add(host);
+                r.executor.execute(() -> r.accept(server, host));
             }
             return r;
         } catch (IOException e) {
@@ -102,60 +104,130 @@ final class RecordingRegistry implements AutoCloseable {
         requests.clear();
     }
 
-    private void handle(String host, HttpExchange exchange) throws IOException {
-        try (exchange) {
-            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
-            String path = exchange.getRequestURI().getPath();
-            String method = exchange.getRequestMethod();
-            requests.add(new Request(host, method, path, authorization));
-            if (authorization == null || !Objects.equals(accepted.get(host), authorization)) {
-                exchange.getResponseHeaders().add("WWW-Authenticate", "Basic realm=\"crifresh-differential\"");
-                exchange.getResponseHeaders().add("Docker-Distribution-API-Version", "registry/2.0");
-                exchange.sendResponseHeaders(401, -1);
-                return;
-            }
-            byte[] body;
-            String type;
-            if (path.equals("/v2/") || path.equals("/v2")) {
-                body = "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                type = "application/json";
-            } else if (path.startsWith("/v2/differential/probe/manifests/")) {
-                String ref = path.substring(path.lastIndexOf('/') + 1);
-                if (!ref.equals("v1") && !ref.equals(manifestDigest)) {
-                    exchange.sendResponseHeaders(404, -1);
-                    return;
-                }
-                body = manifest;
-                type = "application/vnd.oci.image.manifest.v1+json";
-                exchange.getResponseHeaders().add("Docker-Content-Digest", manifestDigest);
-            } else if (path.startsWith("/v2/differential/probe/blobs/sha256:")) {
-                Path blob = blobs.resolve(path.substring(path.lastIndexOf(':') + 1));
-                if (!blob.normalize().startsWith(blobs) || !Files.isRegularFile(blob)) {
-                    exchange.sendResponseHeaders(404, -1);
-                    return;
-                }
-                body = Files.readAllBytes(blob);
-                type = "application/octet-stream";
-                exchange.getResponseHeaders().add("Docker-Content-Digest", "sha256:" + blob.getFileName());
-            } else {
-                exchange.sendResponseHeaders(404, -1);
-                return;
-            }
-            exchange.getResponseHeaders().add("Content-Type", type);
-            exchange.getResponseHeaders().add("Docker-Distribution-API-Version", "registry/2.0");
-            if (method.equals("HEAD")) {
-                exchange.getResponseHeaders().add("Content-Length", Integer.toString(body.length));
-                exchange.sendResponseHeaders(200, -1);
-            } else {
-                exchange.sendResponseHeaders(200, body.length);
-                exchange.getResponseBody().write(body);
+    private void accept(ServerSocket server, String host) {
+        while (!server.isClosed()) {
+            try {
+                Socket socket = server.accept();
+                executor.execute(() -> serve(socket, host));
+            } catch (IOException e) {
+                return; // closed
             }
         }
     }
 
+    /**
+     * One request per connection ({@code Connection: close}). A TLS handshake (containerd 2.x tries HTTPS first
+     * on a loopback host) is answered at once with a plain-HTTP 400, as Go's server does, so the client falls back
+     * to HTTP instead of waiting for its handshake timeout.
+     */
+    private void serve(Socket socket, String host) {
+        try (socket) {
+            socket.setSoTimeout(30_000);
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            OutputStream out = socket.getOutputStream();
+            in.mark(1);
+            int first = in.read();
+            if (first < 0) {
+                return;
+            }
+            if (first == 0x16) {
+                out.write("HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                return;
+            }
+            in.reset();
+            String requestLine = line(in);
+            String[] parts = requestLine.split(" ");
+            if (parts.length < 2) {
+                return;
+            }
+            String authorization = null;
+            for (String header = line(in); !header.isEmpty(); header = line(in)) {
+                int colon = header.indexOf(':');
+                if (colon > 0 && header.substring(0, colon).trim().equalsIgnoreCase("Authorization")) {
+                    authorization = header.substring(colon + 1).trim();
+                }
+            }
+            String method = parts[0];
+            String path = parts[1].contains("?") ? parts[1].substring(0, parts[1].indexOf('?')) : parts[1];
+            requests.add(new Request(host, method, path, authorization));
+            respond(out, method, path, authorization != null && authorization.equals(accepted.get(host)));
+        } catch (SocketException e) {
+            // the client went away
+        } catch (IOException e) {
+            // one broken connection: the client sees it, as with any registry
+        }
+    }
+
+    private void respond(OutputStream out, String method, String path, boolean authorized) throws IOException {
+        if (!authorized) {
+            write(out, 401, List.of("WWW-Authenticate: Basic realm=\"crifresh-differential\""), null, method);
+            return;
+        }
+        if (path.equals("/v2/") || path.equals("/v2")) {
+            write(out, 200, List.of("Content-Type: application/json"), "{}".getBytes(StandardCharsets.UTF_8), method);
+        } else if (path.startsWith("/v2/differential/probe/manifests/")) {
+            String ref = path.substring(path.lastIndexOf('/') + 1);
+            if (!ref.equals("v1") && !ref.equals(manifestDigest)) {
+                write(out, 404, List.of(), null, method);
+                return;
+            }
+            write(out, 200, List.of("Content-Type: application/vnd.oci.image.manifest.v1+json",
+                    "Docker-Content-Digest: " + manifestDigest), manifest, method);
+        } else if (path.startsWith("/v2/differential/probe/blobs/sha256:")) {
+            Path blob = blobs.resolve(path.substring(path.lastIndexOf(':') + 1)).normalize();
+            if (!blob.startsWith(blobs) || !Files.isRegularFile(blob)) {
+                write(out, 404, List.of(), null, method);
+                return;
+            }
+            write(out, 200, List.of("Content-Type: application/octet-stream",
+                    "Docker-Content-Digest: sha256:" + blob.getFileName()), Files.readAllBytes(blob), method);
+        } else {
+            write(out, 404, List.of(), null, method);
+        }
+    }
+
+    private static void write(OutputStream out, int status, List<String> headers, byte[] body, String method)
+            throws IOException {
+        String reason = switch (status) {
+            case 200 -> "OK";
+            case 401 -> "Unauthorized";
+            default -> "Not Found";
+        };
+        StringBuilder head = new StringBuilder("HTTP/1.1 " + status + " " + reason + "\r\n");
+        head.append("Docker-Distribution-API-Version: registry/2.0\r\nConnection: close\r\n");
+        headers.forEach(h -> head.append(h).append("\r\n"));
+        head.append("Content-Length: ").append(body == null ? 0 : body.length).append("\r\n\r\n");
+        out.write(head.toString().getBytes(StandardCharsets.US_ASCII));
+        if (body != null && !method.equals("HEAD")) {
+            out.write(body);
+        }
+        out.flush();
+    }
+
+    /** One CRLF-terminated line (at most 16 KiB), without its terminator. */
+    private static String line(InputStream in) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        for (int c = in.read(); c >= 0 && c != '\n'; c = in.read()) {
+            if (c != '\r') {
+                b.write(c);
+            }
+            if (b.size() > 16_384) {
+                throw new IOException("header line too long");
+            }
+        }
+        return b.toString(StandardCharsets.ISO_8859_1);
+    }
+
     @Override
     public void close() {
-        servers.forEach(s -> s.stop(0));
+        for (ServerSocket s : servers) {
+            try {
+                s.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
         executor.shutdownNow();
     }
 }

@@ -64,6 +64,9 @@ final class ShapeGenerator {
     private final ContainerdGeneration generation;
     private final List<String> hosts;
     private final String mirror;
+    /** How exotic this node is: scales every odd choice, so most nodes keep most hosts plain and some are wild. */
+    private final double spice;
+    private boolean duplicated;
     private final Map<String, String> files = new LinkedHashMap<>();
     private final List<String> secrets = new ArrayList<>();
     private final Map<String, String> labels = new LinkedHashMap<>();
@@ -75,6 +78,7 @@ final class ShapeGenerator {
         this.generation = generation;
         this.hosts = hosts;
         this.mirror = mirror;
+        this.spice = new double[] {0.2, 0.6, 1.5}[random.nextInt(3)];
     }
 
     /** The node of {@code seed} for {@code generation}, configuring {@code hosts} (and {@code mirror} as a mirror). */
@@ -174,7 +178,7 @@ final class ShapeGenerator {
             this.versionKey = chance(12) ? "Version" : "version";
             // where the registry sits: the CRI plugin of the file's version (a legacy one now and then)
             this.imagesPlugin = version <= 1 ? "cri" : version == 2 ? GRPC : chance(20) ? GRPC : IMAGES;
-            this.extraPluginTable = pick(new String[] {"", "", "", "", "", "", "", "", "", "bogus-timeout"});
+            this.extraPluginTable = chance(15) ? "bogus-timeout" : "";
         }
 
         String plugin() {
@@ -250,7 +254,7 @@ final class ShapeGenerator {
                         || f.versionKey.equals("Version") ? " " + f.path + " capitalised top-level keys" : "")
                         .reduce("", String::concat);
         // hosts directories: none (the default ones on 2.x), one, or a list
-        String hostsChoice = pick(new String[] {"none", "none", "one", "one", "one", "list", "default"});
+        String hostsChoice = plainOr(random.nextBoolean() ? "none" : "one", new String[] {"list", "default"});
         List<String> hostDirs = switch (hostsChoice) {
             case "one" -> List.of(HOSTS_DIR);
             case "list" -> List.of(HOSTS_DIR, "/etc/cri/conf.d/hosts2");
@@ -262,7 +266,7 @@ final class ShapeGenerator {
             registryHome.registryTable.append("  ").append(key("config_path", 10)).append(" = ")
                     .append(q(String.join(":", hostDirs))).append('\n');
         }
-        boolean mirrorsBeside = !hostDirs.isEmpty() && !hostsChoice.equals("default") && chance(6);
+        boolean mirrorsBeside = !hostDirs.isEmpty() && !hostsChoice.equals("default") && chance(15);
         head += ", hosts " + hostsChoice + (mirrorsBeside ? " with mirrors beside config_path" : "")
                 + all.stream().filter(File::bogus)
                 .map(f -> ", image_pull_progress_timeout 'bogus' in " + f.path).reduce("", String::concat);
@@ -308,7 +312,7 @@ final class ShapeGenerator {
         String[] a = credential(i, "A");
         String[] b = credential(i, "B");
         String registry = key("registry", 10);
-        String hostKey = chance(5) ? q("http://" + host) : chance(30) ? "'" + host + "'" : q(host);
+        String hostKey = chance(20) ? q("http://" + host) : random.nextInt(4) == 0 ? "'" + host + "'" : q(host);
         String configsKey = key("configs", 10);
         String configs = f.plugin() + "." + registry + "." + configsKey + "." + hostKey;
         String auth = key("auth", 8);
@@ -316,7 +320,7 @@ final class ShapeGenerator {
         String password = key("password", 8);
         String kind = pick(new String[] {"none", "userpass", "userpass", "userpass", "b64", "b64", "b64", "both",
                 "auths", "auths-and-configs"});
-        String form = pick(new String[] {"table", "table", "table", "table", "dotted", "inline", "quoted"});
+        String form = plainOr("table", new String[] {"dotted", "inline", "quoted"});
         line.append(" ").append(kind).append(" as ").append(form).append(", keys ").append(registry).append("/")
                 .append(configsKey)
                 .append("/").append(auth).append("/").append(username).append("/").append(password)
@@ -354,7 +358,8 @@ final class ShapeGenerator {
             }
         }
         if (!fields.isEmpty()) {
-            if (chance(4)) {
+            if (!duplicated && chance(30)) {
+                duplicated = true;
                 fields.add(fields.get(0)); // a duplicate key: not valid TOML
                 line.append(", duplicate key");
             }
@@ -386,7 +391,7 @@ final class ShapeGenerator {
         }
         if (!hostDirs.isEmpty() && random.nextInt(5) < 3) {
             String dir = hostDirs.get(random.nextInt(hostDirs.size()));
-            String name = chance(8) ? host.replace(":", "_") + "_" : chance(15) ? "_default" : host;
+            String name = chance(8) ? host.replace(":", "_") + "_" : chance(20) ? "_default" : host;
             String toml = hostsToml(host, line);
             files.put(dir + "/" + name + "/hosts.toml", toml);
             line.append(" in ").append(dir).append("/").append(name.replace(host.replace(":", "_"), "H_")
@@ -396,7 +401,7 @@ final class ShapeGenerator {
     }
 
     private String hostsToml(String host, StringBuilder line) {
-        String variant = pick(new String[] {"plain", "plain", "plain", "Server", "referrers", "pull-only",
+        String variant = plainOr("plain", new String[] {"Server", "referrers", "pull-only",
                 "resolve-only", "missing-ca", "missing-client", "mirror", "mirror-only", "server-only", "invalid",
                 "header"});
         line.append(", hosts.toml ").append(variant);
@@ -437,8 +442,7 @@ final class ShapeGenerator {
     }
 
     private String b64Variant() {
-        return pick(new String[] {"padded", "padded", "padded", "padded", "unpadded", "space", "tab", "newline",
-                "crlf", "url-safe"});
+        return plainOr("padded", new String[] {"unpadded", "space", "tab", "newline", "crlf", "url-safe"});
     }
 
     /** The base64 of {@code user:password} in {@code variant}, as a TOML string. */
@@ -483,7 +487,12 @@ final class ShapeGenerator {
     }
 
     private boolean chance(int odds) {
-        return random.nextInt(odds) == 0;
+        return random.nextDouble() < spice / odds;
+    }
+
+    /** {@code plain} mostly; one of {@code odd} with a probability this node's spice sets. */
+    private String plainOr(String plain, String[] odd) {
+        return random.nextDouble() < Math.min(0.9, spice * 0.3) ? pick(odd) : plain;
     }
 
     private String pick(String[] options) {
