@@ -223,6 +223,6 @@ public final class ContainerdConfigFile {
     private static HostAuth hostAuth(String rawKey, JsonNode auth, KeyPath path) throws InvalidRegistryConfig {
         java.util.Set<String> fields = new java.util.TreeSet<>();
         auth.properties().forEach(f -> fields.add(f.getKey()));
-        return new HostAuth(AuthEntry.read(rawKey, auth, path), fields);
+        return new HostAuth(AuthEntry.containerd(rawKey, auth, path), fields);
     }
 }

@@ -74,7 +74,7 @@ public final class CriRegistryConfig {
             KeyPath authPath = hostPath.child("auth");
             JsonNode auth = table(hostConfig.get("auth"), authPath);
             if (auth != null) {
-                found.add(AuthEntry.read(hostEntry.getKey(), auth, authPath), authPath);
+                found.add(AuthEntry.containerd(hostEntry.getKey(), auth, authPath), authPath);
             }
         }
     }

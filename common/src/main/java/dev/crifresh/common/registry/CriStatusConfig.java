@@ -74,7 +74,7 @@ public final class CriStatusConfig {
                 return new Failed(where + " of the CRI status config is not an object");
             }
             try {
-                out.add(AuthEntry.read(e.getKey(), auth, where));
+                out.add(AuthEntry.containerd(e.getKey(), auth, where));
             } catch (InvalidRegistryConfig bad) {
                 return new Failed(bad.getMessage());
             }

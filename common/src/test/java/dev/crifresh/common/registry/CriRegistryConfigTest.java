@@ -72,11 +72,13 @@ class CriRegistryConfigTest {
     }
 
     @Test
-    void authIsIgnoredWhenUsernameOrPasswordIsSet() {
+    void authIsIgnoredWhenUsernameIsSetButNotWhenOnlyPasswordIs() {
+        // containerd's ParseAuth: a non-empty username wins; a password without one is not looked at.
         String toml = "[" + V2 + ".'a.example'.auth]\n  username = 'alice'\n  auth = '" + b64("bob:bobs-pw") + "'\n"
-                + "[" + V2 + ".'b.example'.auth]\n  password = 'pw-only'\n  auth = 'not base64 at all!'\n";
+                + "[" + V2 + ".'b.example'.auth]\n  password = 'pw-only'\n  auth = '" + b64("bob:bobs-pw") + "'\n"
+                + "[" + V2 + ".'c.example'.auth]\n  password = 'pw-only'\n";
         assertEquals(List.of(new RegistryAuth("a.example", "alice", "", ""),
-                        new RegistryAuth("b.example", "", "pw-only", "")),
+                        new RegistryAuth("b.example", "bob", "bobs-pw", ""), new RegistryAuth("c.example", "", "", "")),
                 parsed(CriRegistryConfig.parse(toml)));
     }
 
@@ -89,9 +91,11 @@ class CriRegistryConfigTest {
     }
 
     @Test
-    void authAndIdentityTokenTogether() {
-        String toml = "[" + V2 + ".'ghcr.io'.auth]\n  auth = '" + b64("u:p") + "'\n  identitytoken = 'tok'\n";
-        assertEquals(List.of(new RegistryAuth("ghcr.io", "u", "p", "tok")), parsed(CriRegistryConfig.parse(toml)));
+    void anIdentityTokenWinsOverAuthAndAUsernameOverAnIdentityToken() {
+        String toml = "[" + V2 + ".'ghcr.io'.auth]\n  auth = '" + b64("u:p") + "'\n  identitytoken = 'tok'\n"
+                + "[" + V2 + ".'quay.io'.auth]\n  username = 'u'\n  password = 'p'\n  identitytoken = 'tok'\n";
+        assertEquals(List.of(new RegistryAuth("ghcr.io", "", "", "tok"), new RegistryAuth("quay.io", "u", "p", "")),
+                parsed(CriRegistryConfig.parse(toml)));
     }
 
     @Test
@@ -184,6 +188,50 @@ class CriRegistryConfigTest {
         String toml = "[" + V2 + ".'ghcr.io'.auth]\n  auth = 'hunter2!!not-base64'\n";
         String message = failedWithout(CriRegistryConfig.parse(toml), "hunter2");
         assertTrue(message.contains("ghcr.io") && message.contains("base64"), message);
+    }
+
+    /**
+     * containerd decodes {@code auth} with Go's {@code base64.StdEncoding} (padding required, only line breaks
+     * skipped; an error sends nothing): only the canonical padded form is read, every other form is a doubt naming
+     * the key, without the value.
+     */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("nonCanonicalBase64")
+    void anAuthThatIsNotCanonicalPaddedBase64IsADoubt(String form, String auth) {
+        String toml = "[" + V2 + ".'ghcr.io'.auth]\n  auth = \"" + auth + "\"\n";
+        String message = failedWithout(CriRegistryConfig.parse(toml), "hunter2", auth.strip());
+        assertTrue(message.contains("registry.configs.\"ghcr.io\".auth.auth")
+                && message.contains("not canonical padded standard base64"), message);
+    }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> nonCanonicalBase64() {
+        String good = b64("deploy-bot:hunter2-x"); // 20 bytes: one pad character
+        String two = b64("deploy-bot:hunter2"); // 18 bytes: no pad
+        String one = b64("deploy-bot:hunter2-xy"); // 21 bytes: no pad
+        String pad2 = b64("deploy-bot:hunter2-xyz"); // 22 bytes: two pad characters
+        return java.util.stream.Stream.of(
+                org.junit.jupiter.params.provider.Arguments.of("missing pad", good.replace("=", "")),
+                org.junit.jupiter.params.provider.Arguments.of("one of two pads", pad2.substring(0, pad2.length() - 1)),
+                org.junit.jupiter.params.provider.Arguments.of("a space inside", two.substring(0, 8) + " " + two.substring(8)),
+                org.junit.jupiter.params.provider.Arguments.of("a leading space", " " + one),
+                org.junit.jupiter.params.provider.Arguments.of("a tab inside", two.substring(0, 4) + "\\t" + two.substring(4)),
+                org.junit.jupiter.params.provider.Arguments.of("a line break (Go skips it)",
+                        two.substring(0, 4) + "\\n" + two.substring(4)),
+                org.junit.jupiter.params.provider.Arguments.of("CR LF (Go skips them)", two + "\\r\\n"),
+                org.junit.jupiter.params.provider.Arguments.of("URL alphabet", b64("??>:hunter2~~~").replace('+', '-')
+                        .replace('/', '_')),
+                org.junit.jupiter.params.provider.Arguments.of("unused bits set (Go's non-strict decoder accepts them)",
+                        good.substring(0, good.length() - 2) + (char) (good.charAt(good.length() - 2) + 1) + "="),
+                org.junit.jupiter.params.provider.Arguments.of("a pad in the middle", good + good),
+                org.junit.jupiter.params.provider.Arguments.of("trailing garbage", two + "!"));
+    }
+
+    @Test
+    void canonicalBase64OfEveryLengthIsRead() {
+        for (String pass : List.of("p", "pw", "pwd", "pass")) {
+            String toml = "[" + V2 + ".'ghcr.io'.auth]\n  auth = '" + b64("u:" + pass) + "'\n";
+            assertEquals(List.of(new RegistryAuth("ghcr.io", "u", pass, "")), parsed(CriRegistryConfig.parse(toml)));
+        }
     }
 
     @Test
