@@ -131,16 +131,15 @@ final class Differential {
             for (int m = 0; m < modes.size(); m++) {
                 AgentReading.Said s = said.get(m);
                 Outcome o;
-                String containerdSent;
                 if (s instanceof AgentReading.Doubt || s instanceof AgentReading.Stale) {
                     o = Outcome.DOUBTED;
-                    containerdSent = served != null ? served : describe(sent.get(i), shape);
                     String reason = s instanceof AgentReading.Doubt d ? "unknown: " + d.why() : "stale: "
                             + ((AgentReading.Stale) s).why();
                     tally.doubtReasons.merge(generation.name() + " " + modes.get(m).name() + " " + reasonKind(reason),
                             1, Integer::sum);
                 } else if (s instanceof AgentReading.Sends sends) {
                     String fp = sends.fingerprints().get(RegistryHosts.normalise(host));
+                    String containerdSent;
                     if (served != null) {
                         o = Outcome.NOT_SERVED;
                         containerdSent = served;

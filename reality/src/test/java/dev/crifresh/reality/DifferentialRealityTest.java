@@ -43,6 +43,7 @@ class DifferentialRealityTest {
     static final int HOSTS_PER_NODE = 6;
     static final int CI_SHAPES = 204;
     private static final byte[] KEY = "differential-fingerprint-key-32-bytes!!".getBytes(StandardCharsets.UTF_8);
+    private static final Path DISAGREEMENTS = Path.of("target", "differential-disagreements.txt");
     private static final List<String> GENERATIONS = List.of("1.6", "1.7", "2.1", "2.2", "2.3");
 
     @TempDir
@@ -69,6 +70,11 @@ class DifferentialRealityTest {
         int nodes = replay.isBlank() ? (shapes + HOSTS_PER_NODE - 1) / HOSTS_PER_NODE : 1;
         System.out.println("differential: base seed " + base + " (-Dcrifresh.differential.seed=" + base + "), " + nodes
                 + " node configs of " + HOSTS_PER_NODE + " hosts per generation");
+        try {
+            Files.deleteIfExists(DISAGREEMENTS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         executor = Executors.newFixedThreadPool(Integer.getInteger("crifresh.differential.parallel", 2));
         List<DynamicTest> tests = new ArrayList<>();
         for (String name : GENERATIONS) {
@@ -125,9 +131,8 @@ class DifferentialRealityTest {
 
     private static synchronized void record(String disagreement) {
         try {
-            Path out = Path.of("target", "differential-disagreements.txt");
-            Files.createDirectories(out.getParent());
-            Files.writeString(out, disagreement + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.createDirectories(DISAGREEMENTS.getParent());
+            Files.writeString(DISAGREEMENTS, disagreement + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
