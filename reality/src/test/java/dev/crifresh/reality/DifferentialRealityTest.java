@@ -117,6 +117,11 @@ class DifferentialRealityTest {
                 System.out.println("differential disagreement: " + d);
                 record(d);
             }
+            if ((i + 1) % 50 == 0 && i + 1 < nodes) {
+                // a long run's figures so far, so a run cut short still says what it tried
+                System.out.println(tally.line(generation.name()) + " (so far, " + (i + 1) + " of " + nodes
+                        + " node configs, " + (System.nanoTime() - started) / 1_000_000_000 + " s)");
+            }
         }
         tally.wallNanos = System.nanoTime() - started;
         return tally;
