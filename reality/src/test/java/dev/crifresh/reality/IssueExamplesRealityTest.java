@@ -100,12 +100,12 @@ class IssueExamplesRealityTest {
 
     /** The root config and a base {@code cri.toml} in the generation's own version, with {@code registry} in it. */
     private static Map<String, String> node(ContainerdGeneration g, String registryTables, String... extraImports) {
-        return node(g, "", registryTables, extraImports);
+        return nodeWith(g, "", registryTables, extraImports);
     }
 
     /** The same, with {@code pluginLines} in the table of the plugin that holds the registry. */
-    private static Map<String, String> node(ContainerdGeneration g, String pluginLines, String registryTables,
-                                            String... extraImports) {
+    private static Map<String, String> nodeWith(ContainerdGeneration g, String pluginLines, String registryTables,
+                                                String... extraImports) {
         boolean two = g.two();
         String version = two ? "version = 3\n" : "version = 2\n";
         List<String> imports = new ArrayList<>(List.of(TalosConfigFiles.CRI_TOML));
@@ -167,7 +167,7 @@ class IssueExamplesRealityTest {
                                 + configs(userPass(CURRENT)))),
                 new Example("bogus-timeout", "image_pull_progress_timeout = 'bogus': the CRI plugin does not start",
                         Set.of("1.7", "2.1", "2.2", "2.3"), ALL,
-                        g -> node(g, "  image_pull_progress_timeout = 'bogus'\n", configs(userPass(CURRENT)))),
+                        g -> nodeWith(g, "  image_pull_progress_timeout = 'bogus'\n", configs(userPass(CURRENT)))),
                 new Example("missing-ca", "hosts.toml names a ca file that is not there: every pull fails", ALL, ALL,
                         g -> {
                             Map<String, String> f = node(g, "[REG]\n  config_path = \"" + HOSTS + "\"\n"
