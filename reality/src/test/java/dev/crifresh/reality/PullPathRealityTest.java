@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -79,19 +80,43 @@ class PullPathRealityTest {
     }
 
     /**
-     * One shape: the registry table (in the generation's own plugin), hosts.toml files by host directory, the pull's
-     * outcome, and the agent's verdict.
+     * One shape: the registry table (in the generation's own plugin), hosts.toml files by host directory (a directory
+     * under {@link #HOSTS}, or an absolute node path; a third element names another file than hosts.toml), the
+     * pull's outcome, and the agent's verdict.
+     *
+     * @param okOn    the generations whose pull works (and the agent says fresh with the current credential)
+     * @param failure what the failing pull's error says; null for a 401 or "no basic auth credentials"
      */
-    record Shape(String id, String name, String registryTable, List<String[]> hostsFiles, boolean pullOk,
-                 String reason, boolean onlyTwo) {
+    record Shape(String id, String name, String registryTable, List<String[]> hostsFiles, Set<String> okOn,
+                 String reason, String failure) {
         Shape(String id, String name, String registryTable, List<String[]> hostsFiles, boolean pullOk, String reason) {
-            this(id, name, registryTable, hostsFiles, pullOk, reason, false);
+            this(id, name, registryTable, hostsFiles, pullOk ? Set.copyOf(GENERATIONS) : Set.of(), reason, null);
         }
 
-        /** containerd 1.x ignores the shape (a hosts.toml without [host] tables): the pull works there and it is fresh. */
         boolean pullOkOn(ContainerdGeneration g) {
-            return pullOk || onlyTwo && !g.two();
+            return okOn.contains(g.name());
         }
+    }
+
+    /** A self-signed CA certificate (public, no key anywhere): a {@code ca} file containerd can load. */
+    static final String TEST_CA = """
+            -----BEGIN CERTIFICATE-----
+            MIIBnDCCAUOgAwIBAgIUcCanHW5BLgKqE/fkMuN4T4oFuTQwCgYIKoZIzj0EAwIw
+            IzEhMB8GA1UEAwwYY3JpZnJlc2ggcmVhbGl0eSB0ZXN0IENBMCAXDTI2MTIwNjEz
+            MTk0MFoYDzIxMjYxMTEyMTMxOTQwWjAjMSEwHwYDVQQDDBhjcmlmcmVzaCByZWFs
+            aXR5IHRlc3QgQ0EwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAAQXiAQhwcBFBwQa
+            NlcOdTLeDurQ/1aaMMJgcQ3uo2agFjGuB+n6gVT0qKSbV1Xu81wV0eviRC7qr8X5
+            6pndOaWYo1MwUTAdBgNVHQ4EFgQU09uKIxKwkEW3zjabtsAdzBFYHOAwHwYDVR0j
+            BBgwFoAU09uKIxKwkEW3zjabtsAdzBFYHOAwDwYDVR0TAQH/BAUwAwEB/zAKBggq
+            hkjOPQQDAgNHADBEAiAdK5iu7TTUA4Lv2ywNqCog972alpD15RB2u8P7yFZ/9AIg
+            D1KfhHlFjsNz6HR5jpFl72IFQnqHk2LzqQ84nJPunr8=
+            -----END CERTIFICATE-----
+            """;
+
+    /** A hosts.toml sending pulls to the registry itself over HTTP, with {@code extra} in its [host] table. */
+    private static String selfWith(String extra) {
+        return "server = \"http://" + registry.host() + "\"\n[host.\"http://" + registry.host() + "\"]\n"
+                + "  capabilities = [\"pull\", \"resolve\"]\n" + extra;
     }
 
     private static String port() {
@@ -146,7 +171,7 @@ class PullPathRealityTest {
                         + " [host] tables", configPath + userPass("configs." + h, current)
                         + userPass("configs.\"" + aliasHost() + "\"", OLD),
                         List.<String[]>of(new String[] {hostDir(), "server = \"http://" + aliasHost() + "\"\n"}),
-                        false, "HostsTomlRedirectsPulls", true),
+                        Set.of("1.6", "1.7"), "HostsTomlRedirectsPulls", null),
                 new Shape("H3u", "the same redirect in the host_port_ directory, which containerd reads first",
                         configPath + userPass("configs." + h, current) + userPass("configs.\"" + aliasHost() + "\"", OLD),
                         List.<String[]>of(new String[] {underscoreDir(), redirect()}), false, "HostsTomlRedirectsPulls"),
@@ -170,7 +195,23 @@ class PullPathRealityTest {
                 new Shape("mirror", "a mirror without a credential, with the default fallback to the registry",
                         configPath + userPass("configs." + h, current),
                         List.<String[]>of(new String[] {hostDir(), "[host.\"http://" + aliasHost() + "\"]\n"
-                                + "  capabilities = [\"pull\", \"resolve\"]\n"}), true, null));
+                                + "  capabilities = [\"pull\", \"resolve\"]\n"}), true, null),
+                new Shape("CA1", "hosts.toml names a ca file, relative to its directory, that does not exist",
+                        configPath + userPass("configs." + h, current),
+                        List.<String[]>of(new String[] {hostDir(), selfWith("  ca = \"ca.crt\"\n")}), Set.of(),
+                        "HostsTomlCertificateMissing", "unable to read CA cert"),
+                new Shape("CA2", "hosts.toml names a ca file that exists (Talos writes them so): the pull works",
+                        configPath + userPass("configs." + h, current),
+                        List.<String[]>of(new String[] {hostDir(), selfWith("  ca = \"ca.crt\"\n")},
+                                new String[] {hostDir(), TEST_CA, "ca.crt"}), true, null),
+                new Shape("CA3", "hosts.toml names client files, absolute, that do not exist",
+                        configPath + userPass("configs." + h, current), List.<String[]>of(new String[] {hostDir(),
+                                selfWith("  client = [[\"/etc/cri/client.crt\", \"/etc/cri/client.key\"]]\n")}),
+                        Set.of(), "HostsTomlCertificateMissing", "unable to read CERT file"),
+                new Shape("CA4", "a missing ca in _default, on a host entry that only pushes: every pull still fails",
+                        configPath + userPass("configs." + h, current), List.<String[]>of(new String[] {"_default",
+                                "[host.\"https://push.invalid\"]\n  capabilities = [\"push\"]\n  ca = \"/none.crt\"\n"}),
+                        Set.of(), "HostsTomlCertificateMissing", "unable to read CA cert"));
     }
 
     @TestFactory
@@ -220,7 +261,8 @@ class PullPathRealityTest {
             throw new UncheckedIOException(e);
         }
         for (String[] f : hostsFiles) {
-            node.write(HOSTS + "/" + f[0] + "/hosts.toml", f[1], false);
+            String dir = f[0].startsWith("/") ? f[0] : HOSTS + "/" + f[0];
+            node.write(dir + "/" + (f.length > 2 ? f[2] : "hosts.toml"), f[1], false);
         }
     }
 
@@ -248,7 +290,8 @@ class PullPathRealityTest {
                 assertEquals("fresh", view.verdict(), shape.name() + ": " + view.message());
                 assertEquals(fingerprint(current), held(view), shape.name() + ": the current credential's fingerprint");
             } else {
-                assertTrue(pull.unauthorized() || pull.noCredential(), shape.name() + ": " + pull.detail()
+                assertTrue(shape.failure() == null ? pull.unauthorized() || pull.noCredential()
+                        : !pull.ok() && pull.detail().contains(shape.failure()), shape.name() + ": " + pull.detail()
                         + "\ncontainerd's log:\n" + containerd.logTail());
                 assertNeverFreshAndNamed(view, shape.reason(), shape.name());
             }

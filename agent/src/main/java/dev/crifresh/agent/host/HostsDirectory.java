@@ -39,6 +39,11 @@ public final class HostsDirectory implements PullCredentials.HostsFiles {
         public List<String> directories(String nodePath) {
             return List.of();
         }
+
+        @Override
+        public PullCredentials.FileAt file(String nodePath) {
+            return new PullCredentials.NoFile("does not exist");
+        }
     };
 
     private static final long MAX_BYTES = ConfigFileReader.DEFAULT_MAX_BYTES;
@@ -112,6 +117,35 @@ public final class HostsDirectory implements PullCredentials.HostsFiles {
         }
         out.sort(null);
         return out;
+    }
+
+    /**
+     * A certificate file a {@code hosts.toml} names, as containerd's {@code os.ReadFile} finds it: symlinks followed
+     * under the host root. Its directory counts as consulted, so that creating or deleting it is seen.
+     */
+    @Override
+    public PullCredentials.FileAt file(String nodePath) {
+        consulted.add(HostPaths.parent(nodePath));
+        HostPaths.Resolved r = paths.resolve(nodePath);
+        if (r.error() != null) {
+            return new PullCredentials.Unreadable(r.error());
+        }
+        try {
+            BasicFileAttributes a = Files.readAttributes(paths.onHost(r.realPath()), BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            if (a.isDirectory()) {
+                return new PullCredentials.NoFile("is a directory");
+            }
+            if (!a.isRegularFile()) {
+                return new PullCredentials.Unreadable("not a regular file");
+            }
+            return new PullCredentials.RegularFile();
+        } catch (NoSuchFileException e) {
+            return new PullCredentials.NoFile(r.symlinks().isEmpty() ? "does not exist"
+                    : "does not exist (a symbolic link to nothing)");
+        } catch (IOException e) {
+            return new PullCredentials.Unreadable(IoErrors.describe(e));
+        }
     }
 
     /** The node directories asked about so far (the {@code config_path} root and each host's candidates). */

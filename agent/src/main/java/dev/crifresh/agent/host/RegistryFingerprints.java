@@ -87,7 +87,13 @@ public final class RegistryFingerprints {
         if (reading instanceof ContainerdReading.Failed failed) {
             return new Result(Map.of(), List.of(failed.message()));
         }
-        ContainerdReading.RegistryTable table = ((ContainerdReading.Read) reading).registry();
+        ContainerdReading.Read read = (ContainerdReading.Read) reading;
+        if (!read.criFails().isEmpty()) {
+            // No pull sends anything, and a reboot loads the same files: the operator must fix them.
+            return new Result(Map.of(), List.of(), read.criFails().stream().map(why -> new PullCredentials.Problem(
+                    PullCredentials.Kind.CONFIG_REFUSED, "*", why)).toList(), Map.of(), List.of());
+        }
+        ContainerdReading.RegistryTable table = read.registry();
         PullCredentials.Result pulls = PullCredentials.resolve(table, hosts, layouts(parsed, talos, generation));
         if (pulls instanceof PullCredentials.Failed doubt) {
             return new Result(Map.of(), List.of(doubt.message()));
@@ -109,19 +115,24 @@ public final class RegistryFingerprints {
     }
 
     /**
-     * Where containerd looks for {@code hosts.toml}: the generation named, else in Talos mode the one Talos pairs
-     * with the root config's version (2: 1.x, 3 and above: 2.x), else both (a doubt where they differ).
+     * How containerd finds and reads {@code hosts.toml}: the generation named, else in Talos mode the generations
+     * Talos pairs with the root config's version (2: 1.x, 3 and above: 2.x), else every generation (a doubt where
+     * they differ). 2.0 reads as 2.1 does (from source).
      */
     private static List<PullCredentials.HostLayout> layouts(List<ContainerdReading.Document> docs, boolean talos,
                                                             ContainerdReading.Generation generation) {
         if (generation != null) {
-            return List.of(generation == ContainerdReading.Generation.ONE ? PullCredentials.HostLayout.ONE
-                    : PullCredentials.HostLayout.TWO);
+            return switch (generation) {
+                case ONE -> List.of(PullCredentials.HostLayout.ONE);
+                case V2_1 -> List.of(PullCredentials.HostLayout.TWO_ONE);
+                case V2_2, V2_3 -> List.of(PullCredentials.HostLayout.TWO_TWO);
+                case TWO -> PullCredentials.HostLayout.TWO;
+            };
         }
         if (talos && !docs.isEmpty()) {
-            return List.of(docs.get(0).parsed().version() >= 3 ? PullCredentials.HostLayout.TWO
-                    : PullCredentials.HostLayout.ONE);
+            return docs.get(0).parsed().version() >= 3 ? PullCredentials.HostLayout.TWO
+                    : List.of(PullCredentials.HostLayout.ONE);
         }
-        return List.of(PullCredentials.HostLayout.ONE, PullCredentials.HostLayout.TWO);
+        return PullCredentials.HostLayout.ALL;
     }
 }

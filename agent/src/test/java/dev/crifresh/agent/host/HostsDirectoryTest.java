@@ -42,6 +42,31 @@ class HostsDirectoryTest {
                 dir.consulted());
     }
 
+    /**
+     * A certificate file as containerd's {@code os.ReadFile} finds it: a file (through a symlink resolved under the
+     * host root), nothing, a dangling link, a directory; its directory is consulted, so its creation is seen.
+     */
+    @Test
+    void certificateFilesAreFoundAsContainerdReadsThem() throws Exception {
+        Path d = Files.createDirectories(host.resolve("etc/cri/conf.d/hosts/ghcr.io"));
+        Files.writeString(d.resolve("ca.crt"), "pem");
+        Files.createDirectories(host.resolve("etc/ssl"));
+        Files.writeString(host.resolve("etc/ssl/real.pem"), "pem");
+        Files.createSymbolicLink(d.resolve("linked.crt"), Path.of("/etc/ssl/real.pem"));
+        Files.createSymbolicLink(d.resolve("dangling.crt"), Path.of("/etc/ssl/gone.pem"));
+        HostsDirectory dir = new HostsDirectory(new HostPaths(host));
+
+        assertEquals(new PullCredentials.RegularFile(), dir.file("/etc/cri/conf.d/hosts/ghcr.io/ca.crt"));
+        assertEquals(new PullCredentials.RegularFile(), dir.file("/etc/cri/conf.d/hosts/ghcr.io/linked.crt"));
+        assertEquals(new PullCredentials.NoFile("does not exist"), dir.file("/etc/cri/conf.d/hosts/ghcr.io/none.crt"));
+        assertEquals(new PullCredentials.NoFile("does not exist (a symbolic link to nothing)"),
+                dir.file("/etc/cri/conf.d/hosts/ghcr.io/dangling.crt"));
+        assertEquals(new PullCredentials.NoFile("is a directory"), dir.file("/etc/cri/conf.d/hosts/ghcr.io"));
+        assertEquals(new PullCredentials.NoFile("does not exist"), dir.file("/opt/none/ca.crt"));
+        assertTrue(dir.consulted().containsAll(Set.of("/etc/cri/conf.d/hosts/ghcr.io", "/opt/none")),
+                dir.consulted().toString());
+    }
+
     /** containerd would follow the link on the node; the agent, reading in its own filesystem, does not guess. */
     @Test
     void aSymlinkedHostsTomlIsUnreadable() throws Exception {

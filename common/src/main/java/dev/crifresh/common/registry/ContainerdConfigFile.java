@@ -70,14 +70,29 @@ public final class ContainerdConfigFile {
      * @param deprecatedAuths the deprecated {@code registry.auths.<key>} entries, by raw key: containerd copies each
      *                        into {@code configs} (the key's host when it has a scheme), over any {@code auth} there
      * @param configPath      {@code registry.config_path} (the {@code hosts.toml} directory), null when absent
+     * @param mirrors         the {@code registry.mirrors} keys (containerd's CRI refuses them beside a
+     *                        {@code config_path})
+     * @param tlsHosts        the {@code registry.configs} keys with a {@code tls} table (containerd 1.x's CRI refuses
+     *                        them beside a {@code config_path}; 2.x has no such field)
+     * @param pullProgressTimeout the table's {@code image_pull_progress_timeout}, null when absent
      */
     public record PluginSection(boolean defined, boolean registryDefined, java.util.Map<String, HostAuth> configs,
-                                java.util.Map<String, HostAuth> deprecatedAuths, String configPath) {
+                                java.util.Map<String, HostAuth> deprecatedAuths, String configPath,
+                                java.util.Set<String> mirrors, java.util.Set<String> tlsHosts,
+                                String pullProgressTimeout) {
         static final PluginSection ABSENT = new PluginSection(false, false, java.util.Map.of(), java.util.Map.of(), null);
 
         public PluginSection {
             configs = java.util.Map.copyOf(configs);
             deprecatedAuths = java.util.Map.copyOf(deprecatedAuths);
+            mirrors = java.util.Set.copyOf(mirrors);
+            tlsHosts = java.util.Set.copyOf(tlsHosts);
+        }
+
+        public PluginSection(boolean defined, boolean registryDefined, java.util.Map<String, HostAuth> configs,
+                             java.util.Map<String, HostAuth> deprecatedAuths, String configPath) {
+            this(defined, registryDefined, configs, deprecatedAuths, configPath, java.util.Set.of(), java.util.Set.of(),
+                    null);
         }
 
         /**
@@ -113,6 +128,10 @@ public final class ContainerdConfigFile {
 
     public static Result parse(String toml) {
         Objects.requireNonNull(toml, "toml");
+        if (toml.startsWith("\uFEFF")) {
+            return new Failed("the file starts with a byte-order mark: containerd 2.x refuses it (go-toml v2:"
+                    + " \"invalid character at start of key\")");
+        }
         JsonNode root;
         try {
             root = CriRegistryConfig.TOML.readTree(toml);
@@ -126,6 +145,11 @@ public final class ContainerdConfigFile {
         }
         if (!root.isObject()) {
             return new Failed("not a TOML table");
+        }
+        try {
+            ContainerdKeys.check(root);
+        } catch (InvalidRegistryConfig e) {
+            return new Failed(e.getMessage());
         }
         JsonNode versionNode = root.get("version");
         int version = 0;
@@ -184,12 +208,15 @@ public final class ContainerdConfigFile {
     private static PluginSection section(JsonNode plugins, String plugin) throws InvalidRegistryConfig {
         KeyPath at = KeyPath.root("plugins").child(plugin);
         JsonNode table = CriRegistryConfig.table(plugins.get(plugin), at);
+        String timeout = table == null ? null : optionalString(table, "image_pull_progress_timeout", at);
         JsonNode registry = table == null ? null : CriRegistryConfig.table(table.get("registry"), at.child("registry"));
         if (registry == null) {
-            return new PluginSection(table != null, false, java.util.Map.of(), java.util.Map.of(), null);
+            return new PluginSection(table != null, false, java.util.Map.of(), java.util.Map.of(), null,
+                    java.util.Set.of(), java.util.Set.of(), timeout);
         }
         KeyPath reg = at.child("registry");
         java.util.Map<String, HostAuth> configs = new java.util.TreeMap<>();
+        java.util.Set<String> tlsHosts = new java.util.TreeSet<>();
         JsonNode configsNode = CriRegistryConfig.table(registry.get("configs"), reg.child("configs"));
         if (configsNode != null) {
             for (java.util.Map.Entry<String, JsonNode> e : configsNode.properties()) {
@@ -198,6 +225,9 @@ public final class ContainerdConfigFile {
                 JsonNode auth = CriRegistryConfig.table(hostConfig.get("auth"), hostPath.child("auth"));
                 if (auth != null) {
                     configs.put(e.getKey(), hostAuth(e.getKey(), auth, hostPath.child("auth")));
+                }
+                if (CriRegistryConfig.table(hostConfig.get("tls"), hostPath.child("tls")) != null) {
+                    tlsHosts.add(e.getKey());
                 }
             }
         }
@@ -209,15 +239,25 @@ public final class ContainerdConfigFile {
                 auths.put(e.getKey(), hostAuth(e.getKey(), CriRegistryConfig.table(e.getValue(), hostPath), hostPath));
             }
         }
-        String configPath = null;
-        JsonNode path = registry.get("config_path");
-        if (path != null && !path.isMissingNode() && !path.isNull()) {
-            if (!path.isString()) {
-                throw new InvalidRegistryConfig(reg.child("config_path") + " is not a string");
-            }
-            configPath = path.stringValue();
+        java.util.Set<String> mirrors = new java.util.TreeSet<>();
+        JsonNode mirrorsNode = CriRegistryConfig.table(registry.get("mirrors"), reg.child("mirrors"));
+        if (mirrorsNode != null) {
+            mirrorsNode.properties().forEach(e -> mirrors.add(e.getKey()));
         }
-        return new PluginSection(true, true, configs, auths, configPath);
+        String configPath = optionalString(registry, "config_path", reg);
+        return new PluginSection(true, true, configs, auths, configPath, mirrors, tlsHosts, timeout);
+    }
+
+    /** A string field, null when absent; any other type is a doubt (containerd fails to decode it and refuses). */
+    private static String optionalString(JsonNode table, String field, KeyPath at) throws InvalidRegistryConfig {
+        JsonNode value = table.get(field);
+        if (value == null || value.isMissingNode() || value.isNull()) {
+            return null;
+        }
+        if (!value.isString()) {
+            throw new InvalidRegistryConfig(at.child(field) + " is not a string");
+        }
+        return value.stringValue();
     }
 
     private static HostAuth hostAuth(String rawKey, JsonNode auth, KeyPath path) throws InvalidRegistryConfig {

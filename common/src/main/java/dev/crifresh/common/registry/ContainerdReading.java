@@ -19,9 +19,10 @@ import java.util.TreeMap;
  *       {@code version} is the last non-zero one in load order; a plugin's table in a later file
  *       replaces the earlier one whole. Merged version 0 or 1: the CRI plugin's table is {@code cri};
  *       2 and above: {@code io.containerd.grpc.v1.cri}, and a plugin key without a dot is refused.</li>
- *   <li><b>containerd 2.1 and 2.2</b> merge the files key by key first (the merged {@code version} is the last
- *       non-zero one); a merged version 1 or 2 is then migrated, and the CRI plugin's {@code registry} replaces
- *       the images plugin's whole. Neither loads a version above 3.</li>
+ *   <li><b>containerd 2.1 and 2.2</b> merge the files key by key first, starting from version 3; a version 0 or 1
+ *       file takes the version merged so far, so the merged {@code version} is the last one of 2 or above (3 if
+ *       none); a merged version 2 is then migrated, and the CRI plugin's {@code registry} replaces the images
+ *       plugin's whole. Neither loads a merged version above 3.</li>
  *   <li><b>containerd 2.3</b> migrates <em>each file</em> from its own version up to 4 before merging it, and
  *       the images plugin's migration runs at every step below 4, the 3 → 4 step included: a version 0–3 file's
  *       CRI {@code registry} replaces that file's images registry whole. It refuses an import whose version is
@@ -108,10 +109,20 @@ public final class ContainerdReading {
         }
     }
 
-    /** @param registry the images plugin's registry table containerd holds */
-    public record Read(RegistryTable registry) implements Result {
+    /**
+     * @param registry  the images plugin's registry table containerd holds
+     * @param criFails  why containerd's CRI image service fails to start on this config ({@code mirrors} beside
+     *                  {@code config_path}, an invalid {@code image_pull_progress_timeout}): containerd serves
+     *                  without it, no pull sends anything, and a reboot loads the same files; empty when it starts
+     */
+    public record Read(RegistryTable registry, List<String> criFails) implements Result {
         public Read {
             Objects.requireNonNull(registry, "registry");
+            criFails = List.copyOf(criFails);
+        }
+
+        public Read(RegistryTable registry) {
+            this(registry, List.of());
         }
 
         /**
@@ -130,6 +141,9 @@ public final class ContainerdReading {
     /** The generation does not load these files at all (it refuses to start), so it holds nothing from them. */
     private record Refused(String message) {
     }
+
+    /** {@code version.ConfigVersion} of containerd 2.0, 2.1 and 2.2: the version of the config a merge starts from. */
+    private static final int DEFAULT_VERSION_2_2 = 3;
 
     private ContainerdReading() {
     }
@@ -186,7 +200,14 @@ public final class ContainerdReading {
         table.configPath = current.configPath();
         table.configs.putAll(current.configs());
         table.auths.putAll(current.deprecatedAuths());
-        return table.read();
+        table.mirrors.addAll(current.mirrors());
+        table.tlsHosts.addAll(current.tlsHosts());
+        table.timeout = current.pullProgressTimeout();
+        if (table.timeout != null && GoDuration.parse(table.timeout) != GoDuration.Verdict.VALID) {
+            return new Failed("the CRI plugin's image_pull_progress_timeout is not a Go duration: containerd 1.7's CRI"
+                    + " plugin fails to start on it, 1.6 has no such setting");
+        }
+        return table.read(true);
     }
 
     /**
@@ -237,7 +258,7 @@ public final class ContainerdReading {
                         + " table (" + (d.parsed().version() <= 1 && d.parsed().section(ContainerdConfigFile.CRI_SHORT)
                         .defined() ? "cri" : ContainerdConfigFile.CRI_V1_PLUGIN) + "), which containerd 2.3 moves"
                         + " over that file's io.containerd.cri.v1.images registry and 2.1 and 2.2 move only when"
-                        + " the merged version is 1 or 2";
+                        + " the merged version is 2 (a version 0 or 1 file takes the version merged before it)";
             }
         }
         return "the files' versions (" + versions(documents) + ")";
@@ -251,7 +272,7 @@ public final class ContainerdReading {
         return String.join(", ", out);
     }
 
-    /** The merged {@code version}: the last non-zero one in load order (containerd 1.x, 2.1 and 2.2). */
+    /** The merged {@code version} of containerd 1.x: the last non-zero one in load order. */
     private static int mergedVersion(List<Document> documents) {
         int merged = 0;
         for (Document d : documents) {
@@ -263,21 +284,24 @@ public final class ContainerdReading {
     }
 
     /**
-     * containerd 2.1 and 2.2, as the real binaries show it: an import above version 3 is refused when loaded; the
-     * files are merged key by key (the last non-zero {@code version} wins) and a merged version above 3 is
-     * refused; a merged version 1 or 2 is then migrated, and the CRI plugin's {@code registry} (a version 0 or 1
+     * containerd 2.1 and 2.2 ({@code LoadConfig} in {@code cmd/containerd/server/config/config.go}, the same in
+     * v2.0.9, v2.1.9 and v2.2.7): the merge starts from the default config, whose version is 3; a version 0 or 1
+     * file is re-stamped to the version merged so far ({@code MigrateConfigTo(ctx, out.Version)}, which renames its
+     * short plugin ids), so it never lowers it; the files are merged key by key (a later non-zero {@code version}
+     * wins); only the merged version is checked (above 3 is refused), so a version 4 import followed by a version
+     * 3 one loads. A merged version 2 is then migrated, and the CRI plugin's {@code registry} (a version 0 or 1
      * file's {@code cri} counted as {@code io.containerd.grpc.v1.cri}) replaces the images plugin's whole, with or
-     * without {@code containerd.runtimes}. A merged version 0 or 3 is not migrated: the images plugin's registry
-     * is the one. So a version 3 file loaded after a version 2 file that holds the registry loses it.
+     * without {@code containerd.runtimes}. A merged version 3 is not migrated: the images plugin's registry is the
+     * one. So a version 3 file loaded after a version 2 file that holds the registry loses it, and a version 1
+     * drop-in under a version 3 (or version-less) root is never migrated: its registry is dropped.
      */
     private static Object mergedFirst(List<Document> documents) {
-        for (int i = 1; i < documents.size(); i++) {
-            if (documents.get(i).parsed().version() > 3) {
-                return new Refused(documents.get(i).path() + " is version " + documents.get(i).parsed().version()
-                        + ", above 3");
+        int version = DEFAULT_VERSION_2_2;
+        for (Document d : documents) {
+            if (d.parsed().version() >= 2) {
+                version = d.parsed().version();
             }
         }
-        int version = mergedVersion(documents);
         if (version > 3) {
             return new Refused("the merged version is " + version + ", above 3");
         }
@@ -298,8 +322,17 @@ public final class ContainerdReading {
             if (doubt != null) {
                 return doubt;
             }
+            if (p.section(ContainerdConfigFile.IMAGES_PLUGIN).pullProgressTimeout() != null) {
+                images.timeout = p.section(ContainerdConfigFile.IMAGES_PLUGIN).pullProgressTimeout();
+            }
+            if (cri.pullProgressTimeout() != null) {
+                legacy.timeout = cri.pullProgressTimeout();
+            }
         }
-        return ((version == 1 || version == 2) && legacyRegistry ? legacy : images).read();
+        Merged holding = version == 2 && legacyRegistry ? legacy : images;
+        // The migration moves the legacy table's image_pull_progress_timeout too, registry or not.
+        holding.timeout = version == 2 && legacy.timeout != null ? legacy.timeout : images.timeout;
+        return holding.read(false);
     }
 
     /**
@@ -337,8 +370,13 @@ public final class ContainerdReading {
             if (doubt != null) {
                 return doubt;
             }
+            String timeout = p.version() < 4 && cri.pullProgressTimeout() != null ? cri.pullProgressTimeout()
+                    : p.section(ContainerdConfigFile.IMAGES_PLUGIN).pullProgressTimeout();
+            if (timeout != null) {
+                merged.timeout = timeout;
+            }
         }
-        return merged.read();
+        return merged.read(false);
     }
 
     /**
@@ -371,8 +409,13 @@ public final class ContainerdReading {
             if (doubt != null) {
                 return doubt;
             }
+            String timeout = p.version() <= 2 && cri.pullProgressTimeout() != null ? cri.pullProgressTimeout()
+                    : p.section(ContainerdConfigFile.IMAGES_PLUGIN).pullProgressTimeout();
+            if (timeout != null) {
+                perFile.timeout = timeout;
+            }
         }
-        if (!merged.equals(perFile.read())) {
+        if (!merged.equals(perFile.read(false))) {
             return new Failed(versions(documents) + ": containerd 2.0 (known from its source only) reads these files"
                     + " differently whether it migrates them one by one or merged");
         }
@@ -439,7 +482,11 @@ public final class ContainerdReading {
     private static final class Merged {
         final Map<String, HostAuth> configs = new LinkedHashMap<>();
         final Map<String, HostAuth> auths = new LinkedHashMap<>();
+        final java.util.Set<String> mirrors = new java.util.TreeSet<>();
+        final java.util.Set<String> tlsHosts = new java.util.TreeSet<>();
         String configPath;
+        /** The images plugin's {@code image_pull_progress_timeout}, null when absent (set by the caller). */
+        String timeout;
 
         Failed merge(Document d, PluginSection section) {
             Failed doubt = mergeFields(d, configs, section.configs());
@@ -449,15 +496,44 @@ public final class ContainerdReading {
             if (section.configPath() != null) {
                 configPath = section.configPath();
             }
+            mirrors.addAll(section.mirrors());
+            tlsHosts.addAll(section.tlsHosts());
             return doubt;
         }
 
-        Read read() {
+        /**
+         * The table, with why the CRI image service fails to start on it: containerd's {@code ValidateImageConfig}
+         * (2.x, {@code internal/cri/config/config.go}) and {@code ValidatePluginConfig} (1.x,
+         * {@code pkg/cri/config/config.go}) refuse {@code mirrors} beside a {@code config_path}, 1.x also
+         * {@code configs.<host>.tls} (2.x has no such field), and 2.x an {@code image_pull_progress_timeout} that
+         * Go's {@code time.ParseDuration} refuses (1.x's is checked by the caller).
+         */
+        Result read(boolean one) {
             Map<String, RegistryAuth> c = new TreeMap<>();
             configs.forEach((key, a) -> c.put(key, a.auth()));
             Map<String, RegistryAuth> a = new TreeMap<>();
             auths.forEach((key, h) -> a.put(key, h.auth()));
-            return new Read(new RegistryTable(c, a, configPath));
+            List<String> fails = new java.util.ArrayList<>();
+            boolean configPathSet = configPath != null && !configPath.isEmpty();
+            if (configPathSet && !mirrors.isEmpty()) {
+                fails.add("registry.mirrors (" + String.join(", ", mirrors.stream().map(GoUrls::shown).toList())
+                        + ") beside registry.config_path: containerd's CRI image service refuses them together");
+            }
+            if (one && configPathSet && !tlsHosts.isEmpty()) {
+                fails.add("registry.configs." + GoUrls.shown(tlsHosts.iterator().next()) + ".tls beside"
+                        + " registry.config_path: containerd 1.x's CRI plugin refuses them together");
+            }
+            if (!one && timeout != null) {
+                GoDuration.Verdict verdict = GoDuration.parse(timeout);
+                if (verdict == GoDuration.Verdict.INVALID) {
+                    fails.add("image_pull_progress_timeout is not a Go duration (time.ParseDuration refuses it):"
+                            + " containerd's CRI image service fails to start on it");
+                } else if (verdict == GoDuration.Verdict.UNSURE) {
+                    return new Failed("image_pull_progress_timeout is so long that Go's time.ParseDuration may"
+                            + " refuse it (overflow)");
+                }
+            }
+            return new Read(new RegistryTable(c, a, configPath), fails);
         }
     }
 

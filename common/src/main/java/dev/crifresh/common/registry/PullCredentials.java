@@ -36,13 +36,51 @@ import java.util.regex.Pattern;
  */
 public final class PullCredentials {
     /**
-     * How a containerd generation decodes {@code hosts.toml}. containerd 1.6 and 1.7 (real binaries; go-toml v1's
-     * {@code getSortedHosts}) refuse a file without a {@code host} table ("failed to decode hosts.toml: invalid
-     * `host` tree") and fall back to the directory's certificate files, so such a file changes nothing: the pull
-     * goes to the host itself. containerd 2.x (real 2.1, 2.2, 2.3) reads it: {@code server} alone is enough.
-     * Both look in {@code <host>_<port>_}, {@code <host>}, {@code _default}, in that order.
+     * How a containerd generation finds and decodes {@code hosts.toml} (docs/design.md, "Which credential a pull
+     * sends", cites the sources). All look in {@code <host>_<port>_}, {@code <host>}, {@code _default} under each
+     * directory of {@code config_path} in turn.
      */
-    public enum HostLayout { ONE, TWO }
+    public enum HostLayout {
+        /**
+         * containerd 1.6 and 1.7: go-toml v1's {@code getSortedHosts} refuses a file without a {@code host} table
+         * ("failed to decode hosts.toml: invalid `host` tree"), so such a file changes nothing (real binaries); no
+         * {@code referrers} capability; no default directories.
+         */
+        ONE("1.x", false, false),
+        /** containerd 2.0 (from source) and 2.1 (real): {@code server} alone is read; no {@code referrers}; no default. */
+        TWO_ONE("2.0 and 2.1", false, false),
+        /**
+         * containerd 2.2 and 2.3 (real): also {@code referrers}; with {@code config_path} and {@code registry.mirrors}
+         * both empty, {@code /etc/containerd/certs.d:/etc/docker/certs.d} ({@code plugins/cri/images/plugin.go}).
+         */
+        TWO_TWO("2.2 and 2.3", true, true);
+
+        private final String label;
+        private final boolean defaultDirectories;
+        private final boolean referrers;
+
+        HostLayout(String label, boolean defaultDirectories, boolean referrers) {
+            this.label = label;
+            this.defaultDirectories = defaultDirectories;
+            this.referrers = referrers;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        boolean knowsReferrers() {
+            return referrers;
+        }
+
+        /** Every containerd 2.x this agent knows. */
+        public static final List<HostLayout> TWO = List.of(TWO_ONE, TWO_TWO);
+        /** Every containerd this agent knows. */
+        public static final List<HostLayout> ALL = List.of(ONE, TWO_ONE, TWO_TWO);
+    }
+
+    /** The directories containerd 2.2 and 2.3 read on Linux when {@code config_path} and the mirrors are empty. */
+    public static final List<String> DEFAULT_DIRECTORIES = List.of("/etc/containerd/certs.d", "/etc/docker/certs.d");
 
     /** Kinds of credential no pull sends. */
     public enum Kind {
@@ -83,7 +121,19 @@ public final class PullCredentials {
     }
 
     /** Something containerd would fail on, or the agent could not read. */
-    public record Unreadable(String why) implements HostDir {
+    public record Unreadable(String why) implements HostDir, FileAt {
+    }
+
+    /** What is at a {@code ca} or {@code client} path, as containerd's {@code os.ReadFile} would find it. */
+    public sealed interface FileAt {
+    }
+
+    /** A file containerd can read (symlinks followed). */
+    public record RegularFile() implements FileAt {
+    }
+
+    /** containerd's read fails: nothing there (a dangling symlink too), or a directory; {@code why} says which. */
+    public record NoFile(String why) implements FileAt {
     }
 
     /** The agent's view of the {@code config_path} tree (files under the host root; a map in tests). */
@@ -98,6 +148,9 @@ public final class PullCredentials {
          *                              name would be missed)
          */
         List<String> directories(String nodePath);
+
+        /** @param nodePath an absolute node path a {@code hosts.toml} names as a certificate file */
+        FileAt file(String nodePath);
     }
 
     public sealed interface Result {
@@ -139,24 +192,38 @@ public final class PullCredentials {
     private final Set<String> consulted = new LinkedHashSet<>();
     private final Map<String, Chain> chains = new TreeMap<>();
 
-    /** The hosts a pull from one host goes to, and the file that said so (null: containerd's default). */
-    private record Chain(String defaultHost, List<String> hosts, String hostsFile) {
+    /**
+     * The hosts a pull from one host goes to, and the file that said so (null: containerd's default).
+     *
+     * @param certificateFailure why every pull from the host fails at its TLS setup, or null
+     */
+    private record Chain(String defaultHost, List<String> hosts, String hostsFile, String certificateFailure) {
         boolean reachesDefault() {
             return hosts.contains(defaultHost);
         }
     }
 
-    private final HostLayout layout;
-
-    private PullCredentials(RegistryTable table, HostsFiles files, HostLayout layout) {
-        this.table = table;
-        this.files = files;
-        this.layout = layout;
+    /**
+     * One way containerd may read the tree: a generation, and the directories it looks in.
+     *
+     * @param label how a message names it
+     */
+    private record Reading(HostLayout layout, List<String> roots, String label) {
     }
 
-    /** As containerd 2.x reads the {@code config_path} tree. */
+    private final Reading reading;
+    /** The files this reading ignores, and why: what a doubt between readings names. */
+    private final List<String> ignored = new ArrayList<>();
+
+    private PullCredentials(RegistryTable table, HostsFiles files, Reading reading) {
+        this.table = table;
+        this.files = files;
+        this.reading = reading;
+    }
+
+    /** As every containerd 2.x reads the {@code config_path} tree (a doubt where they differ). */
     public static Result resolve(RegistryTable table, HostsFiles files) {
-        return resolve(table, files, List.of(HostLayout.TWO));
+        return resolve(table, files, HostLayout.TWO);
     }
 
     /**
@@ -170,10 +237,22 @@ public final class PullCredentials {
         if (layouts.isEmpty()) {
             throw new IllegalArgumentException("no layout");
         }
-        Result first = null;
-        List<String> consulted = new ArrayList<>();
+        List<Reading> readings = new ArrayList<>();
         for (HostLayout layout : layouts) {
-            PullCredentials p = new PullCredentials(table, files, layout);
+            try {
+                readings.addAll(readings(table.configPath(), layout));
+            } catch (PullDoubt d) {
+                return new Failed(d.getMessage(), List.of());
+            }
+        }
+        List<String> consulted = new ArrayList<>();
+        Failed failed = null;
+        Resolved first = null;
+        Reading firstReading = null;
+        List<String> firstIgnored = List.of();
+        String differs = null;
+        for (Reading reading : readings) {
+            PullCredentials p = new PullCredentials(table, files, reading);
             Result r;
             try {
                 r = p.resolve();
@@ -181,22 +260,84 @@ public final class PullCredentials {
                 r = new Failed(d.getMessage(), new ArrayList<>(p.consulted));
             }
             p.consulted.stream().filter(c -> !consulted.contains(c)).forEach(consulted::add);
-            if (first == null) {
-                first = r;
-            } else if (!sameAnswer(first, r)) {
-                return new Failed("containerd 1.x ignores a hosts.toml without [host] tables, 2.x reads it: they"
-                        + " would send different credentials here, and which containerd runs cannot be told", consulted);
+            if (r instanceof Failed f) {
+                failed = failed == null ? f : failed;
+            } else if (first == null) {
+                first = (Resolved) r;
+                firstReading = reading;
+                firstIgnored = p.ignored;
+            } else if (differs == null) {
+                differs = difference(firstReading, first, reading, (Resolved) r);
+                if (differs != null) {
+                    List<String> why = new ArrayList<>(firstIgnored);
+                    p.ignored.stream().filter(w -> !why.contains(w)).forEach(why::add);
+                    differs += why.isEmpty() ? "" : " (" + String.join("; ", why) + ")";
+                }
             }
         }
-        return first instanceof Resolved r ? new Resolved(r.sent(), r.problems(), consulted, r.loaded())
-                : new Failed(((Failed) first).message(), consulted);
+        if (failed != null) {
+            return new Failed(failed.message(), consulted);
+        }
+        if (differs != null) {
+            return new Failed(differs, consulted);
+        }
+        return new Resolved(first.sent(), first.problems(), consulted, first.loaded());
     }
 
-    private static boolean sameAnswer(Result a, Result b) {
-        if (a instanceof Resolved x && b instanceof Resolved y) {
-            return x.sent().equals(y.sent()) && x.problems().equals(y.problems());
+    /**
+     * The directories each generation reads: {@code config_path} split as a list ({@code filepath.SplitList}: the
+     * CRI plugin's local pull, which 1.x and 2.0 always use and 2.1 and later use whenever {@code registry.configs}
+     * or {@code registry.auths} holds anything, {@code CheckLocalImagePullConfigs}; without them the pull sends no
+     * configured credential whichever way it reads the list). An empty {@code config_path}: none, or on 2.2 and 2.3
+     * the default directories unless {@code registry.mirrors} is set, which the agent does not read, so both.
+     */
+    private static List<Reading> readings(String configPath, HostLayout layout) throws PullDoubt {
+        if (configPath == null || configPath.isEmpty()) {
+            if (!layout.defaultDirectories) {
+                return List.of(new Reading(layout, List.of(), layout.label()));
+            }
+            return List.of(new Reading(layout, DEFAULT_DIRECTORIES, layout.label() + " (with "
+                            + String.join(":", DEFAULT_DIRECTORIES) + " unless registry.mirrors is set)"),
+                    new Reading(layout, List.of(), layout.label() + " (with registry.mirrors set)"));
         }
-        return a instanceof Failed && b instanceof Failed;
+        List<String> roots = new ArrayList<>();
+        for (String root : GoPaths.splitList(configPath)) {
+            if (root.isEmpty()) {
+                throw new PullDoubt("registry.config_path has an empty entry, which containerd resolves against its"
+                        + " working directory");
+            }
+            if (!root.startsWith("/")) {
+                throw new PullDoubt("registry.config_path is relative: it resolves against containerd's working"
+                        + " directory");
+            }
+            String clean = GoPaths.clean(root);
+            if (!roots.contains(clean)) {
+                roots.add(clean);
+            }
+        }
+        return List.of(new Reading(layout, roots, layout.label()));
+    }
+
+    /** Why two readings answer differently, naming the first host they differ on; null when they agree. */
+    private static String difference(Reading a, Resolved x, Reading b, Resolved y) {
+        if (x.sent().equals(y.sent()) && x.problems().equals(y.problems())) {
+            return null;
+        }
+        Set<String> hosts = new TreeSet<>(x.sent().keySet());
+        hosts.addAll(y.sent().keySet());
+        x.problems().forEach(p -> hosts.add(p.host()));
+        y.problems().forEach(p -> hosts.add(p.host()));
+        String host = hosts.stream().filter(h -> !Objects.equals(x.sent().get(h), y.sent().get(h))
+                || !x.problems().stream().filter(p -> p.host().equals(h)).toList()
+                .equals(y.problems().stream().filter(p -> p.host().equals(h)).toList())).findFirst().orElse("a host");
+        if (a.layout() == b.layout()) {
+            return "without registry.config_path, containerd " + a.layout().label() + " read the hosts.toml under "
+                    + String.join(" and ", DEFAULT_DIRECTORIES) + " only when registry.mirrors is empty too, which the"
+                    + " agent does not read, and what is there changes the credential pulls from " + host + " send";
+        }
+        return "containerd " + a.label() + " and containerd " + b.label() + " would send different credentials for"
+                + " pulls from " + host + ", reading the hosts.toml directories differently, and which one runs is not"
+                + " known from the files (--containerd-generation names the generation)";
     }
 
     private Result resolve() throws PullDoubt {
@@ -213,11 +354,10 @@ public final class PullCredentials {
             effective.put(key, e.getValue());
             effectiveSource.put(key, e.getKey());
         }
-        String root = configRoot();
         Set<String> candidates = new TreeSet<>();
         table.configs().keySet().forEach(k -> candidates.add(RegistryHosts.normalise(k)));
         table.auths().keySet().forEach(k -> candidates.add(RegistryHosts.normalise(k)));
-        if (root != null) {
+        for (String root : reading.roots()) {
             consulted.add(root);
             for (String dir : listed(root)) {
                 String host = hostOfDirectory(dir);
@@ -229,17 +369,17 @@ public final class PullCredentials {
         candidates.remove("");
         Map<String, RegistryAuth> sent = new TreeMap<>();
         for (String host : candidates) {
-            RegistryAuth auth = sent(host, root);
+            RegistryAuth auth = sent(host);
             if (auth != null) {
                 sent.put(host, auth);
             }
         }
         List<Problem> problems = new ArrayList<>();
         for (Map.Entry<String, RegistryAuth> e : table.configs().entrySet()) {
-            problem(e.getKey(), e.getKey(), e.getValue(), false, sent, root).ifPresent(problems::add);
+            problem(e.getKey(), e.getKey(), e.getValue(), false, sent).ifPresent(problems::add);
         }
         for (Map.Entry<String, RegistryAuth> e : table.auths().entrySet()) {
-            problem(e.getKey(), GoUrls.authsKey(e.getKey()), e.getValue(), true, sent, root).ifPresent(problems::add);
+            problem(e.getKey(), GoUrls.authsKey(e.getKey()), e.getValue(), true, sent).ifPresent(problems::add);
         }
         problems.sort(Comparator.comparing(Problem::host).thenComparing(Problem::detail));
         Map<String, RegistryAuth> loaded = new TreeMap<>(ContainerdConfigFile.byNormalisedHost(effective));
@@ -251,13 +391,18 @@ public final class PullCredentials {
         try {
             return files.directories(root);
         } catch (UncheckedIOException e) {
-            throw new PullDoubt("registry.config_path cannot be listed (" + e.getCause().getMessage() + ")");
+            boolean byDefault = table.configPath() == null || table.configPath().isEmpty();
+            throw new PullDoubt((byDefault ? "a default hosts directory" : "registry.config_path")
+                    + " cannot be listed (" + e.getCause().getMessage() + ")");
         }
     }
 
     /** The credential a pull from normalised {@code host} sends, or null for none. */
-    private RegistryAuth sent(String host, String root) throws PullDoubt {
-        Chain chain = chain(host, root);
+    private RegistryAuth sent(String host) throws PullDoubt {
+        Chain chain = chain(host);
+        if (chain.certificateFailure() != null) {
+            return null; // the pull fails before it sends anything
+        }
         if (chain.reachesDefault()) {
             return effective.get(chain.defaultHost());
         }
@@ -280,7 +425,7 @@ public final class PullCredentials {
     }
 
     private Optional<Problem> problem(String rawKey, String storedKey, RegistryAuth written, boolean auths,
-                                                Map<String, RegistryAuth> sent, String root) throws PullDoubt {
+                                                Map<String, RegistryAuth> sent) throws PullDoubt {
         String host = RegistryHosts.normalise(rawKey);
         RegistryAuth pulled = sent.get(host);
         if (host.isEmpty() || same(written, pulled)) {
@@ -288,7 +433,11 @@ public final class PullCredentials {
         }
         String what = (auths ? "registry.auths " : "registry.configs ") + GoUrls.shown(rawKey);
         String gets = pulled == null ? "no credential" : "another credential";
-        Chain chain = chain(host, root);
+        Chain chain = chain(host);
+        if (chain.certificateFailure() != null) {
+            return Optional.of(new Problem(Kind.HOSTS_CERTIFICATE_MISSING, host, chain.certificateFailure()
+                    + ": the credential of " + what + " is never sent"));
+        }
         if (!auths && effectiveSource.containsKey(rawKey) && !same(effective.get(rawKey), written)) {
             return Optional.of(new Problem(Kind.AUTHS_OVERRIDE_CONFIGS, host, "the deprecated registry.auths "
                     + GoUrls.shown(effectiveSource.get(rawKey)) + " replaces the credential of " + what
@@ -307,50 +456,67 @@ public final class PullCredentials {
                 + " a pull from " + host + " looks up " + lookedUp + ", which gets " + gets));
     }
 
-    private String configRoot() throws PullDoubt {
-        String path = table.configPath();
-        if (path == null || path.isEmpty()) {
-            return null;
-        }
-        if (path.contains(":")) {
-            throw new PullDoubt("registry.config_path lists several directories; containerd's CRI pull through the"
-                    + " transfer service (2.x) reads it as one directory, its local pull (1.x) as a list");
-        }
-        if (!path.startsWith("/")) {
-            throw new PullDoubt("registry.config_path is relative: it resolves against containerd's working directory");
-        }
-        String clean = path.replaceAll("/+", "/");
-        return clean.length() > 1 && clean.endsWith("/") ? clean.substring(0, clean.length() - 1) : clean;
-    }
-
-    private Chain chain(String host, String root) throws PullDoubt {
+    private Chain chain(String host) throws PullDoubt {
         Chain known = chains.get(host);
         if (known != null) {
             return known;
         }
         String defaultHost = host.equals(DOCKER_IO) ? DOCKER_IO_HOST : host;
-        Chain chain = new Chain(defaultHost, List.of(defaultHost), null);
-        if (root != null) {
+        Chain chain = new Chain(defaultHost, List.of(defaultHost), null, null);
+        found:
+        for (String root : reading.roots()) {
             for (String dir : hostPaths(host)) {
-                String path = root.equals("/") ? "/" + dir : root + "/" + dir;
+                String path = GoPaths.clean(root + "/" + dir);
                 consulted.add(path);
-                HostDir found = files.at(path);
-                if (found instanceof Missing) {
+                HostDir at = files.at(path);
+                if (at instanceof Missing) {
                     continue;
                 }
-                if (found instanceof Unreadable u) {
+                if (at instanceof Unreadable u) {
                     throw new PullDoubt(path + ": " + u.why());
                 }
-                String text = ((Found) found).hostsToml();
+                String text = ((Found) at).hostsToml();
                 if (text != null && !text.isEmpty()) {
-                    List<String> hosts = HostsToml.hosts(path + "/hosts.toml", text, defaultHost, layout);
-                    chain = hosts == null ? chain : new Chain(defaultHost, hosts, path + "/hosts.toml");
+                    String where = path + "/hosts.toml";
+                    HostsToml.Reading read = HostsToml.read(where, path, text, defaultHost, reading.layout());
+                    if (read instanceof HostsToml.Hosts h) {
+                        chain = new Chain(defaultHost, h.pulls(), where, certificateFailure(where, host,
+                                h.certificates()));
+                    } else if (read instanceof HostsToml.Ignored i) {
+                        ignored.add("containerd " + reading.layout().label() + " ignores " + where + ": " + i.why());
+                    } else {
+                        throw new IllegalStateException("unexpected hosts.toml reading " + read);
+                    }
                 }
-                break;
+                break found;
             }
         }
         chains.put(host, chain);
         return chain;
+    }
+
+    /**
+     * Why every pull from {@code host} fails: a certificate file the file names that containerd cannot read
+     * ({@code updateTLSConfigFromHost}, at every pull, for every host the file lists); null when all are there.
+     */
+    private String certificateFailure(String where, String host, List<HostsToml.Certificate> certificates)
+            throws PullDoubt {
+        for (HostsToml.Certificate c : certificates) {
+            FileAt at = files.file(c.path());
+            String entry = c.entry().equals("server") ? "at its top level" : "for host " + GoUrls.shown(c.entry());
+            if (at instanceof Unreadable u) {
+                throw new PullDoubt(where + " names " + c.key() + " '" + c.path() + "' " + entry + ", which the agent"
+                        + " cannot check (" + u.why() + ")");
+            }
+            if (at instanceof NoFile missing) {
+                return where + " names " + c.key() + " '" + c.path() + "' " + entry + ", which " + missing.why()
+                        + ": every pull from " + host + " fails when containerd sets up its TLS";
+            }
+            if (!(at instanceof RegularFile)) {
+                throw new IllegalStateException("unexpected file state " + at);
+            }
+        }
+        return null;
     }
 
     /** containerd's {@code hostPaths}: {@code host_port_} (when there is a port), then {@code host}, {@code _default}. */

@@ -147,6 +147,16 @@ class ContainerdReadingTest {
                         List.of(f(null, ""), f(null, auth(GRPC, "pC2"))), NONE, null, NONE, NONE, pw("pC2")),
                 Case.of("version 2 root, version 1 import: the merged version is the import's",
                         List.of(f(2, ""), f(1, auth("cri", "pD"))), pw("pD"), null, pw("pD"), pw("pD")),
+                // issue 42, kind 3: 2.1 and 2.2 re-stamp a version 0 or 1 file to the version merged before it
+                Case.of("version 3 root, version 1 drop-in with the short name cri (Talos' root, an old drop-in):"
+                                + " 2.1 and 2.2 drop it, 2.3 migrates it",
+                        List.of(f(3, ""), f(1, auth("cri", "pV1"))), pw("pV1"), null, null, NONE, pw("pV1")),
+                Case.of("version 3 root, version 1 drop-in with the full CRI name: 2.1 and 2.2 drop it",
+                        List.of(f(3, ""), f(1, auth(GRPC, "pV1g"))), NONE, null, null, NONE, pw("pV1g")),
+                Case.of("version 2 root, version 1 drop-in, version 3 import: merged 3, nothing is migrated",
+                        List.of(f(2, ""), f(1, auth("cri", "pV13")), f(3, "")), null, null, null, NONE, null),
+                Case.of("version 3 root, version 4 import, version 3 import: 2.1 and 2.2 check only the merged version",
+                        List.of(f(3, ""), f(4, auth(IMAGES, "p434")), f(3, "")), NONE, null, null, pw("p434"), null),
                 Case.of("version 1 root, version 2 import: 2.1 reads an import above its root, 2.3.4 refuses it",
                         List.of(f(1, ""), f(2, auth(GRPC, "pG"))), pw("pG"), null, pw("pG"), pw("pG"), null),
                 Case.of("a later version 2 file with the CRI table but no registry replaces it in 1.x",

@@ -1,7 +1,8 @@
 package dev.crifresh.common.registry;
 
 import static dev.crifresh.common.registry.PullCredentials.HostLayout.ONE;
-import static dev.crifresh.common.registry.PullCredentials.HostLayout.TWO;
+import static dev.crifresh.common.registry.PullCredentials.HostLayout.TWO_ONE;
+import static dev.crifresh.common.registry.PullCredentials.HostLayout.TWO_TWO;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -14,7 +15,9 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,14 +39,45 @@ class PullCredentialsTest {
         return new RegistryAuth(RegistryHosts.normalise(host), "bot", password, "");
     }
 
-    /** A {@code config_path} tree: directory path → hosts.toml text ("" for a directory without one). */
-    record Tree(Map<String, String> dirs) implements PullCredentials.HostsFiles {
+    /**
+     * A {@code config_path} tree: directory path → hosts.toml text ("" for a directory without one), and the node
+     * paths of the files there are.
+     */
+    record Tree(Map<String, String> dirs, Set<String> files) implements PullCredentials.HostsFiles {
         static Tree of(String... pairs) {
+            return under(HOSTS, pairs);
+        }
+
+        /** Directories under another root. */
+        static Tree under(String root, String... pairs) {
             Map<String, String> m = new TreeMap<>();
             for (int i = 0; i < pairs.length; i += 2) {
-                m.put(HOSTS + "/" + pairs[i], pairs[i + 1]);
+                m.put(root + "/" + pairs[i], pairs[i + 1]);
             }
-            return new Tree(m);
+            return new Tree(m, Set.of());
+        }
+
+        Tree and(Tree other) {
+            Map<String, String> m = new TreeMap<>(dirs);
+            m.putAll(other.dirs);
+            Set<String> f = new TreeSet<>(files);
+            f.addAll(other.files);
+            return new Tree(m, f);
+        }
+
+        Tree withFiles(String... paths) {
+            Set<String> f = new TreeSet<>(files);
+            f.addAll(List.of(paths));
+            return new Tree(dirs, f);
+        }
+
+        @Override
+        public PullCredentials.FileAt file(String nodePath) {
+            if (files.contains(nodePath)) {
+                return new PullCredentials.RegularFile();
+            }
+            return dirs.containsKey(nodePath) ? new PullCredentials.NoFile("is a directory")
+                    : new PullCredentials.NoFile("does not exist");
         }
 
         @Override
@@ -170,8 +204,176 @@ class PullCredentialsTest {
                 doubt("registry.auths with a % escape", Map.of(), Map.of("https://h/%zz", cred("h", "new")), null, none),
                 doubt("hosts.toml server whose port is not a number", Map.of(H, cred(H, "new")), Map.of(), HOSTS,
                         Tree.of("127.0.0.1_5000_", "server = \"http://" + ALIAS + "x:port\"\n")),
-                doubt("a config_path listing two directories", Map.of(H, cred(H, "new")), Map.of(),
-                        HOSTS + ":/etc/containerd/certs.d", none));
+                row("a config_path list is read in order: a redirect in the second directory applies",
+                        Map.of(H, cred(H, "new")), Map.of(), HOSTS + ":" + CERTS_D,
+                        Tree.under(CERTS_D, H, "server = \"http://" + ALIAS + "\"\n"), Map.of(),
+                        Kind.HOSTS_TOML_REDIRECTS),
+                row("a config_path list: the first directory's _default wins over the second's host directory",
+                        Map.of(H, cred(H, "new")), Map.of(), HOSTS + ":" + CERTS_D,
+                        Tree.of("_default", "").and(Tree.under(CERTS_D, H, "server = \"http://" + ALIAS + "\"\n")),
+                        Map.of(H, "new")),
+                doubt("a config_path list with an empty entry (containerd's working directory)",
+                        Map.of(H, cred(H, "new")), Map.of(), HOSTS + "::" + CERTS_D, none),
+                doubt("a relative config_path entry", Map.of(H, cred(H, "new")), Map.of(), HOSTS + ":certs.d", none));
+    }
+
+    private static final String CERTS_D = "/etc/containerd/certs.d";
+    private static final String HOST_DIR = HOSTS + "/127.0.0.1_5000_";
+
+    /** A hosts.toml sending pulls to the registry itself, with {@code extra} in its [host] table. */
+    private static Tree selfWith(String extra) {
+        return Tree.of("127.0.0.1_5000_", "server = \"http://" + H + "\"\n[host.\"http://" + H + "\"]\n" + extra);
+    }
+
+    /** Rows on a certificate file named in hosts.toml: every pull fails at its TLS setup when one is missing. */
+    static Stream<Row> certificateRows() {
+        Map<String, RegistryAuth> configs = Map.of(H, cred(H, "new"));
+        return Stream.of(
+                row("a relative ca that exists, beside hosts.toml", configs, Map.of(), HOSTS,
+                        selfWith("  ca = \"ca.crt\"\n").withFiles(HOST_DIR + "/ca.crt"), Map.of(H, "new")),
+                row("a relative ca that does not exist", configs, Map.of(), HOSTS, selfWith("  ca = \"ca.crt\"\n"),
+                        Map.of(), Kind.HOSTS_CERTIFICATE_MISSING),
+                row("a relative ca with .. is joined and cleaned lexically", configs, Map.of(), HOSTS,
+                        selfWith("  ca = \"../certs/ca.crt\"\n").withFiles(HOSTS + "/certs/ca.crt"), Map.of(H, "new")),
+                row("an absolute ca that does not exist", configs, Map.of(), HOSTS,
+                        selfWith("  ca = [\"/etc/ssl/a.crt\", \"/etc/ssl/b.crt\"]\n").withFiles("/etc/ssl/a.crt"),
+                        Map.of(), Kind.HOSTS_CERTIFICATE_MISSING),
+                row("an empty ca names the host directory itself, which is no file", configs, Map.of(), HOSTS,
+                        selfWith("  ca = \"\"\n"), Map.of(),
+                        Kind.HOSTS_CERTIFICATE_MISSING),
+                row("a client pair whose key does not exist", configs, Map.of(), HOSTS,
+                        selfWith("  client = [[\"c.crt\", \"c.key\"]]\n").withFiles(HOST_DIR + "/c.crt"), Map.of(),
+                        Kind.HOSTS_CERTIFICATE_MISSING),
+                row("a client file that exists (key and certificate in one)", configs, Map.of(), HOSTS,
+                        selfWith("  client = \"/etc/certs/c.pem\"\n").withFiles("/etc/certs/c.pem"), Map.of(H, "new")),
+                row("a missing ca on a push-only host still fails every pull", configs, Map.of(), HOSTS,
+                        Tree.of("127.0.0.1_5000_", "[host.\"https://push.local\"]\n  capabilities = [\"push\"]\n"
+                                + "  ca = \"/nowhere.crt\"\n"), Map.of(), Kind.HOSTS_CERTIFICATE_MISSING),
+                row("a missing ca at the top level", configs, Map.of(), HOSTS,
+                        Tree.of("127.0.0.1_5000_", "server = \"http://" + H + "\"\nca = \"/nowhere.crt\"\n"), Map.of(),
+                        Kind.HOSTS_CERTIFICATE_MISSING),
+                row("a missing ca in the _default directory", configs, Map.of(), HOSTS,
+                        Tree.of("_default", "ca = \"/nowhere.crt\"\n"), Map.of(), Kind.HOSTS_CERTIFICATE_MISSING),
+                row("a missing ca for a host without a credential is not this agent's business", Map.of(), Map.of(),
+                        HOSTS, Tree.of("quay.io", "ca = \"/nowhere.crt\"\n"), Map.of()),
+                doubt("a ca that is neither a file name nor a list of them", configs, Map.of(), HOSTS,
+                        selfWith("  ca = 1\n")),
+                doubt("a ca written as a date (go-toml does not read it as a string)", configs, Map.of(), HOSTS,
+                        selfWith("  ca = 1979-05-27\n")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("certificateRows")
+    void aMissingCertificateFailsEveryPull(Row row) {
+        eachShapeSendsWhatContainerdsLookupSends(row);
+    }
+
+    /**
+     * One row per layout set: what each generation reads, or a doubt where the generations that may run read
+     * differently.
+     *
+     * @param sent the password a pull from {@link #H} sends under these layouts, or null for a doubt
+     */
+    record LayoutRow(String name, String configPath, Tree tree, List<PullCredentials.HostLayout> layouts, String sent) {
+        @Override
+        public String toString() {
+            return name + " " + layouts;
+        }
+    }
+
+    static Stream<LayoutRow> layoutRows() {
+        String redirect = "server = \"http://" + ALIAS + "\"\n[host.\"http://" + ALIAS + "\"]\n";
+        Tree inCertsD = Tree.under(CERTS_D, "127.0.0.1_5000_", redirect);
+        Tree inDockerCertsD = Tree.under("/etc/docker/certs.d", H, redirect);
+        Tree referrers = Tree.of("127.0.0.1_5000_", redirect.replace("]\n", "]\n  capabilities = [\"pull\","
+                + " \"resolve\", \"referrers\"]\n"));
+        Tree unknownCapability = Tree.of("127.0.0.1_5000_", redirect.replace("]\n", "]\n  capabilities = [\"pull\","
+                + " \"resolve\", \"mirror\"]\n"));
+        List<PullCredentials.HostLayout> one = List.of(ONE);
+        List<PullCredentials.HostLayout> twoOne = List.of(TWO_ONE);
+        List<PullCredentials.HostLayout> twoTwo = List.of(TWO_TWO);
+        return Stream.of(
+                new LayoutRow("no config_path: 1.x reads no default directory", null, inCertsD, one, "new"),
+                new LayoutRow("no config_path: 2.0 and 2.1 read no default directory", null, inCertsD, twoOne, "new"),
+                new LayoutRow("no config_path: 2.2 and 2.3 read /etc/containerd/certs.d unless registry.mirrors is"
+                        + " set, which the agent does not read", null, inCertsD, twoTwo, null),
+                new LayoutRow("the same in /etc/docker/certs.d", "", inDockerCertsD, twoTwo, null),
+                new LayoutRow("no config_path, the default directories hold nothing for the host: no doubt", null,
+                        Tree.under(CERTS_D, "quay.io", "server = \"https://mirror.local\"\n"), twoTwo, "new"),
+                new LayoutRow("no config_path and a redirect in a default directory, any generation", null, inCertsD,
+                        PullCredentials.HostLayout.ALL, null),
+                new LayoutRow("a referrers capability: 1.x ignores the file", HOSTS, referrers, one, "new"),
+                new LayoutRow("a referrers capability: 2.1 ignores the file", HOSTS, referrers, twoOne, "new"),
+                new LayoutRow("a referrers capability: 2.2 reads the file", HOSTS, referrers, twoTwo, "old"),
+                new LayoutRow("a referrers capability, 2.x not known exactly", HOSTS, referrers,
+                        PullCredentials.HostLayout.TWO, null),
+                new LayoutRow("a capability no containerd knows: every generation ignores the file", HOSTS,
+                        unknownCapability, PullCredentials.HostLayout.ALL, "new"),
+                new LayoutRow("a key spelled in another case than containerd's field (Server)", HOSTS,
+                        Tree.of("127.0.0.1_5000_", "Server = \"http://" + ALIAS + "\"\n"), twoTwo, null),
+                new LayoutRow("a host table key spelled in another case (CA)", HOSTS,
+                        Tree.of("127.0.0.1_5000_", redirect + "  CA = \"/x.crt\"\n"), one, null),
+                new LayoutRow("a key whose Go lower case is a field (the Kelvin sign in skip_verify's place)", HOSTS,
+                        Tree.of("127.0.0.1_5000_", redirect + "  \"s\u212Aip_verify\" = true\n"), twoTwo, null),
+                new LayoutRow("a [HOST.\"…\"] table", HOSTS, Tree.of("127.0.0.1_5000_", "[HOST.\"http://" + ALIAS
+                        + "\"]\n"), twoTwo, null),
+                new LayoutRow("keys that are no field of containerd's in any case are ignored, as containerd does",
+                        HOSTS, Tree.of("127.0.0.1_5000_", redirect + "  mirror = true\nservers = 1\n"), twoTwo, "old"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("layoutRows")
+    void eachGenerationReadsTheTreeItsOwnWay(LayoutRow row) {
+        RegistryTable table = new RegistryTable(Map.of(H, cred(H, "new"), ALIAS, cred(ALIAS, "old")), Map.of(),
+                row.configPath());
+        PullCredentials.Result result = PullCredentials.resolve(table, row.tree(), row.layouts());
+        if (row.sent() == null) {
+            PullCredentials.Failed failed = assertInstanceOf(PullCredentials.Failed.class, result, row.toString());
+            assertFalse(failed.message().contains("new") || failed.message().contains("old"), failed.message());
+            return;
+        }
+        PullCredentials.Resolved resolved = assertInstanceOf(PullCredentials.Resolved.class, result,
+                () -> row + ": " + result);
+        assertEquals(row.sent(), resolved.sent().get(H).password(), row.toString());
+    }
+
+    @Test
+    void theDefaultDirectoriesAreConsultedSoTheyAreWatched() {
+        PullCredentials.Result r = PullCredentials.resolve(new RegistryTable(Map.of(H, cred(H, "new")), Map.of(), null),
+                Tree.of(), PullCredentials.HostLayout.ALL);
+        List<String> consulted = assertInstanceOf(PullCredentials.Resolved.class, r).consulted();
+        assertTrue(consulted.containsAll(List.of(CERTS_D, CERTS_D + "/127.0.0.1_5000_", "/etc/docker/certs.d",
+                "/etc/docker/certs.d/_default")), consulted.toString());
+    }
+
+    @Test
+    void aDoubtBetweenGenerationsNamesThemAndTheHost() {
+        Tree inCertsD = Tree.under(CERTS_D, "127.0.0.1_5000_", "server = \"http://" + ALIAS + "\"\n");
+        PullCredentials.Failed f = assertInstanceOf(PullCredentials.Failed.class, PullCredentials.resolve(
+                new RegistryTable(Map.of(H, cred(H, "new")), Map.of(), null), inCertsD, List.of(TWO_TWO)));
+        assertEquals("without registry.config_path, containerd 2.2 and 2.3 read the hosts.toml under"
+                + " /etc/containerd/certs.d and /etc/docker/certs.d only when registry.mirrors is empty too, which the"
+                + " agent does not read, and what is there changes the credential pulls from " + H + " send",
+                f.message());
+        PullCredentials.Failed g = assertInstanceOf(PullCredentials.Failed.class, PullCredentials.resolve(
+                new RegistryTable(Map.of(H, cred(H, "new")), Map.of(), HOSTS),
+                Tree.of("127.0.0.1_5000_", "server = \"http://" + ALIAS + "\"\n"), PullCredentials.HostLayout.ALL));
+        assertEquals("containerd 1.x and containerd 2.0 and 2.1 would send different credentials for pulls from "
+                + H + ", reading the hosts.toml directories differently, and which one runs is not known from the"
+                + " files (--containerd-generation names the generation) (containerd 1.x ignores " + HOSTS
+                + "/127.0.0.1_5000_/hosts.toml: it has no [host] table)",
+                g.message());
+    }
+
+    @Test
+    void aMissingCertificateIsNamedWithItsFileAndNeverSent() {
+        var r = (PullCredentials.Resolved) PullCredentials.resolve(new RegistryTable(Map.of(H, cred(H, "new")), Map.of(),
+                HOSTS), selfWith("  ca = \"ca.crt\"\n"), PullCredentials.HostLayout.ALL);
+        assertEquals(List.of(new PullCredentials.Problem(Kind.HOSTS_CERTIFICATE_MISSING, H, HOST_DIR
+                + "/hosts.toml names ca '" + HOST_DIR + "/ca.crt' for host 'http://" + H + "', which does not exist:"
+                + " every pull from " + H + " fails when containerd sets up its TLS: the credential of registry.configs '"
+                + H + "' is never sent")), r.problems());
+        assertTrue(r.sent().isEmpty(), r.toString());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -217,11 +419,12 @@ class PullCredentialsTest {
         var one = (PullCredentials.Resolved) PullCredentials.resolve(table, serverOnly, List.of(ONE));
         assertEquals("new", one.sent().get(H).password());
         assertTrue(one.problems().isEmpty(), one.problems().toString());
-        var two = (PullCredentials.Resolved) PullCredentials.resolve(table, serverOnly, List.of(TWO));
+        var two = (PullCredentials.Resolved) PullCredentials.resolve(table, serverOnly, List.of(TWO_ONE, TWO_TWO));
         assertEquals("old", two.sent().get(H).password());
-        assertInstanceOf(PullCredentials.Failed.class, PullCredentials.resolve(table, serverOnly, List.of(ONE, TWO)));
+        assertInstanceOf(PullCredentials.Failed.class, PullCredentials.resolve(table, serverOnly,
+                PullCredentials.HostLayout.ALL));
         Tree withHost = Tree.of("127.0.0.1_5000_", "server = \"http://" + ALIAS + "\"\n[host.\"http://" + ALIAS + "\"]\n");
-        var both = (PullCredentials.Resolved) PullCredentials.resolve(table, withHost, List.of(ONE, TWO));
+        var both = (PullCredentials.Resolved) PullCredentials.resolve(table, withHost, PullCredentials.HostLayout.ALL);
         assertEquals("old", both.sent().get(H).password());
     }
 
@@ -243,6 +446,11 @@ class PullCredentialsTest {
             @Override
             public List<String> directories(String nodePath) {
                 throw new UncheckedIOException(new IOException(nodePath + ": permission denied"));
+            }
+
+            @Override
+            public PullCredentials.FileAt file(String nodePath) {
+                return new PullCredentials.RegularFile();
             }
         };
         PullCredentials.Result r = PullCredentials.resolve(new RegistryTable(Map.of(H, cred(H, "new")), Map.of(), HOSTS),
