@@ -127,10 +127,17 @@ class DifferentialRealityTest {
         return tally;
     }
 
-    /** Node {@code i}'s seed for one generation: distinct per generation, all from the printed base seed. */
+    /**
+     * Node {@code i}'s seed for one generation, from the printed base seed: distinct per generation and node (a
+     * generation's nodes sit a million indices apart from another's, then MurmurHash3's 64-bit finaliser mixes).
+     */
     static long mix(long base, String generation, int i) {
-        long h = base * 0x9E3779B97F4A7C15L + generation.hashCode() * 31L + i;
-        h ^= h >>> 29;
+        long h = base + 0x9E3779B97F4A7C15L * (generation.hashCode() * 1_000_003L + i + 1);
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
         return h & Long.MAX_VALUE;
     }
 
