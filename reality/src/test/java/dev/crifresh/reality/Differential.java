@@ -16,8 +16,9 @@ import java.util.TreeMap;
 /**
  * One generation's differential run: for each generated node ({@link ShapeGenerator}), what the agent says
  * ({@link AgentReading}, in each mode that applies) against what that generation's containerd does — whether it
- * loads the files ({@code config dump}), and, started on them, the {@code Authorization} header a CRI pull of each
- * host sends ({@link RecordingRegistry}). A shape is one host of one node: read alike, doubted by the agent, or
+ * loads the files (the daemon exits when it does not: {@code config dump} would say the same at the cost of a
+ * start), and, started on them, the {@code Authorization} header a CRI pull of each host sends
+ * ({@link RecordingRegistry}). A shape is one host of one node: read alike, doubted by the agent, or
  * read differently (the agent says a pull sends a credential, or none, and containerd sent another).
  */
 final class Differential {

@@ -33,12 +33,6 @@ final class DifferentialContainerd implements AutoCloseable {
         this.cri = cri;
     }
 
-    /** What {@code containerd --config CONFIG config dump} printed, and whether it exited 0. */
-    static Commands.Result configDump(CriNode node, ContainerdGeneration generation) {
-        return Commands.run(List.of("unshare", "--mount", "--propagation", "private", "sh", "-c",
-                script(node, generation, LINK_DIR + "/" + PROGRAM + " --config " + CONFIG + " config dump")));
-    }
-
     /**
      * Starts the daemon and returns once it logged that it booted (its CRI service may be missing: a CRI plugin
      * that failed to start leaves containerd serving without it), or null when it exited first (it refused its
