@@ -49,6 +49,19 @@ public final class RealContainerd implements AutoCloseable {
     }
 
     static RealContainerd start(CriNode node, ContainerdGeneration generation, String logName) {
+        return start(node, generation, logName, true);
+    }
+
+    /**
+     * Starts {@code generation}'s containerd and returns once it logged that it booted, whether or not its CRI
+     * service answers (a CRI plugin that failed to start leaves containerd serving without it).
+     */
+    public static RealContainerd startBooted(CriNode node, ContainerdGeneration generation) {
+        return start(node, generation, "containerd-" + System.nanoTime() + ".log", false);
+    }
+
+    private static RealContainerd start(CriNode node, ContainerdGeneration generation, String logName,
+                                        boolean criReady) {
         generation.missing().ifPresent(m -> {
             throw new IllegalStateException("cannot start " + generation + ": " + m);
         });
@@ -92,6 +105,11 @@ public final class RealContainerd implements AutoCloseable {
                 Waits.until(Duration.ofSeconds(60), "containerd's CRI service on " + node.socket(), () -> {
                     if (!p.isAlive()) {
                         throw new Exited(p.pid(), p.exitValue(), tail(log));
+                    }
+                    if (!criReady) {
+                        String text = Prerequisites.readOrNull(log);
+                        return Files.exists(node.socket()) && text != null
+                                && text.contains("containerd successfully booted") ? Boolean.TRUE : null;
                     }
                     return Files.exists(node.socket()) && cri.ready() ? Boolean.TRUE : null;
                 });
