@@ -51,13 +51,19 @@ public final class ExpiryController {
             if (stopped) {
                 return;
             }
-            round();
-            timer = vertx.setPeriodic(settings.period().toMillis(), id -> context.runOnContext(x -> round()));
+            roundOnContext();
+            timer = vertx.setPeriodic(settings.period().toMillis(), id -> context.runOnContext(x -> roundOnContext()));
         });
     }
 
-    /** Runs a round now, or returns the one in flight. Call on the context. */
+    /** Runs a round now, or returns the one in flight. */
     public Future<ExpiryRound> round() {
+        Promise<ExpiryRound> result = Promise.promise();
+        context.runOnContext(v -> roundOnContext().onComplete(result));
+        return result.future();
+    }
+
+    private Future<ExpiryRound> roundOnContext() {
         if (running != null) {
             return running;
         }
