@@ -70,7 +70,7 @@ public final class ServedSimulation implements AutoCloseable {
             ControlRoutes[] control = new ControlRoutes[1];
             cluster = SimulatedWorld.create(scenario, vertx,
                     (api, keys) -> new RealAgentLauncher(vertx, api.inCluster().podEnvironment(), keys,
-                            RealAgentLauncher.procPollFor(scenario.nodes().size())),
+                            RealAgentLauncher.procPollFor(scenario.nodes().size()), settings.agents()),
                     new ApiOptions(api -> control[0] = new ControlRoutes(api)));
             gateway = listen("--port " + settings.apiPort(), settings.apiPort(), "", HttpWatchGateway.start(vertx, settings.apiPort(), cluster.api().server().getPort()));
             cluster.onEvent(events);
