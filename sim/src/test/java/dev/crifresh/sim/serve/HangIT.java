@@ -1,0 +1,88 @@
+package dev.crifresh.sim.serve;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A condition never outlives its proof, shown with the real kubectl against {@code crifresh-sim serve}: with
+ * short agent lifetimes ({@code --agent-validity 20s --agent-heartbeat 5s}), {@code crifresh-sim hang worker-a}
+ * makes worker-a's agent stop writing, and within the validity plus the simulated expiry bound (4 s) the Node
+ * reads {@code Unknown}/{@code AttestationExpired}, while the nodes whose agents run keep their verdicts.
+ */
+class HangIT {
+    private static final Duration VALIDITY = Duration.ofSeconds(20);
+    /** The simulated expiry leader's bound (Lease 3 s + period 1 s), plus processes starting and the API's latency. */
+    private static final Duration BOUND_AND_SLACK = Duration.ofSeconds(4 + 8);
+    private static final String COLUMN = "{.status.conditions[?(@.type==\"ContainerdConfigFresh\")].";
+
+    @TempDir
+    Path work;
+
+    record Result(int exit, String out) {
+    }
+
+    @Test
+    void aHungAgentsConditionReadsUnknownAttestationExpiredWithinItsValidityPlusTheBound() throws Exception {
+        ServeProcess.requirePackagedJars();
+        Path kubectl = Path.of("/usr/bin/kubectl");
+        String noKubectl = "kubectl is not installed (Debian: apt-get install kubernetes-client)";
+        assertTrue(Files.isExecutable(kubectl) || !"true".equals(System.getenv("CI")), noKubectl);
+        Assumptions.assumeTrue(Files.isExecutable(kubectl), noKubectl);
+        try (ServeProcess serve = ServeProcess.start(work, "--agent-validity", "20s", "--agent-heartbeat", "5s")) {
+            Path config = serve.kubeconfig();
+            assertEquals("True", field(kubectl, config, "worker-a", "status"));
+            assertEquals("False", field(kubectl, config, "worker-b", "status"));
+            assertEquals("Unknown AttestationExpired", field(kubectl, config, "worker-c", "status") + " "
+                    + field(kubectl, config, "worker-c", "reason"), "the demo's hung worker-c, marked before serve served");
+
+            long hungAt = System.nanoTime();
+            Result hang = run(List.of(ServeProcess.java(), "-jar", ServeProcess.SIM_JAR.toString(), "hang", "worker-a",
+                    "--kubeconfig", config.toString()));
+            assertEquals(new Result(0, "the agent on worker-a hung; its last condition stays until it expires\n"), hang);
+            Result waited = run(List.of(kubectl.toString(), "--kubeconfig", config.toString(), "wait",
+                    "--for=condition=ContainerdConfigFresh=Unknown", "node/worker-a", "--timeout=90s"));
+            Duration took = Duration.ofNanos(System.nanoTime() - hungAt);
+            assertEquals(new Result(0, "node/worker-a condition met\n"), waited);
+            assertTrue(took.compareTo(VALIDITY.plus(BOUND_AND_SLACK)) <= 0, "took " + took.toMillis() + " ms");
+            assertEquals("AttestationExpired", field(kubectl, config, "worker-a", "reason"));
+            assertTrue(field(kubectl, config, "worker-a", "message").contains("expired at"));
+            assertEquals("True", field(kubectl, config, "worker-d", "status"), "a node whose agent runs stays fresh");
+            assertEquals("False", field(kubectl, config, "worker-b", "status"), "and a stale one stale");
+            System.out.println("HangIT: worker-a read Unknown " + took.toMillis() + " ms after hang (validity 20 s)");
+
+            Result again = run(List.of(ServeProcess.java(), "-jar", ServeProcess.SIM_JAR.toString(), "hang", "worker-a",
+                    "--kubeconfig", config.toString()));
+            assertEquals(1, again.exit(), again.out());
+            assertTrue(again.out().contains("no agent runs on worker-a"), again.out());
+            Result unknown = run(List.of(ServeProcess.java(), "-jar", ServeProcess.SIM_JAR.toString(), "hang", "worker-z",
+                    "--kubeconfig", config.toString()));
+            assertEquals(2, unknown.exit(), unknown.out());
+        }
+    }
+
+    private static String field(Path kubectl, Path config, String node, String field) throws Exception {
+        Result r = run(List.of(kubectl.toString(), "--kubeconfig", config.toString(), "get", "node", node, "-o",
+                "jsonpath=" + COLUMN + field + "}"));
+        assertEquals(0, r.exit(), r.out());
+        return r.out().trim();
+    }
+
+    private static Result run(List<String> command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(new ArrayList<>(command)).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), command + " did not return");
+        return new Result(p.exitValue(), out);
+    }
+}
