@@ -146,8 +146,9 @@ public final class AgentRuntime {
     }
 
     /**
-     * Stops evaluating, watching and publishing and closes the HTTP server. The condition stays on the
-     * Node as last written: it expires by itself ({@code exp}), and a replacement agent takes over.
+     * Stops evaluating, watching and publishing (and competing for the expiry Lease) and closes the HTTP server.
+     * The condition stays on the Node as last written: it expires by itself ({@code exp}), the expiry leader then
+     * marks it Unknown, and a replacement agent takes over.
      */
     public synchronized Future<Void> stop() {
         if (stopping == null) {

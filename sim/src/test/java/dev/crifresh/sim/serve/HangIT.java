@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A condition never outlives its proof, shown with the real kubectl against {@code crifresh-sim serve}: with
- * short agent lifetimes ({@code --agent-validity 20s --agent-heartbeat 5s}), {@code crifresh-sim hang worker-a}
- * makes worker-a's agent stop writing, and within the validity plus the simulated expiry bound (4 s) the Node
+ * short agent lifetimes ({@code --agent-validity 20s --agent-heartbeat 5s}), {@code crifresh-sim hang worker-d}
+ * makes fresh worker-d's agent stop writing, and within the validity plus the simulated expiry bound (4 s) the Node
  * reads {@code Unknown}/{@code AttestationExpired}, while the nodes whose agents run keep their verdicts.
  */
 class HangIT {
@@ -42,30 +42,30 @@ class HangIT {
         Assumptions.assumeTrue(Files.isExecutable(kubectl), noKubectl);
         try (ServeProcess serve = ServeProcess.start(work, "--agent-validity", "20s", "--agent-heartbeat", "5s")) {
             Path config = serve.kubeconfig();
-            assertEquals("True", field(kubectl, config, "worker-a", "status"));
+            assertEquals("True", field(kubectl, config, "worker-d", "status"));
             assertEquals("False", field(kubectl, config, "worker-b", "status"));
             assertEquals("Unknown AttestationExpired", field(kubectl, config, "worker-c", "status") + " "
                     + field(kubectl, config, "worker-c", "reason"), "the demo's hung worker-c, marked before serve served");
 
             long hungAt = System.nanoTime();
-            Result hang = run(List.of(ServeProcess.java(), "-jar", ServeProcess.SIM_JAR.toString(), "hang", "worker-a",
+            Result hang = run(List.of(ServeProcess.java(), "-jar", ServeProcess.SIM_JAR.toString(), "hang", "worker-d",
                     "--kubeconfig", config.toString()));
-            assertEquals(new Result(0, "the agent on worker-a hung; its last condition stays until it expires\n"), hang);
+            assertEquals(new Result(0, "the agent on worker-d hung; its last condition stays until it expires\n"), hang);
             Result waited = run(List.of(kubectl.toString(), "--kubeconfig", config.toString(), "wait",
-                    "--for=condition=ContainerdConfigFresh=Unknown", "node/worker-a", "--timeout=90s"));
+                    "--for=condition=ContainerdConfigFresh=Unknown", "node/worker-d", "--timeout=90s"));
             Duration took = Duration.ofNanos(System.nanoTime() - hungAt);
-            assertEquals(new Result(0, "node/worker-a condition met\n"), waited);
+            assertEquals(new Result(0, "node/worker-d condition met\n"), waited);
             assertTrue(took.compareTo(VALIDITY.plus(BOUND_AND_SLACK)) <= 0, "took " + took.toMillis() + " ms");
-            assertEquals("AttestationExpired", field(kubectl, config, "worker-a", "reason"));
-            assertTrue(field(kubectl, config, "worker-a", "message").contains("expired at"));
-            assertEquals("True", field(kubectl, config, "worker-d", "status"), "a node whose agent runs stays fresh");
+            assertEquals("AttestationExpired", field(kubectl, config, "worker-d", "reason"));
+            assertTrue(field(kubectl, config, "worker-d", "message").contains("the attestation (True) expired at"));
+            assertEquals("True", field(kubectl, config, "worker-e", "status"), "a node whose agent runs stays fresh");
             assertEquals("False", field(kubectl, config, "worker-b", "status"), "and a stale one stale");
-            System.out.println("HangIT: worker-a read Unknown " + took.toMillis() + " ms after hang (validity 20 s)");
+            System.out.println("HangIT: worker-d read Unknown " + took.toMillis() + " ms after hang (validity 20 s)");
 
-            Result again = run(List.of(ServeProcess.java(), "-jar", ServeProcess.SIM_JAR.toString(), "hang", "worker-a",
+            Result again = run(List.of(ServeProcess.java(), "-jar", ServeProcess.SIM_JAR.toString(), "hang", "worker-d",
                     "--kubeconfig", config.toString()));
             assertEquals(1, again.exit(), again.out());
-            assertTrue(again.out().contains("no agent runs on worker-a"), again.out());
+            assertTrue(again.out().contains("no agent runs on worker-d"), again.out());
             Result unknown = run(List.of(ServeProcess.java(), "-jar", ServeProcess.SIM_JAR.toString(), "hang", "worker-z",
                     "--kubeconfig", config.toString()));
             assertEquals(2, unknown.exit(), unknown.out());
