@@ -1,11 +1,14 @@
 package dev.crifresh.agent;
 
+import dev.crifresh.agent.expire.ExpiryController;
+import dev.crifresh.agent.expire.ExpirySettings;
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.cri.CriStatusClient;
 import dev.crifresh.agent.cri.RuntimeAuthProbe;
 import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.agent.http.AgentHttpServer;
 import dev.crifresh.agent.http.AgentMetrics;
+import dev.crifresh.agent.kube.ExpiryApi;
 import dev.crifresh.agent.kube.NodeApi;
 import dev.crifresh.agent.kube.ReadyTap;
 import dev.crifresh.agent.loop.AgentLoop;
@@ -39,6 +42,7 @@ public final class AgentRuntime {
     static final Duration CRI_STATUS_TIMEOUT = Duration.ofSeconds(5);
     private volatile RuntimeAuthProbe runtimeProbe;
     private volatile IntrospectionCheck introspection;
+    private volatile ExpiryController expiry;
 
     private final AgentSettings settings;
     private final AgentLoop loop;
@@ -65,11 +69,33 @@ public final class AgentRuntime {
      */
     public static Future<AgentRuntime> start(Vertx vertx, NodeApi api, AgentSettings settings, SigningKey key,
                                              byte[] fingerprintKey, HostClock clock) {
-        return start(vertx, api, settings, key, fingerprintKey, clock, NodeApi.RETRY);
+        return start(vertx, api, settings, key, fingerprintKey, clock, NodeApi.RETRY, null);
+    }
+
+    /**
+     * An agent that is also a candidate for the expiry leader ({@link ExpiryController}): with its Lease held, it
+     * marks every Node's condition that outlived its attestation {@code Unknown}/{@code AttestationExpired}.
+     *
+     * @param expiryApi the calls of the expiry leader (in-cluster: the same {@code VertxNodeApi} as {@code api})
+     * @param expiry    where the Lease is and how often to look; null: not a candidate
+     */
+    public static Future<AgentRuntime> start(Vertx vertx, NodeApi api, AgentSettings settings, SigningKey key,
+            byte[] fingerprintKey, HostClock clock, ExpiryApi expiryApi, ExpirySettings expiry) {
+        return start(vertx, api, settings, key, fingerprintKey, clock, NodeApi.RETRY,
+                expiry == null ? null : new Expiry(Objects.requireNonNull(expiryApi, "expiryApi"), expiry));
+    }
+
+    /** The expiry candidate's API and settings. */
+    record Expiry(ExpiryApi api, ExpirySettings settings) {
     }
 
     static Future<AgentRuntime> start(Vertx vertx, NodeApi api, AgentSettings settings, SigningKey key,
                                       byte[] fingerprintKey, HostClock clock, RetryPolicy backoff) {
+        return start(vertx, api, settings, key, fingerprintKey, clock, backoff, null);
+    }
+
+    static Future<AgentRuntime> start(Vertx vertx, NodeApi api, AgentSettings settings, SigningKey key,
+                                      byte[] fingerprintKey, HostClock clock, RetryPolicy backoff, Expiry expiry) {
         Objects.requireNonNull(key, "signing key");
         Context context = vertx.getOrCreateContext();
         AgentMetrics metrics = new AgentMetrics();
@@ -96,6 +122,8 @@ public final class AgentRuntime {
         AgentRuntime runtime = new AgentRuntime(settings, loop, publisher, metrics);
         runtime.runtimeProbe = runtimeProbe;
         runtime.introspection = introspection;
+        runtime.expiry = expiry == null ? null
+                : new ExpiryController(vertx, context, expiry.api(), expiry.settings(), clock::wallNow);
         Future<Void> httpStarted = settings.metricsPort() < 0 ? Future.succeededFuture()
                 : AgentHttpServer.start(vertx, settings.metricsPort(), metrics, publisher::ready,
                         () -> publisher.published().map(PublishedAttestation::claimsJson))
@@ -107,7 +135,11 @@ public final class AgentRuntime {
         // file watcher and the first evaluation start beside the HTTP server's bind instead of after it (a port
         // conflict still fails the start). join, not all: on a failure every part has finished before stop()
         // closes it.
-        Future<Void> looping = publisher.start().compose(v -> loop.start());
+        Future<Void> looping = publisher.start().compose(v -> loop.start()).onSuccess(v -> {
+            if (runtime.expiry != null) {
+                runtime.expiry.start();
+            }
+        });
         return Future.join(looping, httpStarted)
                 .map(v -> {
                     LOG.info("[{}] agent {} started: proc root {}, host root {}, watching {}, metrics port {}",
@@ -119,12 +151,15 @@ public final class AgentRuntime {
     }
 
     /**
-     * Stops evaluating, watching and publishing and closes the HTTP server. The condition stays on the
-     * Node as last written: it expires by itself ({@code exp}), and a replacement agent takes over.
+     * Stops evaluating, watching and publishing (and competing for the expiry Lease) and closes the HTTP server.
+     * The condition stays on the Node as last written: it expires by itself ({@code exp}), the expiry leader then
+     * marks it Unknown, and a replacement agent takes over.
      */
     public synchronized Future<Void> stop() {
         if (stopping == null) {
-            stopping = loop.stop()
+            ExpiryController candidate = expiry;
+            stopping = (candidate == null ? Future.<Void>succeededFuture() : candidate.stop())
+                    .eventually(() -> loop.stop())
                     .eventually(() -> publisher.stop())
                     .eventually(() -> http == null ? Future.succeededFuture() : http.close())
                     .eventually(() -> {
@@ -155,6 +190,11 @@ public final class AgentRuntime {
     /** The last attestation written to the Node. */
     public Optional<PublishedAttestation> published() {
         return publisher.published();
+    }
+
+    /** The expiry candidate, when this agent is one. */
+    public Optional<ExpiryController> expiry() {
+        return Optional.ofNullable(expiry);
     }
 
     public AgentMetrics metrics() {

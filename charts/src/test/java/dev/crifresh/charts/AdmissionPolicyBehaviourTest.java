@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class AdmissionPolicyBehaviourTest {
 
     static final String AGENT = "system:serviceaccount:crifresh:crifresh-agent";
-    static final String OWN_NODE = "the crifresh agent may update the status of its own Node only";
+    static final String OWN_NODE = "the crifresh agent may update the status of its own Node only, and on another Node"
+            + " only mark its ContainerdConfigFresh condition Unknown with reason AttestationExpired";
     static final String NO_CLAIM = "the crifresh agent's token carries no authentication.kubernetes.io/node-name claim"
             + " (needs a pod-bound service account token on Kubernetes >= 1.30)";
     static final String ONLY_OURS = "the crifresh agent may change the ContainerdConfigFresh condition only";
@@ -59,6 +60,47 @@ class AdmissionPolicyBehaviourTest {
         Map<String, Object> before = node("worker-2", ready("True"), ours("False"));
         Map<String, Object> after = node("worker-2", ready("True"), ours("True"));
         assertEquals(List.of(OWN_NODE), policy.denials(request(AGENT, "worker-1"), before, after));
+    }
+
+    @Test
+    void onAnotherNodeTheExpiryLeaderMayMarkTheConditionUnknownAttestationExpired() {
+        Map<String, Object> before = withStatus(node("worker-2", ready("True"), ours("True")), "10.0.0.2", "boot-a");
+        Map<String, Object> after = withStatus(node("worker-2", ready("True"), expired()), "10.0.0.2", "boot-a");
+        assertEquals(List.of(), policy.denials(request(AGENT, "worker-1"), before, after));
+        Map<String, Object> stale = node("worker-2", ready("True"), ours("False"));
+        assertEquals(List.of(), policy.denials(request(AGENT, "worker-1"), stale, node("worker-2", ready("True"), expired())),
+                "False too");
+        Map<String, Object> twice = node("worker-2", ready("True"), ours("True"), ours("True"));
+        assertEquals(List.of(), policy.denials(request(AGENT, "worker-1"), twice, node("worker-2", ready("True"), expired())),
+                "a duplicate entry removed with it");
+    }
+
+    @Test
+    void onAnotherNodeNothingButThatDowngradeIsAllowed() {
+        Map<String, Object> before = node("worker-2", ready("True"), ours("Unknown"));
+        Map<String, Object> unknownOtherReason = node("worker-2", ready("True"), ours("Unknown"));
+        assertEquals(List.of(OWN_NODE), policy.denials(request(AGENT, "worker-1"), node("worker-2", ready("True"), ours("True")),
+                unknownOtherReason), "Unknown with another reason");
+        assertEquals(List.of(OWN_NODE), policy.denials(request(AGENT, "worker-1"), before,
+                node("worker-2", ready("True"), ours("True"))), "an upgrade to True");
+        assertEquals(List.of(OWN_NODE), policy.denials(request(AGENT, "worker-1"), before,
+                node("worker-2", ready("True"), condition("ContainerdConfigFresh", "True", "AttestationExpired"))),
+                "True with the expiry's reason");
+        assertEquals(List.of(OWN_NODE), policy.denials(request(AGENT, "worker-1"), node("worker-2", ready("True")),
+                node("worker-2", ready("True"), expired())), "a condition where the node's own agent wrote none");
+        assertEquals(List.of(OWN_NODE), policy.denials(request(AGENT, "worker-1"), before,
+                node("worker-2", ready("True"), expired(), expired())), "two entries");
+        assertEquals(List.of(OWN_NODE), policy.denials(request(AGENT, "worker-1"), before, node("worker-2", ready("True"))),
+                "removing the condition");
+        assertEquals(List.of(ONLY_OURS), policy.denials(request(AGENT, "worker-1"), before,
+                node("worker-2", ready("False"), expired())), "another condition changed beside the downgrade");
+        assertEquals(List.of(NO_MOVES), policy.denials(request(AGENT, "worker-1"),
+                withStatus(node("worker-2", ready("True"), ours("True")), "10.0.0.2", "boot-a"),
+                withStatus(node("worker-2", ready("True"), expired()), "10.0.0.2", "boot-b")), "a moved boot id");
+    }
+
+    static Map<String, Object> expired() {
+        return condition("ContainerdConfigFresh", "Unknown", "AttestationExpired");
     }
 
     @Test
@@ -132,10 +174,14 @@ class AdmissionPolicyBehaviourTest {
     }
 
     static Map<String, Object> condition(String type, String status) {
+        return condition(type, status, type + status);
+    }
+
+    static Map<String, Object> condition(String type, String status, String reason) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("type", type);
         c.put("status", status);
-        c.put("reason", type + status);
+        c.put("reason", reason);
         c.put("lastHeartbeatTime", "2026-01-01T00:00:00Z");
         return c;
     }

@@ -24,7 +24,8 @@ class AgentCliFlagsTest {
         for (Rendered render : List.of(Chart.render(), Chart.render("agent-custom.yaml"),
                 Chart.render(Map.of("agent.mode", "generic", "agent.margin", "250ms", "agent.procPoll", "2s")),
                 Chart.render(Map.of("agent.criSocket", "/run/containerd/containerd.sock")),
-                Chart.render(Map.of("agent.containerdIntrospection", "true")))) {
+                Chart.render(Map.of("agent.containerdIntrospection", "true")),
+                Chart.render(Map.of("agent.expiry.enabled", "false")))) {
             List<String> args = containerArgs(render.one("DaemonSet"));
             ParseResult run = parse(AgentMain::commandLine, args).subcommand();
             assertEquals("run", run.commandSpec().name(), args.toString());
@@ -33,6 +34,23 @@ class AgentCliFlagsTest {
                 assertTrue(run.hasMatchedOption(name), name + " matched in " + args);
             }
         }
+    }
+
+    @Test
+    void theAgentsCompeteForTheExpiryLeaseByDefaultNamedByTheirPod() {
+        JsonNode on = Chart.render(Map.of("agent.expiry.period", "10s", "agent.expiry.leaseDuration", "30s")).one("DaemonSet");
+        List<String> args = containerArgs(on);
+        assertTrue(args.containsAll(List.of("--expiry-lease=crifresh/crifresh-agent-expiry", "--expiry-period=10s",
+                "--expiry-lease-duration=30s", "--pod-name=$(POD_NAME)")), args::toString);
+        JsonNode env = on.path("spec").path("template").path("spec").path("containers").get(0).path("env");
+        boolean podName = false;
+        for (JsonNode e : env) {
+            podName |= "POD_NAME".equals(e.path("name").asString())
+                    && "metadata.name".equals(e.path("valueFrom").path("fieldRef").path("fieldPath").asString());
+        }
+        assertTrue(podName, env::toString);
+        List<String> off = containerArgs(Chart.render(Map.of("agent.expiry.enabled", "false")).one("DaemonSet"));
+        assertTrue(off.stream().noneMatch(a -> a.startsWith("--expiry") || a.startsWith("--pod-name")), off::toString);
     }
 
     @Test

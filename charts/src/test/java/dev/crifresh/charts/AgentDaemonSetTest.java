@@ -146,7 +146,11 @@ class AgentDaemonSetTest {
                 "--proc-poll=5s",
                 "--metrics-port=9402",
                 "--signing-key=/etc/crifresh/signing/signing.key",
-                "--fingerprint-key=/etc/crifresh/trust/fingerprint.key"), strings(agent.path("args")));
+                "--fingerprint-key=/etc/crifresh/trust/fingerprint.key",
+                "--expiry-lease=crifresh/crifresh-agent-expiry",
+                "--expiry-period=20s",
+                "--expiry-lease-duration=40s",
+                "--pod-name=$(POD_NAME)"), strings(agent.path("args")));
         JsonNode env = agent.path("env").get(0);
         assertEquals("NODE_NAME", env.path("name").asString());
         assertEquals("spec.nodeName", env.path("valueFrom").path("fieldRef").path("fieldPath").asString());

@@ -49,8 +49,27 @@ class RbacTest {
         assertEquals("ServiceAccount", binding.path("subjects").get(0).path("kind").asString());
         assertEquals("crifresh-agent", binding.path("subjects").get(0).path("name").asString());
         assertEquals("crifresh", binding.path("subjects").get(0).path("namespace").asString());
-        assertTrue(render.all("Role").stream().noneMatch(r -> r.path("metadata").path("name").asString().contains("agent")),
-                "the agent needs no namespaced permissions: its keys are mounted");
+        assertEquals(List.of("crifresh-agent-expiry"), render.all("Role").stream()
+                .map(r -> r.path("metadata").path("name").asString()).filter(n -> n.contains("agent")).toList(),
+                "the agent's only namespaced permission is its expiry Lease: its keys are mounted");
+    }
+
+    @Test
+    void theAgentsHoldOneExpiryLeaseInTheReleaseNamespaceAndNoneWhenExpiryIsOff() {
+        Rendered render = Chart.render();
+        JsonNode role = render.one("Role", "crifresh-agent-expiry");
+        assertEquals("crifresh", role.path("metadata").path("namespace").asString());
+        assertEquals(List.of(
+                rule(List.of("coordination.k8s.io"), List.of("leases"), List.of("create")),
+                rule(List.of("coordination.k8s.io"), List.of("leases"), List.of("get", "patch"), List.of("crifresh-agent-expiry"))),
+                rules(role));
+        JsonNode binding = render.one("RoleBinding", "crifresh-agent-expiry");
+        assertEquals("crifresh-agent-expiry", binding.path("roleRef").path("name").asString());
+        assertEquals("crifresh-agent", binding.path("subjects").get(0).path("name").asString());
+        assertEquals("crifresh", binding.path("subjects").get(0).path("namespace").asString());
+        Rendered off = Chart.render(Map.<String, Object>of("agent.expiry.enabled", false));
+        assertTrue(off.all("Role").stream().noneMatch(r -> r.path("metadata").path("name").asString().contains("agent")));
+        assertTrue(off.all("RoleBinding").stream().noneMatch(r -> r.path("metadata").path("name").asString().contains("agent")));
     }
 
     @Test

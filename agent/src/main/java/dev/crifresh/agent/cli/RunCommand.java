@@ -3,6 +3,7 @@ package dev.crifresh.agent.cli;
 import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
 import dev.crifresh.agent.AgentVersion;
+import dev.crifresh.agent.expire.ExpirySettings;
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.kube.NodeApis;
 import dev.crifresh.common.attest.AttestationPolicy;
@@ -74,9 +75,33 @@ final class RunCommand implements Callable<Integer> {
                     + " Env CRIFRESH_METRICS_PORT. Default: ${DEFAULT-VALUE}.")
     int metricsPort;
 
+    @Option(names = "--expiry-lease", paramLabel = "NAMESPACE/NAME", defaultValue = "${env:CRIFRESH_EXPIRY_LEASE:-}",
+            description = "Compete for this coordination.k8s.io Lease; while holding it, mark every Node's condition"
+                    + " whose attestation expired Unknown/AttestationExpired (docs/design.md, \"A condition never outlives"
+                    + " its proof\"). Empty: not a candidate. Env CRIFRESH_EXPIRY_LEASE.")
+    String expiryLease;
+
+    @Option(names = "--expiry-period", paramLabel = "DURATION", defaultValue = "${env:CRIFRESH_EXPIRY_PERIOD:-20s}",
+            description = "How often the Lease holder renews it and looks at every Node, and the others try to take it."
+                    + " Env CRIFRESH_EXPIRY_PERIOD. Default: ${DEFAULT-VALUE}.")
+    Duration expiryPeriod;
+
+    @Option(names = "--expiry-lease-duration", paramLabel = "DURATION",
+            defaultValue = "${env:CRIFRESH_EXPIRY_LEASE_DURATION:-40s}",
+            description = "How long a Lease its holder stopped renewing keeps the others out; whole seconds, at least"
+                    + " two periods. An expired condition reads Unknown at most this plus one period after its exp."
+                    + " Env CRIFRESH_EXPIRY_LEASE_DURATION. Default: ${DEFAULT-VALUE}.")
+    Duration expiryLeaseDuration;
+
+    @Option(names = "--pod-name", paramLabel = "NAME", defaultValue = "${env:POD_NAME:-}",
+            description = "This pod's name, its identity in the expiry Lease (the downward API's metadata.name);"
+                    + " default: the node's name. Env POD_NAME.")
+    String podName;
+
     @Override
     public Integer call() throws Exception {
         AgentSettings settings = settings();
+        ExpirySettings expiry = expirySettings(settings.nodeName());
         SigningKey key = signingKey();
         byte[] fingerprintKey = host.fingerprintKeyBytes(spec);
         if (fingerprintKey == null) {
@@ -95,10 +120,18 @@ final class RunCommand implements Callable<Integer> {
             return 1;
         }
         LOG.info("[{}] Kubernetes API: {}", settings.nodeName(), client.description());
+        if (expiry != null && client.expiryApi().isEmpty()) {
+            client.close();
+            vertx.close();
+            spec.commandLine().getErr().println("crifresh-agent: --expiry-lease needs the in-cluster API client"
+                    + " (a pod's service account); this agent uses " + client.description());
+            return 1;
+        }
         AgentRuntime runtime;
         try {
             runtime = AgentRuntime.start(vertx, client.api(), settings, key, fingerprintKey,
-                    HostClock.system(settings.procRoot())).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+                    HostClock.system(settings.procRoot()), client.expiryApi().orElse(null), expiry)
+                    .toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
         } catch (Exception e) {
             client.close();
             vertx.close();
@@ -157,6 +190,25 @@ final class RunCommand implements Callable<Integer> {
                 host.rules(spec), heartbeat, validity, procPoll, debounce, metricsPort, AgentVersion.current(),
                 host.mounts(spec), host.generation()).withCriSocket(host.criSocket)
                 .withContainerdIntrospection(host.containerdIntrospection);
+    }
+
+    /** The expiry candidate's settings, or null when {@code --expiry-lease} is empty. */
+    ExpirySettings expirySettings(String nodeName) {
+        if (expiryLease == null || expiryLease.isBlank()) {
+            return null;
+        }
+        String[] parts = expiryLease.split("/", -1);
+        if (parts.length != 2 || parts[0].isBlank() || parts[1].isBlank()) {
+            throw new ParameterException(spec.commandLine(), "--expiry-lease '" + expiryLease
+                    + "': expected NAMESPACE/NAME");
+        }
+        String identity = podName == null || podName.isBlank() ? nodeName : podName;
+        try {
+            return new ExpirySettings(parts[0], parts[1], identity, expiryPeriod, expiryLeaseDuration);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--expiry-period " + DurationText.format(expiryPeriod)
+                    + ", --expiry-lease-duration " + DurationText.format(expiryLeaseDuration) + ": " + e.getMessage());
+        }
     }
 
     private SigningKey signingKey() {

@@ -33,6 +33,11 @@ public record NodeApis(NodeApi api, AutoCloseable closer, String description) {
         return (c.host().contains(":") ? "[" + c.host() + "]" : c.host()) + ":" + c.port();
     }
 
+    /** The expiry leader's calls: only the in-cluster client makes them. */
+    public Optional<ExpiryApi> expiryApi() {
+        return api instanceof ExpiryApi e ? Optional.of(e) : Optional.empty();
+    }
+
     public void close() {
         try {
             closer.close();

@@ -18,6 +18,9 @@ import io.vertx.core.net.PemTrustOptions;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,7 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@link NodeApi} straight on Vert.x core's HTTP and WebSocket clients, in-cluster only: the three calls
- * the agent makes (GET its Node, JSON Patch its status, watch it by field selector), over HTTPS verified
+ * the agent makes (GET its Node, JSON Patch its status, watch it by field selector), and those of the
+ * expiry leader ({@link ExpiryApi}: list Nodes, hold a Lease), over HTTPS verified
  * against the service account's CA, authenticated with the service account's bound token
  * ({@link ServiceAccountToken}: re-read every minute, and at once after a 401, then the request is sent
  * once more). It replaces the fabric8 client in the agent's process to keep the DaemonSet small
@@ -37,7 +41,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Requests run on one event-loop context; the blocking methods wait for them on the caller's
  * (worker) thread and must not be called on an event loop.
  */
-public final class VertxNodeApi implements NodeApi, AutoCloseable {
+public final class VertxNodeApi implements NodeApi, ExpiryApi, AutoCloseable {
     /** Short enough that a hung API server does not hold a worker thread for long. */
     static final int REQUEST_TIMEOUT_MS = 10_000;
     static final String JSON_PATCH = "application/json-patch+json";
@@ -120,6 +124,58 @@ public final class VertxNodeApi implements NodeApi, AutoCloseable {
         NodeWatch watch = new NodeWatch(this, name, onNode, onError);
         context.runOnContext(v -> watch.start());
         return watch::close;
+    }
+
+    @Override
+    public List<Node> listNodes() throws ApiException {
+        Reply reply = call("list", HttpMethod.GET, "/api/v1/nodes?resourceVersion=0", null, null);
+        if (!reply.ok()) {
+            throw failure("list", reply);
+        }
+        JsonNode items = parse("list", reply.body()).path("items");
+        List<Node> nodes = new ArrayList<>();
+        for (JsonNode item : items) {
+            nodes.add(NodeJson.read(item));
+        }
+        return nodes;
+    }
+
+    @Override
+    public Optional<LeaseRecord> lease(String namespace, String name) throws ApiException {
+        Reply reply = call("get lease", HttpMethod.GET, leasePath(namespace, name), null, null);
+        if (reply.status() == 404) {
+            return Optional.empty();
+        }
+        if (!reply.ok()) {
+            throw failure("get lease", reply);
+        }
+        return Optional.of(LeaseJson.read(parse("get lease", reply.body())));
+    }
+
+    @Override
+    public void createLease(String namespace, String name, LeaseRecord lease) throws ApiException {
+        String body = LeaseJson.lease(namespace, name, lease).toString();
+        Reply reply = call("create lease", HttpMethod.POST, leasesPath(namespace), "application/json", body);
+        if (!reply.ok()) {
+            throw failure("create lease", reply);
+        }
+    }
+
+    @Override
+    public void updateLease(String namespace, String name, LeaseRecord current, LeaseRecord next) throws ApiException {
+        String patch = LeaseJson.guardedUpdate(current, next).toString();
+        Reply reply = call("update lease", HttpMethod.PATCH, leasePath(namespace, name), JSON_PATCH, patch);
+        if (!reply.ok()) {
+            throw failure("update lease", reply);
+        }
+    }
+
+    private static String leasesPath(String namespace) {
+        return "/apis/coordination.k8s.io/v1/namespaces/" + encode(namespace) + "/leases";
+    }
+
+    private static String leasePath(String namespace, String name) {
+        return leasesPath(namespace) + "/" + encode(name);
     }
 
     /** Closes the connections; watches stop with them. */

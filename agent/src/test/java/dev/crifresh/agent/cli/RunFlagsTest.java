@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.agent.AgentSettings;
+import dev.crifresh.agent.expire.ExpirySettings;
 import dev.crifresh.common.attest.Ed25519Keys;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,6 +114,36 @@ class RunFlagsTest {
         assertEquals(Duration.ofMillis(20), s.debounce());
         assertEquals(-1, s.metricsPort());
         assertEquals("--address /x.sock", s.matcher().toString());
+    }
+
+    @Test
+    void theExpiryCandidateIsOffWithoutALeaseAndNamedByItsPod() {
+        CommandLine.ParseResult off = AgentMain.commandLine().parseArgs("run", "--node-name", "n1");
+        RunCommand run = (RunCommand) off.subcommand().commandSpec().userObject();
+        run.spec = off.subcommand().commandSpec();
+        assertEquals(null, run.expirySettings("n1"), "not a candidate unless --expiry-lease names a Lease");
+        assertEquals(Duration.ofSeconds(20), run.expiryPeriod);
+        assertEquals(Duration.ofSeconds(40), run.expiryLeaseDuration);
+
+        CommandLine.ParseResult on = AgentMain.commandLine().parseArgs("run", "--node-name", "n1",
+                "--expiry-lease", "crifresh/crifresh-agent-expiry", "--expiry-period", "5s",
+                "--expiry-lease-duration", "15s", "--pod-name", "crifresh-agent-x7k2p");
+        run = (RunCommand) on.subcommand().commandSpec().userObject();
+        run.spec = on.subcommand().commandSpec();
+        assertEquals(new ExpirySettings("crifresh", "crifresh-agent-expiry", "crifresh-agent-x7k2p",
+                Duration.ofSeconds(5), Duration.ofSeconds(15)), run.expirySettings("n1"));
+        run.podName = "";
+        assertEquals("n1", run.expirySettings("n1").identity(), "without a pod name, the node's");
+    }
+
+    @Test
+    void badExpiryValuesAreOneLineErrorsNamingTheFlag() throws Exception {
+        assertUsageError(CliHarness.run(valid("--expiry-lease", "just-a-name").toArray(String[]::new)),
+                "--expiry-lease");
+        assertUsageError(CliHarness.run(valid("--expiry-lease", "ns/l", "--expiry-lease-duration", "30s")
+                .toArray(String[]::new)), "two periods");
+        assertUsageError(CliHarness.run(valid("--expiry-lease", "ns/l", "--expiry-lease-duration", "40500ms")
+                .toArray(String[]::new)), "whole seconds");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.crifresh.sim.cli;
 
+import dev.crifresh.common.text.DurationText;
+import dev.crifresh.sim.run.AgentTimes;
 import dev.crifresh.sim.serve.ServeSettings;
 import dev.crifresh.sim.serve.ServeUsageException;
 import dev.crifresh.sim.serve.ServedSimulation;
@@ -8,6 +10,7 @@ import dev.crifresh.sim.scenario.ScenarioException;
 import dev.crifresh.sim.scenario.ScenarioReader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -51,6 +54,16 @@ final class ServeCommand implements Callable<Integer> {
             description = "also write a Prometheus file_sd targets file: one target per node's /metrics, label node")
     Path targets;
 
+    @Option(names = "--agent-heartbeat", paramLabel = "DURATION", defaultValue = "5m",
+            description = "each simulated agent re-attests at least this often (the agent's --heartbeat; default: ${DEFAULT-VALUE})")
+    Duration agentHeartbeat;
+
+    @Option(names = "--agent-validity", paramLabel = "DURATION", defaultValue = "15m",
+            description = "how long each simulated agent's attestation lasts (the agent's --validity; longer than"
+                    + " --agent-heartbeat, at most 1h; default: ${DEFAULT-VALUE}). The agents elect an expiry leader,"
+                    + " which marks a condition Unknown/AttestationExpired at most 4 s after its exp (see 'hang')")
+    Duration agentValidity;
+
     @Option(names = "--verbose", description = "also show evictions, agent starts and the agents' own log")
     boolean verbose;
 
@@ -63,6 +76,14 @@ final class ServeCommand implements Callable<Integer> {
             err.println("crifresh-sim: --port and --metrics-port must be 0..65535");
             return SimMain.USAGE;
         }
+        AgentTimes agents;
+        try {
+            agents = new AgentTimes(agentHeartbeat, agentValidity, true);
+        } catch (IllegalArgumentException e) {
+            err.println("crifresh-sim: --agent-heartbeat " + DurationText.format(agentHeartbeat) + ", --agent-validity "
+                    + DurationText.format(agentValidity) + ": " + e.getMessage());
+            return SimMain.USAGE;
+        }
         Scenario scenario;
         try {
             scenario = file == null ? DemoCommand.scenario() : ScenarioReader.read(file);
@@ -73,7 +94,7 @@ final class ServeCommand implements Callable<Integer> {
         AtomicBoolean stopping = new AtomicBoolean();
         ServedSimulation served;
         try {
-            served = ServedSimulation.start(scenario, new ServeSettings(port, metricsPort, kubeconfig, targets),
+            served = ServedSimulation.start(scenario, new ServeSettings(port, metricsPort, kubeconfig, targets, agents),
                     event -> {
                         // while stopping, the platform's last steps meet a closing API: not news
                         if (!stopping.get() && (verbose || EventText.notable(event))) {

@@ -1,8 +1,10 @@
 package dev.crifresh.sim.cli;
 
+import dev.crifresh.agent.cli.DurationConverter;
 import dev.crifresh.common.cli.CrifreshVersion;
 import dev.crifresh.common.cli.HelpText;
 import java.io.PrintWriter;
+import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,7 +14,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "crifresh-sim", mixinStandardHelpOptions = true,
         versionProvider = SimMain.Version.class,
         subcommands = {ScenarioCommand.class, DemoCommand.class, ServeCommand.class, RebootCommand.class,
-            RotateCommand.class},
+            RotateCommand.class, HangCommand.class},
         description = "Runs the real crifresh agents and coordinator against a simulated Talos cluster.")
 public final class SimMain implements Runnable {
     /** Bad flags or a bad scenario file. */
@@ -27,6 +29,7 @@ public final class SimMain implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = HelpText.install(new CommandLine(new SimMain()));
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.registerConverter(Duration.class, new DurationConverter());
         cl.setParameterExceptionHandler(SimMain::usageError);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             commandLine.getErr().println("crifresh-sim: the simulation failed: "

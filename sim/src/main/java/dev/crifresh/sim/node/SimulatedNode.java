@@ -49,6 +49,8 @@ public final class SimulatedNode {
     private volatile Credential loadedCredential;
     private volatile State state = State.UP;
     private volatile AgentMode agentMode;
+    /** The agent of this boot hung ({@link #hangAgent}): nothing runs, and its last condition stays. */
+    private volatile boolean agentHung;
     private volatile int boots;
     /** The agent of the current boot, possibly still starting; null when none runs. Set on the platform thread. */
     private volatile CompletableFuture<AgentLauncher.RunningAgent> agent;
@@ -157,6 +159,7 @@ public final class SimulatedNode {
         bootAt(bootWall, BOOT_BASE_CONFIG, BOOT_AUTH_CONFIG, BOOT_CONTAINERD, clock);
         kubelet.registerBoot(name(), boot.bootId()).exceptionally(this::platformError);
         state = State.UP;
+        agentHung = false;
         if (agentMode != AgentMode.ABSENT) {
             agentMode = AgentMode.RUNNING;
         }
@@ -261,6 +264,27 @@ public final class SimulatedNode {
             throw new IllegalStateException("the agent on " + name() + " did not stop: " + e.getMessage(), e);
         }
         event(SimEvent.Kind.AGENT_STOPPED, "");
+    }
+
+    /**
+     * The agent hangs, as a process stuck in a system call or a deadlock does: from now on it writes nothing,
+     * neither its condition nor the expiry Lease, and serves nothing; the condition it last wrote stays on the
+     * Node until something else changes it. The next boot starts a new agent.
+     *
+     * @return whether an agent was running to hang
+     */
+    public boolean hangAgent(Executor stopper) {
+        if (agent == null || state != State.UP) {
+            return false;
+        }
+        agentHung = true;
+        stopAgentLater(stopper);
+        return true;
+    }
+
+    /** Whether this boot's agent hung ({@link #hangAgent}). */
+    public boolean agentHung() {
+        return agentHung;
     }
 
     /**

@@ -38,6 +38,7 @@ public final class RealAgentLauncher implements AgentLauncher {
     private final InClusterConfig inCluster;
     private final SimKeys keys;
     private final Duration procPoll;
+    private final AgentTimes times;
 
     /**
      * @param podEnvironment the agent container's environment that names the API server and the service
@@ -45,6 +46,13 @@ public final class RealAgentLauncher implements AgentLauncher {
      * @param procPoll       how often each agent polls its node's {@code /proc} and files ({@link #procPollFor})
      */
     public RealAgentLauncher(Vertx vertx, Map<String, String> podEnvironment, SimKeys keys, Duration procPoll) {
+        this(vertx, podEnvironment, keys, procPoll, AgentTimes.PRODUCTION);
+    }
+
+    /** @param times the agents' heartbeat and validity, and whether they elect an expiry leader */
+    public RealAgentLauncher(Vertx vertx, Map<String, String> podEnvironment, SimKeys keys, Duration procPoll,
+                             AgentTimes times) {
+        this.times = times;
         this.vertx = vertx;
         this.inCluster = InClusterConfig.fromEnvironment(podEnvironment).orElseThrow(() -> new IllegalArgumentException(
                 "the agents' environment names no in-cluster API server and service account token: "
@@ -69,8 +77,10 @@ public final class RealAgentLauncher implements AgentLauncher {
         VertxNodeApi api = new VertxNodeApi(vertx, inCluster);
         AgentRuntime runtime;
         try {
-            runtime = await(AgentRuntime.start(vertx, api, settings(nodeName, host, procPoll), keys.agentKey(),
-                    keys.fingerprintKey(), clock));
+            AgentSettings settings = settings(nodeName, host, procPoll);
+            settings = settings.withTiming(times.heartbeat(), times.validity(), settings.procPoll(), settings.debounce());
+            runtime = await(AgentRuntime.start(vertx, api, settings, keys.agentKey(), keys.fingerprintKey(), clock, api,
+                    times.expiry(nodeName)));
         } catch (Exception | Error e) {
             api.close();
             throw e;

@@ -30,6 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
  * <ul>
  *   <li>{@code POST /crifresh-sim/v1/nodes/NAME/reboot}: what {@code talosctl reboot --wait=false} is on
  *   Talos: 202 once the request was taken, 404 for an unknown node;</li>
+ *   <li>{@code POST /crifresh-sim/v1/nodes/NAME/hang}: the node's agent hangs (it writes nothing more, its
+ *   last condition stays): 202 once the request was taken, 404 for an unknown node, 409 when no agent runs
+ *   there;</li>
  *   <li>{@code POST /crifresh-sim/v1/rotate} with {@code {"username":…,"password":…}}: the platform
  *   renders a new credential on every node; 202 with the nodes whose running agent will re-attest;</li>
  *   <li>{@code GET /crifresh-sim/v1/nodes}: each node's state and agent;</li>
@@ -43,6 +46,7 @@ import tools.jackson.databind.node.ObjectNode;
 final class ControlRoutes extends Dispatcher {
     static final String PREFIX = "/crifresh-sim/v1/";
     private static final Pattern REBOOT = Pattern.compile("/crifresh-sim/v1/nodes/([^/?]+)/reboot");
+    private static final Pattern HANG = Pattern.compile("/crifresh-sim/v1/nodes/([^/?]+)/hang");
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final Dispatcher api;
@@ -83,6 +87,10 @@ final class ControlRoutes extends Dispatcher {
         if (reboot.matches() && "POST".equals(method)) {
             return reboot(served, reboot.group(1));
         }
+        Matcher hang = HANG.matcher(path);
+        if (hang.matches() && "POST".equals(method)) {
+            return hang(served, hang.group(1));
+        }
         if (path.equals(PREFIX + "rotate") && "POST".equals(method)) {
             return rotate(served, request.getUtf8Body(), rotated);
         }
@@ -106,6 +114,22 @@ final class ControlRoutes extends Dispatcher {
         ObjectNode body = JSON.createObjectNode();
         body.put("node", name);
         body.put("accepted", true);
+        return json(202, body);
+    }
+
+    private static MockResponse hang(SimulatedWorld cluster, String name) {
+        boolean hanging;
+        try {
+            hanging = cluster.hangAgent(name);
+        } catch (IllegalArgumentException e) {
+            return json(404, error("no simulated node " + name));
+        }
+        if (!hanging) {
+            return json(409, error("no agent runs on " + name + " (its node is down, or it has none, or it hung already)"));
+        }
+        ObjectNode body = JSON.createObjectNode();
+        body.put("node", name);
+        body.put("hung", true);
         return json(202, body);
     }
 
@@ -149,7 +173,7 @@ final class ControlRoutes extends Dispatcher {
             ObjectNode item = items.addObject();
             item.put("name", node.name());
             item.put("state", node.state().name().toLowerCase(Locale.ROOT));
-            item.put("agent", node.agentMode().wire());
+            item.put("agent", node.agentHung() ? "hung" : node.agentMode().wire());
             item.put("boots", node.boots());
             item.put("attestsDesired", attestsDesired(cluster, node));
         }

@@ -1,5 +1,7 @@
 package dev.crifresh.sim.serve;
 
+import dev.crifresh.agent.expire.ExpiryRule;
+import dev.crifresh.agent.expire.Judgement;
 import dev.crifresh.coordinator.kube.UnhandledErrors;
 import dev.crifresh.mockapi.HttpWatchGateway;
 import dev.crifresh.sim.kube.ApiOptions;
@@ -8,6 +10,7 @@ import dev.crifresh.sim.run.RealAgentLauncher;
 import dev.crifresh.sim.scenario.Scenario;
 import dev.crifresh.sim.base.SimEvent;
 import dev.crifresh.sim.world.SimulatedWorld;
+import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.io.IOException;
@@ -15,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +37,8 @@ import java.util.function.Consumer;
  */
 public final class ServedSimulation implements AutoCloseable {
     static final Duration FIRST_PUBLISH = Duration.ofSeconds(60);
+    /** Beyond the expiry bound: the agents' first Lease round and API latency on a loaded machine. */
+    static final Duration EXPIRY_SLACK = Duration.ofSeconds(20);
     private static final long CLOSE_TIMEOUT_SECONDS = 10;
 
     private final Vertx vertx;
@@ -70,13 +76,14 @@ public final class ServedSimulation implements AutoCloseable {
             ControlRoutes[] control = new ControlRoutes[1];
             cluster = SimulatedWorld.create(scenario, vertx,
                     (api, keys) -> new RealAgentLauncher(vertx, api.inCluster().podEnvironment(), keys,
-                            RealAgentLauncher.procPollFor(scenario.nodes().size())),
+                            RealAgentLauncher.procPollFor(scenario.nodes().size()), settings.agents()),
                     new ApiOptions(api -> control[0] = new ControlRoutes(api)));
             gateway = listen("--port " + settings.apiPort(), settings.apiPort(), "", HttpWatchGateway.start(vertx, settings.apiPort(), cluster.api().server().getPort()));
             cluster.onEvent(events);
             cluster.startAgents();
             cluster.awaitAgentsPublished(FIRST_PUBLISH);
             cluster.writeHostileAttestations();
+            awaitExpiredMarked(cluster, settings.agents().expiryBound().plus(EXPIRY_SLACK));
             cluster.beginRun();
             int port = settings.metricsPort();
             for (SimulatedNode node : cluster.nodes()) {
@@ -111,6 +118,32 @@ public final class ServedSimulation implements AutoCloseable {
             }
             vertx.close();
             throw e;
+        }
+    }
+
+    /**
+     * Waits until the agents' expiry leader has marked every condition that outlived its proof (the scenario's
+     * expired attestations): what kubectl shows first is then what stays.
+     */
+    private static void awaitExpiredMarked(SimulatedWorld cluster, Duration timeout)
+            throws TimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<String> left = new ArrayList<>();
+            Instant now = Instant.now();
+            for (Node node : cluster.client().nodes().list().getItems()) {
+                if (ExpiryRule.judge(node, now, "serve") instanceof Judgement.Downgrade) {
+                    left.add(node.getMetadata().getName());
+                }
+            }
+            if (left.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new TimeoutException("the agents' expiry leader did not mark " + left + " Unknown within "
+                        + timeout.toSeconds() + " s");
+            }
+            Thread.sleep(100);
         }
     }
 

@@ -438,6 +438,22 @@ public final class SimulatedWorld implements AutoCloseable {
     }
 
     /**
+     * The agent on {@code nodeName} hangs ({@link SimulatedNode#hangAgent}); returns at once, the agent stops on
+     * the platform thread.
+     *
+     * @return whether the node runs an agent that can hang
+     * @throws IllegalArgumentException for an unknown node
+     */
+    public boolean hangAgent(String nodeName) {
+        SimulatedNode node = node(nodeName);
+        if (node.agentRuntime().isEmpty() || node.state() != SimulatedNode.State.UP) {
+            return false;
+        }
+        platform.execute(() -> platformAction(node, () -> node.hangAgent(agentStarter)));
+        return true;
+    }
+
+    /**
      * A credential rotation, as a machine-config patch applied to every node would be: from now on
      * {@code next} is the desired credential, and the platform renders it into every node's CRI config
      * (in place; a node that is down renders it when it boots). Returns at once; the renders happen on

@@ -1,6 +1,7 @@
 package dev.crifresh.sim.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -81,6 +82,34 @@ class ServeCliTest {
         Run r = run("serve", "--port", "70000", "--kubeconfig", dir.resolve("k").toString());
         assertEquals(2, r.exit());
         assertEquals("crifresh-sim: --port and --metrics-port must be 0..65535\n", r.err());
+    }
+
+    @Test
+    void serveRejectsAgentLifetimesTheAgentWouldRefuse() {
+        Run r = run("serve", "--agent-validity", "5s", "--agent-heartbeat", "5s", "--kubeconfig", dir.resolve("k").toString());
+        assertEquals(2, r.exit());
+        assertEquals("crifresh-sim: --agent-heartbeat 5s, --agent-validity 5s: the agents' validity must be longer than"
+                + " their heartbeat, or the attestation expires between heartbeats\n", r.err());
+        Run tooLong = run("serve", "--agent-validity", "2h", "--kubeconfig", dir.resolve("k").toString());
+        assertEquals(2, tooLong.exit());
+        assertTrue(tooLong.err().contains("at most 1h"), tooLong.err());
+        Run notADuration = run("serve", "--agent-validity", "soon", "--kubeconfig", dir.resolve("k").toString());
+        assertEquals(2, notADuration.exit());
+        assertTrue(notADuration.err().contains("--agent-validity"), notADuration.err());
+        assertFalse(Files.exists(dir.resolve("k")), "nothing written");
+    }
+
+    @Test
+    void hangNamesItsKubeconfigAndNodeErrorsLikeReboot() throws Exception {
+        Run r = run("hang", "--kubeconfig", dir.resolve("missing").toString(), "worker-a");
+        assertEquals(2, r.exit());
+        assertTrue(r.err().startsWith("crifresh-sim: cannot read the kubeconfig " + dir.resolve("missing")), r.err());
+        Path config = Files.writeString(dir.resolve("config"), "apiVersion: v1\nkind: Config\ncurrent-context: x\n"
+                + "clusters: [{name: c, cluster: {server: 'http://127.0.0.1:1'}}]\n"
+                + "contexts: [{name: x, context: {cluster: c}}]\n");
+        Run slash = run("hang", "--kubeconfig", config.toString(), "a/b");
+        assertEquals(2, slash.exit());
+        assertEquals("crifresh-sim: not a node name: 'a/b'\n", slash.err());
     }
 
     @Test

@@ -39,10 +39,11 @@ final class ServeProcess implements AutoCloseable {
         assertTrue(Files.isRegularFile(COORDINATOR_JAR), COORDINATOR_JAR + " is missing");
     }
 
-    static ServeProcess start(Path dir) throws IOException {
+    static ServeProcess start(Path dir, String... extraArgs) throws IOException {
         List<String> command = new ArrayList<>(List.of(java(), "-jar", SIM_JAR.toString(), "serve",
                 "--kubeconfig", dir.resolve("crifresh-sim/kubeconfig").toString(),
                 "--prometheus-targets", dir.resolve("crifresh-sim/targets.json").toString()));
+        command.addAll(List.of(extraArgs));
         Process p = new ProcessBuilder(command).directory(dir.toFile())
                 .redirectOutput(dir.resolve("serve.out").toFile()).redirectError(dir.resolve("serve.err").toFile()).start();
         ServeProcess serve = new ServeProcess(dir, p);

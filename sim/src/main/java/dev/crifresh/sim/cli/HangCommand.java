@@ -1,0 +1,60 @@
+package dev.crifresh.sim.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hang NODE}: asks a running {@code serve} to make one node's agent hang, as a process stuck in a
+ * deadlock does: it writes nothing more, and the condition it last wrote stays on the Node until the expiry
+ * leader (another node's agent) marks it Unknown/AttestationExpired.
+ */
+@Command(name = "hang", mixinStandardHelpOptions = true,
+        description = {"Makes the agent on one node of a running 'crifresh-sim serve' hang: it stops writing (its"
+                + " condition and the expiry Lease) as a hung process does, and its last condition stays on the Node."
+                + " Within the agents' validity (serve --agent-validity) plus 4 s, another agent marks it"
+                + " Unknown/AttestationExpired:",
+            "  kubectl wait --for=condition=ContainerdConfigFresh=Unknown node/NODE",
+            "Rebooting the node starts a new agent. Exit code: 0 taken, 1 serve not reachable or no agent runs"
+                    + " there, 2 unknown node or bad kubeconfig."})
+final class HangCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "NODE", description = "the simulated node's name")
+    String node;
+
+    @Option(names = "--kubeconfig", paramLabel = "FILE",
+            description = "the kubeconfig serve wrote (default: the first file of $KUBECONFIG)")
+    Path kubeconfig;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ControlClient control;
+        try {
+            control = ControlClient.of(kubeconfig);
+        } catch (ControlClient.UsageError e) {
+            err.println("crifresh-sim: " + e.getMessage());
+            return SimMain.USAGE;
+        }
+        if (node.isBlank() || node.contains("/")) {
+            err.println("crifresh-sim: not a node name: '" + node + "'");
+            return SimMain.USAGE;
+        }
+        ControlClient.Answer answer = control.post("/crifresh-sim/v1/nodes/" + node + "/hang", "{}");
+        if (answer.status() == 202) {
+            out.println("the agent on " + node + " hung; its last condition stays until it expires");
+            out.flush();
+            return 0;
+        }
+        err.println("crifresh-sim: " + answer.error());
+        return answer.status() == 404 ? SimMain.USAGE : SimMain.SIMULATION_FAILED;
+    }
+}
