@@ -28,7 +28,8 @@ class AgentMetricsContractTest {
             metrics.evaluated(new Evaluation(reason.verdict(), reason, Proof.NONE, "test", null, now.minusSeconds(60), null, null),
                     List.of(WatchedFile.readable("/etc/cri/containerd.toml", now.minusSeconds(120), 10, "00")));
         }
-        metrics.publishSucceeded(now.plusSeconds(900));
+        metrics.heartbeatInterval(Duration.ofMinutes(5));
+        metrics.publishSucceeded(now, now.plusSeconds(900));
         metrics.publishFailed("conflict");
         metrics.apiError("patch");
         metrics.detectionLatency(Duration.ofMillis(120));
