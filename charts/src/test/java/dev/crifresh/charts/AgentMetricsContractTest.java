@@ -31,6 +31,7 @@ class AgentMetricsContractTest {
         metrics.heartbeatInterval(Duration.ofMinutes(5));
         metrics.publishSucceeded(now, now.plusSeconds(900));
         metrics.publishFailed("conflict");
+        metrics.nodeSeen(new dev.crifresh.agent.http.RolloutMarks("r1", "rebooting", "r1", true));
         metrics.apiError("patch");
         metrics.detectionLatency(Duration.ofMillis(120));
         metrics.proofRequested("runtime-status", new dev.crifresh.agent.loop.ProofFallback("runtime-status", "ordering",

@@ -36,6 +36,7 @@ public final class AgentMetrics {
     public static final String DETECTION_LATENCY = "crifresh.detection.latency";
     public static final String PROOF_APPLIES = "crifresh.requested.proof.applies";
     public static final String PROOF_FALLBACKS = "crifresh.proof.fallbacks";
+    public static final String NODE_REASON = "crifresh.node.reason";
     public static final String NODE_ROLLOUT = "crifresh.node.rollout";
     public static final String NODE_STALE_TAINT = "crifresh.node.stale.taint";
     public static final String NODE_REBOOT_NOT_CARRIED_OUT = "crifresh.node.reboot.not.carried.out";
@@ -60,6 +61,8 @@ public final class AgentMetrics {
     private final Value rebootNotCarriedOut = new Value(0);
     private RolloutMarks marks = RolloutMarks.NONE;
     private Meter.Id rolloutGauge;
+    private Meter.Id reasonGauge;
+    private String reasonKey;
     private Meter.Id staleTaintGauge;
 
     /** A gauge's value; gauges reference it strongly through this registry-owned object. */
@@ -149,6 +152,13 @@ public final class AgentMetrics {
         Counter.builder(EVALUATIONS).tag("verdict", e.verdict().wire()).tag("reason", e.reason().code())
                 .description("Evaluations of the node by verdict and reason").register(registry).increment();
         fresh.value = e.verdict() == Verdict.FRESH ? 1 : e.verdict() == Verdict.STALE ? 0 : -1;
+        String key = e.verdict().wire() + "/" + e.reason().code();
+        if (!key.equals(reasonKey)) {
+            reasonGauge = replace(reasonGauge, Gauge.builder(NODE_REASON, () -> 1)
+                    .tag("verdict", e.verdict().wire()).tag("reason", e.reason().code())
+                    .description("1 for the verdict and reason of the last evaluation (one series per node)"));
+            reasonKey = key;
+        }
         containerdStart.value = e.containerdStartedAt() == null ? Double.NaN : seconds(e.containerdStartedAt());
         Map<String, Double> now = new HashMap<>();
         files.stream().filter(WatchedFile::isReadable).forEach(f -> now.put(f.path(), seconds(f.mtime())));

@@ -53,7 +53,8 @@ class AgentMetricsTest {
                 "crifresh_publishes_total", "crifresh_evaluations_total", "crifresh_api_errors_total",
                 "crifresh_detection_latency_seconds", "crifresh_heartbeat_timestamp_seconds",
                 "crifresh_heartbeat_interval_seconds", "crifresh_build_info",
-                "crifresh_node_reboot_not_carried_out")), families, text);
+                "crifresh_node_reboot_not_carried_out", "crifresh_node_reason")), families, text);
+        assertTrue(text.contains("crifresh_node_reason{reason=\"ContainerdStartedAfterConfig\",verdict=\"fresh\"} 1.0"), text);
 
         assertTrue(text.contains("crifresh_node_fresh 1.0"), text);
         assertTrue(text.contains("crifresh_containerd_start_timestamp_seconds 1.7408232025E9"), text);
@@ -97,6 +98,9 @@ class AgentMetricsTest {
         m.evaluated(evaluation(Verdict.UNKNOWN, Reason.CONTAINERD_NOT_FOUND),
                 List.of(WatchedFile.readable("/b.part", Instant.ofEpochSecond(200), 1, "bb")));
         String after = m.registry().scrape(AgentHttpServer.PROMETHEUS_CONTENT_TYPE);
+        assertTrue(after.contains("crifresh_node_reason{reason=\"ContainerdNotFound\",verdict=\"unknown\"} 1.0"), after);
+        assertFalse(after.contains("crifresh_node_reason{reason=\"ConfigChangedAfterContainerdStart\""),
+                "one reason at a time: " + after);
         assertTrue(after.contains("crifresh_node_fresh -1.0"), after);
         assertFalse(after.contains("/a.part"), "gauge of a file that is gone must go: " + after);
         assertTrue(after.contains("crifresh_config_mtime_timestamp_seconds{path=\"/b.part\"} 200.0"), after);
