@@ -135,7 +135,7 @@ public final class AgentMetrics {
     }
 
     /** Registers {@link #BUILD_INFO} for this build: the release and the attestation claims version it writes. */
-    public static void buildInfo(PrometheusMeterRegistry registry, String component) {
+    private static void buildInfo(PrometheusMeterRegistry registry, String component) {
         Info.builder().name(BUILD_INFO)
                 .help("The crifresh build: its version and the attestation claims version it writes (1 per process)")
                 .labelNames("component", "version", "claims_version")
