@@ -99,6 +99,7 @@ public final class AgentRuntime {
         Objects.requireNonNull(key, "signing key");
         Context context = vertx.getOrCreateContext();
         AgentMetrics metrics = new AgentMetrics();
+        metrics.heartbeatInterval(settings.heartbeat());
         HostReader reader = new HostReader(settings.procRoot(), settings.hostRoot(), settings.watchGlobs(),
                 settings.matcher(), clock, settings.mounts());
         RuntimeAuthProbe runtimeProbe = settings.criSocket() == null ? null

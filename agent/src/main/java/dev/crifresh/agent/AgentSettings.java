@@ -4,6 +4,7 @@ import dev.crifresh.agent.host.MountPolicy;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.agent.loop.LoopSettings;
 import dev.crifresh.agent.publish.PublishSettings;
+import dev.crifresh.common.cli.CrifreshVersion;
 import dev.crifresh.common.evidence.ContainerdMatcher;
 import dev.crifresh.common.evidence.RuleSettings;
 import dev.crifresh.common.registry.ContainerdReading;
@@ -134,7 +135,7 @@ public record AgentSettings(
     public static AgentSettings defaults(String nodeName) {
         return new AgentSettings(nodeName, Path.of("/proc"), Path.of("/host"), WatchGlobs.TALOS_DEFAULT,
                 ContainerdMatcher.talosCri(), RuleSettings.defaults(), DEFAULT_HEARTBEAT, DEFAULT_VALIDITY,
-                DEFAULT_PROC_POLL, DEFAULT_DEBOUNCE, DEFAULT_METRICS_PORT, AgentVersion.current());
+                DEFAULT_PROC_POLL, DEFAULT_DEBOUNCE, DEFAULT_METRICS_PORT, CrifreshVersion.current());
     }
 
     public AgentSettings withRoots(Path newProcRoot, Path newHostRoot) {

@@ -28,8 +28,10 @@ class AgentMetricsContractTest {
             metrics.evaluated(new Evaluation(reason.verdict(), reason, Proof.NONE, "test", null, now.minusSeconds(60), null, null),
                     List.of(WatchedFile.readable("/etc/cri/containerd.toml", now.minusSeconds(120), 10, "00")));
         }
-        metrics.publishSucceeded(now.plusSeconds(900));
+        metrics.heartbeatInterval(Duration.ofMinutes(5));
+        metrics.publishSucceeded(now, now.plusSeconds(900));
         metrics.publishFailed("conflict");
+        metrics.nodeSeen(new dev.crifresh.agent.http.RolloutMarks("r1", "rebooting", "r1", true));
         metrics.apiError("patch");
         metrics.detectionLatency(Duration.ofMillis(120));
         metrics.proofRequested("runtime-status", new dev.crifresh.agent.loop.ProofFallback("runtime-status", "ordering",

@@ -114,8 +114,18 @@ class CoordinatorJobTest {
         plan.put("coordinator.job.command", "plan");
         args = args(Chart.render(plan).one("Job", "crifresh-coordinator-plan"));
         assertEquals("plan", args.get(0));
-        assertTrue(args.stream().noneMatch(a -> a.startsWith("--max-unavailable") || a.startsWith("--action")
+        assertTrue(args.stream().noneMatch(a -> a.startsWith("--max-unavailable")
                 || a.startsWith("--namespace") || a.startsWith("--pushgateway")), "rollout-only flags: " + args);
+        assertTrue(args.contains("--action=reboot"), "plan shows what the rollout's action would do: " + args);
+
+        Map<String, Object> auto = hookJob();
+        auto.put("coordinator.action", "auto");
+        args = args(Chart.render(auto).one("Job", "crifresh-coordinator-rollout"));
+        assertTrue(args.containsAll(List.of("--action=auto", "--reboot-driver=talosctl")),
+                "auto reboots the nodes older than Talos 1.14: " + args);
+        auto.put("coordinator.talosconfig.secretName", "");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Chart.render(auto));
+        assertTrue(e.getMessage().contains("the talosctl reboot driver needs coordinator.talosconfig.secretName"), e.getMessage());
     }
 
     @Test

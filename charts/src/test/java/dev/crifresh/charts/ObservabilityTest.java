@@ -29,6 +29,13 @@ class ObservabilityTest {
             "crifresh_evaluations_total",
             "crifresh_api_errors_total",
             "crifresh_requested_proof_applies",
+            "crifresh_heartbeat_timestamp_seconds",
+            "crifresh_heartbeat_interval_seconds",
+            "crifresh_build_info",
+            "crifresh_node_rollout",
+            "crifresh_node_stale_taint",
+            "crifresh_node_reboot_not_carried_out",
+            "crifresh_node_reason",
             "crifresh_proof_fallbacks_total",
             "crifresh_detection_latency_seconds_bucket",
             "crifresh_detection_latency_seconds_count",
@@ -40,13 +47,17 @@ class ObservabilityTest {
             "crifresh_rollout_success",
             "crifresh_rollout_exit_code",
             "crifresh_rollout_duration_seconds",
-            "crifresh_rollout_last_run_timestamp_seconds");
+            "crifresh_rollout_last_run_timestamp_seconds",
+            "crifresh_build_info");
     static final Set<String> KUBE_STATE_METRICS = Set.of("kube_node_status_condition");
+    /** Read by the alerts only: kube-state-metrics' one series per Node, and Prometheus' own scrape health. */
+    static final Set<String> ALERT_ONLY_METRICS = Set.of("kube_node_info", "up");
 
     static Set<String> known() {
         Set<String> all = new HashSet<>(AGENT_METRICS);
         all.addAll(ROLLOUT_METRICS);
         all.addAll(KUBE_STATE_METRICS);
+        all.addAll(ALERT_ONLY_METRICS);
         return all;
     }
 
@@ -75,6 +86,25 @@ class ObservabilityTest {
         assertTrue(used.containsAll(KUBE_STATE_METRICS));
         assertTrue(used.containsAll(ROLLOUT_METRICS), "coordinator runs are shown; missing: " + missing(ROLLOUT_METRICS, used));
         assertTrue(String.join("\n", expressions).contains("condition=\"ContainerdConfigFresh\""));
+    }
+
+    /** The Config-pending stat lists exactly the agent reasons the coordinator classifies config-pending. */
+    @Test
+    void theConfigPendingCountListsTheReasonsARebootDoesNotFix() throws Exception {
+        JsonNode dashboard = JsonMapper.builder().build()
+                .readTree(Files.readString(Chart.SOURCE.resolve("files/dashboards/crifresh.json")));
+        String expr = null;
+        for (JsonNode panel : dashboard.path("panels")) {
+            if ("Config-pending".equals(panel.path("title").asString())) {
+                expr = panel.path("targets").get(0).path("expr").asString();
+            }
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("reason=~\"([^\"]+)\"").matcher(expr);
+        assertTrue(m.find(), expr);
+        java.lang.reflect.Field field = dev.crifresh.coordinator.classify.NodeClassifier.class
+                .getDeclaredField("REBOOT_DOES_NOT_FIX");
+        field.setAccessible(true);
+        assertEquals(new TreeSet<>((Set<?>) field.get(null)), new TreeSet<>(List.of(m.group(1).split("\\|"))));
     }
 
     @Test
@@ -145,7 +175,7 @@ class ObservabilityTest {
             assertTrue(r.path("annotations").path("summary").asString().contains("{{ $labels.node }}"));
         }
         assertEquals(List.of("CrifreshNodeNotFresh", "CrifreshAttestationExpired", "CrifreshAgentApiErrors",
-                "CrifreshRequestedProofUnavailable"), alerts);
+                "CrifreshAgentMissing", "CrifreshAgentDown", "CrifreshRequestedProofUnavailable"), alerts);
         JsonNode stale = rule.path("spec").path("groups").get(0).path("rules").get(0);
         assertEquals("2h", stale.path("for").asString());
         assertTrue(stale.path("expr").asString().contains("condition=\"ContainerdConfigFresh\""));

@@ -69,9 +69,9 @@ class PrometheusRuleTest {
         Path rules = rules(ENABLED);
         RealBinary.Run check = promtool.run(dir, "check", "rules", rules.toString());
         assertEquals(0, check.exit(), check.output());
-        assertTrue(check.output().contains("SUCCESS: 4 rules found"), check.output());
+        assertTrue(check.output().contains("SUCCESS: 6 rules found"), check.output());
         assertEquals(List.of("CrifreshNodeNotFresh", "CrifreshAttestationExpired", "CrifreshAgentApiErrors",
-                "CrifreshRequestedProofUnavailable"), alertNames(rules));
+                "CrifreshAgentMissing", "CrifreshAgentDown", "CrifreshRequestedProofUnavailable"), alertNames(rules));
     }
 
     @Test

@@ -1,7 +1,13 @@
 package dev.crifresh.charts;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.crifresh.agent.http.RolloutMarks;
+import dev.crifresh.common.attest.AttestationClaims;
+import dev.crifresh.common.cli.CrifreshVersion;
+import dev.crifresh.coordinator.base.StaleTaint;
+import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.Result;
 import dev.crifresh.coordinator.report.RolloutMetrics;
@@ -27,5 +33,15 @@ class RolloutMetricsContractTest {
             }
         }
         assertEquals(new TreeSet<>(ObservabilityTest.ROLLOUT_METRICS), pushed);
+        assertTrue(exposition.contains("crifresh_build_info{component=\"coordinator\",version=\"" + CrifreshVersion.current()
+                + "\",claims_version=\"" + AttestationClaims.VERSION + "\"} 1\n"), exposition);
+    }
+
+    /** The agents' and the coordinator's Node marks use the same keys. */
+    @Test
+    void theAgentReadsTheMarksTheCoordinatorWrites() {
+        assertEquals(CrifreshAnnotations.ROLLOUT, RolloutMarks.ROLLOUT);
+        assertEquals(CrifreshAnnotations.NOT_CARRIED_OUT, RolloutMarks.NOT_CARRIED_OUT);
+        assertEquals(StaleTaint.KEY, RolloutMarks.STALE_TAINT);
     }
 }

@@ -1,6 +1,6 @@
 package dev.crifresh.agent.cli;
 
-import dev.crifresh.agent.AgentVersion;
+import dev.crifresh.common.cli.CrifreshVersion;
 import dev.crifresh.common.cli.HelpText;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -67,7 +67,7 @@ public final class AgentMain implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"crifresh-agent " + AgentVersion.current()};
+            return new String[] {"crifresh-agent " + CrifreshVersion.current()};
         }
     }
 }

@@ -2,7 +2,6 @@ package dev.crifresh.agent.cli;
 
 import dev.crifresh.agent.AgentRuntime;
 import dev.crifresh.agent.AgentSettings;
-import dev.crifresh.agent.AgentVersion;
 import dev.crifresh.agent.expire.ExpirySettings;
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.kube.NodeApis;
@@ -10,6 +9,7 @@ import dev.crifresh.common.attest.AttestationPolicy;
 import dev.crifresh.common.attest.Ed25519Keys;
 import dev.crifresh.common.attest.KeyFormatException;
 import dev.crifresh.common.attest.SigningKey;
+import dev.crifresh.common.cli.CrifreshVersion;
 import dev.crifresh.common.text.DurationText;
 import dev.crifresh.common.text.IoErrors;
 import io.vertx.core.Vertx;
@@ -187,7 +187,7 @@ final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--metrics-port " + metricsPort + ": not a port (0-65535, or -1 for none)");
         }
         return new AgentSettings(nodeName, host.procRoot, host.hostRoot, host.watchGlobs(spec), host.matcher(spec),
-                host.rules(spec), heartbeat, validity, procPoll, debounce, metricsPort, AgentVersion.current(),
+                host.rules(spec), heartbeat, validity, procPoll, debounce, metricsPort, CrifreshVersion.current(),
                 host.mounts(spec), host.generation()).withCriSocket(host.criSocket)
                 .withContainerdIntrospection(host.containerdIntrospection);
     }

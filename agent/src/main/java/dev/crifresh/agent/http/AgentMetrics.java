@@ -1,6 +1,8 @@
 package dev.crifresh.agent.http;
 
 import dev.crifresh.agent.loop.ProofFallback;
+import dev.crifresh.common.attest.AttestationClaims;
+import dev.crifresh.common.cli.CrifreshVersion;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.evidence.WatchedFile;
@@ -10,11 +12,13 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.core.metrics.Info;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The agent's metrics, one registry per agent (several agents share a JVM in the simulator). The
@@ -32,15 +36,34 @@ public final class AgentMetrics {
     public static final String DETECTION_LATENCY = "crifresh.detection.latency";
     public static final String PROOF_APPLIES = "crifresh.requested.proof.applies";
     public static final String PROOF_FALLBACKS = "crifresh.proof.fallbacks";
+    public static final String NODE_REASON = "crifresh.node.reason";
+    public static final String NODE_ROLLOUT = "crifresh.node.rollout";
+    public static final String NODE_STALE_TAINT = "crifresh.node.stale.taint";
+    public static final String NODE_REBOOT_NOT_CARRIED_OUT = "crifresh.node.reboot.not.carried.out";
+    public static final String HEARTBEAT = "crifresh.heartbeat.timestamp";
+    public static final String HEARTBEAT_INTERVAL = "crifresh.heartbeat.interval";
+    /**
+     * {@code crifresh_build_info{component, version, claims_version} 1}. Registered as a Prometheus Info metric:
+     * Micrometer's naming would strip the reserved {@code _info} suffix from a gauge.
+     */
+    public static final String BUILD_INFO = "crifresh_build_info";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Value fresh = new Value(-1);
     private final Value containerdStart = new Value(Double.NaN);
     private final Value expiry = new Value(Double.NaN);
+    private final Value heartbeat = new Value(Double.NaN);
+    private final Value heartbeatInterval = new Value(Double.NaN);
     private final Map<String, Value> mtimes = new HashMap<>();
     private final Map<String, Meter.Id> mtimeGauges = new HashMap<>();
     private final Timer detectionLatency;
     private final Map<String, Value> proofApplies = new HashMap<>();
+    private final Value rebootNotCarriedOut = new Value(0);
+    private RolloutMarks marks = RolloutMarks.NONE;
+    private Meter.Id rolloutGauge;
+    private Meter.Id reasonGauge;
+    private String reasonKey;
+    private Meter.Id staleTaintGauge;
 
     /** A gauge's value; gauges reference it strongly through this registry-owned object. */
     private static final class Value {
@@ -67,15 +90,75 @@ public final class AgentMetrics {
                         Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10),
                         Duration.ofSeconds(30))
                 .register(registry);
+        Gauge.builder(HEARTBEAT, heartbeat, v -> v.value).baseUnit("seconds")
+                .description("When the agent last wrote its condition (Unix time): every heartbeat, or sooner on a change")
+                .register(registry);
+        Gauge.builder(HEARTBEAT_INTERVAL, heartbeatInterval, v -> v.value).baseUnit("seconds")
+                .description("The agent's --heartbeat: the longest it waits between two condition writes")
+                .register(registry);
         for (String result : List.of("success", "conflict", "error")) {
             publishes(result);
         }
+        Gauge.builder(NODE_REBOOT_NOT_CARRIED_OUT, rebootNotCarriedOut, v -> v.value)
+                .description("1 while the node carries crifresh.dev/reboot-not-carried-out (a run's reboot never happened)")
+                .register(registry);
+        buildInfo(registry, "agent");
+    }
+
+    /**
+     * The coordinator's marks on the Node as last seen: {@code crifresh_node_rollout{run, phase}} is 1 while a run
+     * holds the node (absent otherwise), {@code crifresh_node_stale_taint{run}} 1 while its stale taint is on.
+     */
+    public synchronized void nodeSeen(RolloutMarks seen) {
+        if (seen.equals(marks)) {
+            return;
+        }
+        if (!Objects.equals(seen.run(), marks.run()) || !Objects.equals(seen.phase(), marks.phase())) {
+            rolloutGauge = replace(rolloutGauge, seen.run() == null ? null : Gauge.builder(NODE_ROLLOUT, () -> 1)
+                    .tag("run", seen.run()).tag("phase", seen.phase())
+                    .description("1 while a crifresh run holds the node (crifresh.dev/rollout = <run>/<phase>)"));
+        }
+        if (!Objects.equals(seen.staleTaintRun(), marks.staleTaintRun())) {
+            staleTaintGauge = replace(staleTaintGauge, seen.staleTaintRun() == null ? null
+                    : Gauge.builder(NODE_STALE_TAINT, () -> 1).tag("run", seen.staleTaintRun())
+                            .description("1 while the node carries a run's crifresh.dev/stale taint"));
+        }
+        rebootNotCarriedOut.value = seen.rebootNotCarriedOut() ? 1 : 0;
+        marks = seen;
+    }
+
+    private Meter.Id replace(Meter.Id old, Gauge.Builder<?> next) {
+        if (old != null) {
+            registry.remove(old);
+        }
+        return next == null ? null : next.register(registry).getId();
+    }
+
+    /** Registers {@link #BUILD_INFO} for this build: the release and the attestation claims version it writes. */
+    private static void buildInfo(PrometheusMeterRegistry registry, String component) {
+        Info.builder().name(BUILD_INFO)
+                .help("The crifresh build: its version and the attestation claims version it writes (1 per process)")
+                .labelNames("component", "version", "claims_version")
+                .register(registry.getPrometheusRegistry())
+                .addLabelValues(component, CrifreshVersion.current(), Integer.toString(AttestationClaims.VERSION));
+    }
+
+    /** The agent's {@code --heartbeat}, exported so an alert can tell a late heartbeat without knowing the flag. */
+    public void heartbeatInterval(Duration interval) {
+        heartbeatInterval.value = interval.toMillis() / 1000.0;
     }
 
     public synchronized void evaluated(Evaluation e, List<WatchedFile> files) {
         Counter.builder(EVALUATIONS).tag("verdict", e.verdict().wire()).tag("reason", e.reason().code())
                 .description("Evaluations of the node by verdict and reason").register(registry).increment();
         fresh.value = e.verdict() == Verdict.FRESH ? 1 : e.verdict() == Verdict.STALE ? 0 : -1;
+        String key = e.verdict().wire() + "/" + e.reason().code();
+        if (!key.equals(reasonKey)) {
+            reasonGauge = replace(reasonGauge, Gauge.builder(NODE_REASON, () -> 1)
+                    .tag("verdict", e.verdict().wire()).tag("reason", e.reason().code())
+                    .description("1 for the verdict and reason of the last evaluation (one series per node)"));
+            reasonKey = key;
+        }
         containerdStart.value = e.containerdStartedAt() == null ? Double.NaN : seconds(e.containerdStartedAt());
         Map<String, Double> now = new HashMap<>();
         files.stream().filter(WatchedFile::isReadable).forEach(f -> now.put(f.path(), seconds(f.mtime())));
@@ -121,15 +204,17 @@ public final class AgentMetrics {
         publishes(result).increment();
     }
 
-    /** A condition was written carrying an attestation that expires at {@code exp}. */
-    public void publishSucceeded(Instant exp) {
+    /** A condition was written at {@code at} carrying an attestation that expires at {@code exp}. */
+    public void publishSucceeded(Instant at, Instant exp) {
         expiry.value = seconds(exp);
+        heartbeat.value = seconds(at);
         publishes("success").increment();
     }
 
-    /** A condition was written as Unknown without an attestation: the node counts as unknown. */
-    public void publishedWithoutAttestation() {
+    /** A condition was written at {@code at} as Unknown without an attestation: the node counts as unknown. */
+    public void publishedWithoutAttestation(Instant at) {
         fresh.value = -1;
+        heartbeat.value = seconds(at);
         publishes("success").increment();
     }
 

@@ -2,6 +2,7 @@ package dev.crifresh.agent.publish;
 
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.http.AgentMetrics;
+import dev.crifresh.agent.http.RolloutMarks;
 import dev.crifresh.agent.kube.ApiException;
 import dev.crifresh.agent.kube.NodeApi;
 import dev.crifresh.agent.loop.Assessment;
@@ -250,10 +251,10 @@ public final class ConditionPublisher {
         lastWritten = outcome.written();
         if (outcome.signed()) {
             published = new PublishedAttestation(outcome.claims(), outcome.token());
-            metrics.publishSucceeded(outcome.claims().exp());
+            metrics.publishSucceeded(outcome.claims().iat(), outcome.claims().exp());
         } else {
             published = null;
-            metrics.publishedWithoutAttestation();
+            metrics.publishedWithoutAttestation(clock.wallNow());
         }
         everPublished = true;
         if (pendingChangeNanos != null && pendingChangeNanos <= snapshot.evaluatedNanos()) {
@@ -283,6 +284,7 @@ public final class ConditionPublisher {
 
     private void nodeSeen(Node n) {
         watchFailing = false;
+        metrics.nodeSeen(RolloutMarks.of(n));
         if (stopped || lastWritten == null) {
             return; // nothing of ours to defend before the first publish
         }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.crifresh.common.attest.AttestationClaims;
+import dev.crifresh.common.cli.CrifreshVersion;
 import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Proof;
 import dev.crifresh.common.evidence.ProcessSample;
@@ -34,7 +36,8 @@ class AgentMetricsTest {
         m.evaluated(evaluation(Verdict.FRESH, Reason.CONTAINERD_STARTED_AFTER_CONFIG), List.of(
                 WatchedFile.readable("/etc/cri/containerd.toml", Instant.ofEpochSecond(1_740_823_200), 10, "aa"),
                 WatchedFile.unreadable("/etc/cri/conf.d/cri.toml", "no such file")));
-        m.publishSucceeded(Instant.ofEpochSecond(1_740_824_100));
+        m.heartbeatInterval(Duration.ofMinutes(5));
+        m.publishSucceeded(Instant.ofEpochSecond(1_740_823_200), Instant.ofEpochSecond(1_740_824_100));
         m.publishFailed("conflict");
         m.apiError("patch");
         m.detectionLatency(Duration.ofMillis(300));
@@ -48,7 +51,10 @@ class AgentMetricsTest {
         assertEquals(new TreeSet<>(List.of("crifresh_node_fresh", "crifresh_containerd_start_timestamp_seconds",
                 "crifresh_config_mtime_timestamp_seconds", "crifresh_attestation_expiry_timestamp_seconds",
                 "crifresh_publishes_total", "crifresh_evaluations_total", "crifresh_api_errors_total",
-                "crifresh_detection_latency_seconds")), families, text);
+                "crifresh_detection_latency_seconds", "crifresh_heartbeat_timestamp_seconds",
+                "crifresh_heartbeat_interval_seconds", "crifresh_build_info",
+                "crifresh_node_reboot_not_carried_out", "crifresh_node_reason")), families, text);
+        assertTrue(text.contains("crifresh_node_reason{reason=\"ContainerdStartedAfterConfig\",verdict=\"fresh\"} 1.0"), text);
 
         assertTrue(text.contains("crifresh_node_fresh 1.0"), text);
         assertTrue(text.contains("crifresh_containerd_start_timestamp_seconds 1.7408232025E9"), text);
@@ -63,6 +69,22 @@ class AgentMetricsTest {
         assertTrue(text.contains("crifresh_api_errors_total{operation=\"patch\"} 1.0"), text);
         assertTrue(text.contains("crifresh_detection_latency_seconds_bucket{le=\"0.5\"} 1"), text);
         assertTrue(text.contains("crifresh_detection_latency_seconds_count 1"), text);
+        assertTrue(text.contains("crifresh_heartbeat_timestamp_seconds 1.7408232E9"), text);
+        assertTrue(text.contains("crifresh_heartbeat_interval_seconds 300.0"), text);
+        assertTrue(text.contains("crifresh_build_info{claims_version=\"" + AttestationClaims.VERSION
+                + "\",component=\"agent\",version=\"" + CrifreshVersion.current() + "\"} 1"), text);
+    }
+
+    @Test
+    void theHeartbeatIsTheLastWriteWithOrWithoutAnAttestation() {
+        AgentMetrics m = new AgentMetrics();
+        String before = m.registry().scrape(AgentHttpServer.PROMETHEUS_CONTENT_TYPE);
+        assertTrue(before.contains("crifresh_heartbeat_timestamp_seconds NaN"), before);
+        m.publishSucceeded(Instant.ofEpochSecond(1_000), Instant.ofEpochSecond(1_900));
+        m.publishedWithoutAttestation(Instant.ofEpochSecond(2_000));
+        String text = m.registry().scrape(AgentHttpServer.PROMETHEUS_CONTENT_TYPE);
+        assertTrue(text.contains("crifresh_heartbeat_timestamp_seconds 2000.0"), text);
+        assertTrue(text.contains("crifresh_attestation_expiry_timestamp_seconds 1900.0"), text);
     }
 
     @Test
@@ -76,6 +98,9 @@ class AgentMetricsTest {
         m.evaluated(evaluation(Verdict.UNKNOWN, Reason.CONTAINERD_NOT_FOUND),
                 List.of(WatchedFile.readable("/b.part", Instant.ofEpochSecond(200), 1, "bb")));
         String after = m.registry().scrape(AgentHttpServer.PROMETHEUS_CONTENT_TYPE);
+        assertTrue(after.contains("crifresh_node_reason{reason=\"ContainerdNotFound\",verdict=\"unknown\"} 1.0"), after);
+        assertFalse(after.contains("crifresh_node_reason{reason=\"ConfigChangedAfterContainerdStart\""),
+                "one reason at a time: " + after);
         assertTrue(after.contains("crifresh_node_fresh -1.0"), after);
         assertFalse(after.contains("/a.part"), "gauge of a file that is gone must go: " + after);
         assertTrue(after.contains("crifresh_config_mtime_timestamp_seconds{path=\"/b.part\"} 200.0"), after);

@@ -1,5 +1,7 @@
 package dev.crifresh.coordinator.report;
 
+import dev.crifresh.common.attest.AttestationClaims;
+import dev.crifresh.common.cli.CrifreshVersion;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
@@ -31,7 +33,22 @@ public final class RolloutMetrics {
         gauge(sb, "crifresh_rollout_last_run_timestamp_seconds", "When the run finished, in seconds since the epoch.");
         sb.append("crifresh_rollout_last_run_timestamp_seconds ")
                 .append(String.format(Locale.ROOT, "%.3f", finished.toEpochMilli() / 1000.0)).append('\n');
+        buildInfo(sb, CrifreshVersion.current());
         return sb.toString();
+    }
+
+    /**
+     * {@code crifresh_build_info{component="coordinator", version, claims_version} 1}, as the agents expose it;
+     * {@code claims_version} is the newest claims version this coordinator reads.
+     */
+    static void buildInfo(StringBuilder sb, String version) {
+        gauge(sb, "crifresh_build_info", "The crifresh build: its version and the attestation claims version it reads.");
+        sb.append("crifresh_build_info{component=\"coordinator\",version=\"").append(escape(version))
+                .append("\",claims_version=\"").append(AttestationClaims.VERSION).append("\"} 1\n");
+    }
+
+    private static String escape(String label) {
+        return label.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 
     private static void gauge(StringBuilder sb, String name, String help) {

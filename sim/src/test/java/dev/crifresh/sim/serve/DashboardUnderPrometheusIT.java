@@ -60,7 +60,19 @@ class DashboardUnderPrometheusIT {
             Map.entry("Detection latency (config change seen -> condition written)/A", Set.of()),
             Map.entry("Detection latency (config change seen -> condition written)/B", Set.of()),
             Map.entry("Detection latency (config change seen -> condition written)/C", Set.of()),
-            Map.entry("Config changes/A", Set.of("node")));
+            Map.entry("Config changes/A", Set.of("node")),
+            Map.entry("crifresh versions running/A", Set.of()),
+            Map.entry("Claims versions written/A", Set.of()),
+            Map.entry("Versions/A", Set.of("component", "version", "claims_version")),
+            Map.entry("Heartbeat age per node/A", Set.of("node")),
+            Map.entry("Heartbeat age per node/B", Set.of()));
+    /**
+     * Agent series that exist only while a run holds a node, an agent is hung with its target up, or a config needs
+     * an operator's fix: none of these happens in the demo scenario without a rollout.
+     */
+    private static final Set<String> ONLY_AROUND_A_RUN = Set.of("Config-pending/A", "Agents heartbeat late/A",
+            "Nodes held by a run/A", "Runs seen and where their nodes are now/A", "Nodes held now/A", "Nodes held now/B",
+            "Nodes held now/C", "Nodes per run over time/A");
     /** Agent counters that exist only once something failed: in a healthy simulation they have no series. */
     private static final Set<String> ONLY_ON_FAILURE = Set.of("API errors by operation/A");
     /** Series an agent has only when it was asked for a proof (agent.criSocket); the simulated agents ask for none. */
@@ -132,6 +144,8 @@ class DashboardUnderPrometheusIT {
                 }
                 if (expr.contains("kube_") || expr.contains("crifresh_rollout_")) {
                     // no kube-state-metrics, no Pushgateway here: parsed and evaluated, nothing to show
+                    assertEquals(0, result.size(), key + ": " + result);
+                } else if (ONLY_AROUND_A_RUN.contains(key)) {
                     assertEquals(0, result.size(), key + ": " + result);
                 } else if (ONLY_WHEN_A_PROOF_IS_REQUESTED.contains(key)) {
                     assertEquals(0, result.size(), key + ": " + result);
