@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import dev.crifresh.coordinator.base.DrainRules;
 import dev.crifresh.coordinator.kube.PodOps.Eviction;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
@@ -7,8 +8,14 @@ import java.util.List;
 
 /** What a node's drain learns ({@link DrainStep}): the roll's start and stop, and the answers to its effects. */
 sealed interface DrainInput {
-    /** The roll starts a drain (again), with a fresh deadline {@code timeout}. */
-    record Start(Duration timeout) implements DrainInput {
+    /**
+     * The roll starts a drain (again), with a fresh deadline {@code timeout}; {@code rules} say which pods it must
+     * not evict without an opt-in ({@code --force}, {@code --delete-emptydir-data}) and which pod is its own.
+     */
+    record Start(Duration timeout, DrainRules rules) implements DrainInput {
+        public Start {
+            java.util.Objects.requireNonNull(rules, "rules");
+        }
     }
 
     /** The roll stops the drain. */

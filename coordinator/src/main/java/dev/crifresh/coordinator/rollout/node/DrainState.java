@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import dev.crifresh.coordinator.base.DrainRules;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -45,8 +46,9 @@ sealed interface DrainState {
      * @param retryArmed the back-off timer is set
      * @param lastLeft   the count of pods left in the last progress line (-1: none yet)
      * @param waitDetail what the drain waits for, in words (the reason a timeout gives)
+     * @param rules      which pods are never evicted without an opt-in ({@link DrainSelection#refusals})
      */
-    record Book(Duration timeout, Set<String> evicted, Set<String> evicting, Map<String, String> refused, int retries,
+    record Book(Duration timeout, DrainRules rules, Set<String> evicted, Set<String> evicting, Map<String, String> refused, int retries,
                 boolean retryArmed, int lastLeft, String waitDetail) {
         public Book {
             evicted = Set.copyOf(evicted);
@@ -54,26 +56,26 @@ sealed interface DrainState {
             refused = Collections.unmodifiableMap(new LinkedHashMap<>(refused));
         }
 
-        static Book fresh(Duration timeout) {
-            return new Book(timeout, Set.of(), Set.of(), Map.of(), 0, false, -1, "its pods were not listed yet");
+        static Book fresh(Duration timeout, DrainRules rules) {
+            return new Book(timeout, rules, Set.of(), Set.of(), Map.of(), 0, false, -1, "its pods were not listed yet");
         }
 
         Book evictions(Set<String> evicted, Set<String> evicting, Map<String, String> refused) {
-            return new Book(timeout, evicted, evicting, refused, retries, retryArmed, lastLeft, waitDetail);
+            return new Book(timeout, rules, evicted, evicting, refused, retries, retryArmed, lastLeft, waitDetail);
         }
 
         /** One more back-off delay taken; {@code armed}: it is the back-off timer's. */
         Book retried(boolean armed) {
-            return new Book(timeout, evicted, evicting, refused, retries + 1, armed || retryArmed, lastLeft, waitDetail);
+            return new Book(timeout, rules, evicted, evicting, refused, retries + 1, armed || retryArmed, lastLeft, waitDetail);
         }
 
         /** The back-off timer fired: the refused pods are tried again. */
         Book retryFired() {
-            return new Book(timeout, evicted, evicting, Map.of(), retries, false, lastLeft, waitDetail);
+            return new Book(timeout, rules, evicted, evicting, Map.of(), retries, false, lastLeft, waitDetail);
         }
 
         Book said(int left, String detail) {
-            return new Book(timeout, evicted, evicting, refused, retries, retryArmed, left, detail);
+            return new Book(timeout, rules, evicted, evicting, refused, retries, retryArmed, left, detail);
         }
     }
 }

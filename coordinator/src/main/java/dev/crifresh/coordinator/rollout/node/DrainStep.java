@@ -6,6 +6,7 @@ import dev.crifresh.coordinator.rollout.node.DrainEffect.*;
 import dev.crifresh.coordinator.rollout.node.DrainInput.*;
 import dev.crifresh.coordinator.rollout.node.DrainState.*;
 import dev.crifresh.coordinator.rollout.plan.DrainSelection;
+import dev.crifresh.coordinator.rollout.plan.DrainSelection.Refusal;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ final class DrainStep {
 
     static Step next(DrainState s, DrainInput in) {
         if (in instanceof Start start) {
-            Book book = Book.fresh(start.timeout());
+            Book book = Book.fresh(start.timeout(), start.rules());
             return new Step(new Listing(s.epoch() + 1, book), List.of(new Close(), new ArmTimer(Timer.DEADLINE, start.timeout()),
                     new ArmTimer(Timer.PROGRESS, Duration.ofMillis(progressMillis(start.timeout()))), new ListPods(), new Watch()));
         }
@@ -124,14 +125,16 @@ final class DrainStep {
         List<Pod> toEvict = new ArrayList<>();
         for (Pod pod : pods) {
             String uid = uid(pod);
-            if (DrainSelection.neverEvicted(pod)) {
+            if (DrainSelection.neverEvicted(pod, book.rules())) {
                 continue;
             }
             if (book.evicted().contains(uid) || book.evicting().contains(uid)) {
                 waitFor.add(pod);
             } else if (!DrainSelection.terminating(pod)) {
                 waitFor.add(pod);
-                if (!book.refused().containsKey(uid)) {
+                // A pod that appeared after the run's pre-check is never evicted without its opt-in: the drain waits
+                // for it and its deadline names it, as kubectl drain refuses it.
+                if (!book.refused().containsKey(uid) && DrainSelection.refusals(pod, book.rules()).isEmpty()) {
                     toEvict.add(pod);
                 }
             }
@@ -213,6 +216,11 @@ final class DrainStep {
                 left.add(DrainSelection.id(pod) + " (evicted, still terminating)");
             } else if (book.evicting().contains(uid)) {
                 left.add(DrainSelection.id(pod) + " (eviction requested)");
+            } else if (!book.refused().containsKey(uid)) {
+                List<Refusal> why = DrainSelection.refusals(pod, book.rules());
+                if (!why.isEmpty()) {
+                    left.add(new DrainSelection.Refused(DrainSelection.id(pod), why) + ": not evicted");
+                }
             }
         }
         return String.join(", ", left);

@@ -9,6 +9,7 @@ import dev.crifresh.coordinator.kube.PodOps.Eviction;
 import dev.crifresh.coordinator.rollout.node.DrainEffect.*;
 import dev.crifresh.coordinator.rollout.node.DrainInput.*;
 import dev.crifresh.coordinator.rollout.node.DrainState.*;
+import dev.crifresh.coordinator.base.DrainRules;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Duration;
@@ -30,7 +31,16 @@ class DrainStepTest {
 
     // ---- fixtures ---------------------------------------------------------------------------------------------
 
+    static final DrainRules RULES = DrainRules.KUBECTL_DEFAULTS;
+
+    /** A ReplicaSet's pod: kubectl drain evicts it without any opt-in. */
     static Pod pod(String name, String uid) {
+        return new PodBuilder(bare(name, uid)).editMetadata().addNewOwnerReference().withKind("ReplicaSet")
+                .withName("rs").withController(true).endOwnerReference().endMetadata().build();
+    }
+
+    /** A pod without a controller: evicted only with --force. */
+    static Pod bare(String name, String uid) {
         return new PodBuilder().withNewMetadata().withNamespace("shop").withName(name).withUid(uid).endMetadata().build();
     }
 
@@ -55,7 +65,7 @@ class DrainStepTest {
     }
 
     static DrainState started() {
-        return run(DrainStep.idle(), new Start(TIMEOUT)).state();
+        return run(DrainStep.idle(), new Start(TIMEOUT, RULES)).state();
     }
 
     static DrainState watching() {
@@ -83,11 +93,11 @@ class DrainStepTest {
 
     static {
         STATES.put("Idle", new Idle(4));
-        STATES.put("Listing", new Listing(4, Book.fresh(TIMEOUT)));
-        STATES.put("Watching", new Watching(4, Book.fresh(TIMEOUT)));
+        STATES.put("Listing", new Listing(4, Book.fresh(TIMEOUT, RULES)));
+        STATES.put("Watching", new Watching(4, Book.fresh(TIMEOUT, RULES)));
         STATES.put("Drained", new DrainState.Drained(4));
         STATES.put("TimedOut", new TimedOut(4, "why"));
-        INPUTS.put("Start", new Start(TIMEOUT));
+        INPUTS.put("Start", new Start(TIMEOUT, RULES));
         INPUTS.put("Stop", new Stop());
         INPUTS.put("Listed", new Listed(List.of(WEB)));
         INPUTS.put("ListFailed", new ListFailed("boom"));
@@ -248,9 +258,30 @@ class DrainStepTest {
         assertEquals(List.of(new Close(), new TellFailed(why)), step.effects());
     }
 
+    /** A pod that appears after the run's pre-check: never evicted without its opt-in, and the deadline names it. */
+    @Test
+    void aBareOrEmptyDirPodIsNeverEvictedWithoutItsOptIn() {
+        Pod bare = bare("job-x", "u5");
+        Pod scratch = new PodBuilder(pod("scratch-0", "u6")).editSpec().addNewVolume().withName("tmp").withNewEmptyDir()
+                .endEmptyDir().endVolume().endSpec().build();
+        DrainStep.Step step = run(started(), new Listed(List.of(WEB, bare, scratch)));
+        assertEquals(List.of(new Evict(List.of(WEB))), step.effects().stream().filter(Evict.class::isInstance).toList(),
+                "only the ReplicaSet's pod without emptyDir is evicted");
+        step = run(step.state(), new Answered(List.of(new EvictionAnswer(WEB, Eviction.EVICTED, null))),
+                new Listed(List.of(bare, scratch)), new Listed(List.of(bare, scratch)));
+        assertTrue(step.effects().stream().noneMatch(Evict.class::isInstance), kinds(step).toString());
+        step = run(step.state(), new TimerFired(Timer.DEADLINE));
+        assertEquals(new TellFailed("drain did not finish within 10s: shop/job-x (declares no controller, --force): not evicted, "
+                + "shop/scratch-0 (has emptyDir data, --delete-emptydir-data): not evicted"), step.effects().get(1));
+
+        DrainStep.Step forced = run(DrainStep.idle(), new Start(TIMEOUT, RULES.withForce(true)), new Listed(List.of(bare)));
+        assertEquals(List.of(new Evict(List.of(bare))), forced.effects().stream().filter(Evict.class::isInstance).toList(),
+                "--force evicts a pod without a controller");
+    }
+
     @Test
     void whileItWaitsItNamesThePodsAndWhyAtLeastEvery30Seconds() {
-        DrainStep.Step start = DrainStep.next(DrainStep.idle(), new Start(Duration.ofMinutes(10)));
+        DrainStep.Step start = DrainStep.next(DrainStep.idle(), new Start(Duration.ofMinutes(10), RULES));
         assertEquals(new ArmTimer(Timer.PROGRESS, Duration.ofSeconds(30)), start.effects().get(2), "30 s with the default 10m timeout");
         assertEquals(2500, DrainStep.progressMillis(Duration.ofSeconds(10)), "a quarter of a shorter drain timeout");
         Pod other = pod("cache", "u4");
@@ -282,7 +313,7 @@ class DrainStepTest {
         assertEquals(List.of(new ArmTimer(Timer.RELIST, Duration.ofMillis(2500))), step.effects());
         assertEquals(0, book(step.state()).retries());
         assertEquals(new ArmTimer(Timer.RELIST, Duration.ofMillis(5000)),
-                run(run(DrainStep.idle(), new Start(Duration.ofMinutes(10)), new WatchStarted(List.of(WEB))).state(), new Listed(List.of(WEB)))
+                run(run(DrainStep.idle(), new Start(Duration.ofMinutes(10), RULES), new WatchStarted(List.of(WEB))).state(), new Listed(List.of(WEB)))
                         .effects().get(0), "at most 5 s");
     }
 
@@ -315,18 +346,18 @@ class DrainStepTest {
 
     @Test
     void aPodWithoutUidIsKnownByItsName() {
-        Pod noUid = new PodBuilder().withNewMetadata().withNamespace("shop").withName("bare").endMetadata().build();
+        Pod noUid = new PodBuilder(pod("no-uid", null)).build();
         DrainStep.Step step = run(started(), new Listed(List.of(noUid)));
-        assertEquals(Set.of("shop/bare"), book(step.state()).evicting());
+        assertEquals(Set.of("shop/no-uid"), book(step.state()).evicting());
     }
 
     @Test
     void everyStartAndEveryEndMovesTheEpochOn() {
         DrainState s = started();
         assertEquals(1, s.epoch());
-        s = run(s, new Start(TIMEOUT)).state();
+        s = run(s, new Start(TIMEOUT, RULES)).state();
         assertEquals(2, s.epoch());
-        s = run(s, new Listed(List.of()), new Start(TIMEOUT), new Stop()).state();
+        s = run(s, new Listed(List.of()), new Start(TIMEOUT, RULES), new Stop()).state();
         assertEquals(new Idle(5), s);
     }
 }

@@ -22,7 +22,8 @@ class NodeDrainTickerTest {
 
     private final ManualTicker ticker = new ManualTicker();
     private final List<Pod> pods = new ArrayList<>(List.of(new PodBuilder().withNewMetadata().withNamespace("shop").withName("db-0")
-            .withUid("u1").endMetadata().build()));
+            .withUid("u1").addNewOwnerReference().withKind("ReplicaSet").withName("db").withController(true)
+            .endOwnerReference().endMetadata().build()));
     private final List<String> lines = new ArrayList<>();
     private int evictions;
     private int lists;
