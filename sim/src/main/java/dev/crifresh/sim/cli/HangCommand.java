@@ -1,6 +1,5 @@
 package dev.crifresh.sim.cli;
 
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -35,26 +34,7 @@ final class HangCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        ControlClient control;
-        try {
-            control = ControlClient.of(kubeconfig);
-        } catch (ControlClient.UsageError e) {
-            err.println("crifresh-sim: " + e.getMessage());
-            return SimMain.USAGE;
-        }
-        if (node.isBlank() || node.contains("/")) {
-            err.println("crifresh-sim: not a node name: '" + node + "'");
-            return SimMain.USAGE;
-        }
-        ControlClient.Answer answer = control.post("/crifresh-sim/v1/nodes/" + node + "/hang", "{}");
-        if (answer.status() == 202) {
-            out.println("the agent on " + node + " hung; its last condition stays until it expires");
-            out.flush();
-            return 0;
-        }
-        err.println("crifresh-sim: " + answer.error());
-        return answer.status() == 404 ? SimMain.USAGE : SimMain.SIMULATION_FAILED;
+        return NodeRequest.send(spec, kubeconfig, node, "hang",
+                "the agent on " + node + " hung; its last condition stays until it expires");
     }
 }
