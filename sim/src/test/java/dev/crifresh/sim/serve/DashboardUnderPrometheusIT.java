@@ -167,9 +167,12 @@ class DashboardUnderPrometheusIT {
         assertTrue(checked.size() >= 20, checked.toString());
     }
 
-    /** What Grafana sends for "All" nodes and its $__rate_interval (at least four 1 s scrapes; a minute here). */
+    /**
+     * What Grafana sends for "All" nodes, its $__rate_interval (at least four 1 s scrapes; a minute here) and its
+     * $__range (the dashboard's time range as seconds; its default, the last hour).
+     */
     private static String grafana(String expr) {
-        return expr.replace("$__rate_interval", RATE_INTERVAL).replace("$node", ".*");
+        return expr.replace("$__rate_interval", RATE_INTERVAL).replace("$__range", "3600s").replace("$node", ".*");
     }
 
     private void startPrometheus(Path targets) throws IOException {
