@@ -52,7 +52,11 @@ record ChartAgent(
     static ChartAgent render(Map<String, Object> sets) {
         TemplateCommand command = new Helm(BuiltImages.REPO.resolve("charts/crifresh")).template()
                 .withName("crifresh").withNamespace("crifresh");
-        for (Map.Entry<String, Object> set : sets.entrySet()) {
+        // The expiry leader's Lease needs the in-cluster client (docs/operations.md); these runs reach the mock API
+        // through a kubeconfig, so the agent would refuse --expiry-lease. The expiry leader has its own tests.
+        Map<String, Object> values = new java.util.LinkedHashMap<>(Map.of("agent.expiry.enabled", false));
+        values.putAll(sets);
+        for (Map.Entry<String, Object> set : values.entrySet()) {
             command = command.set(set.getKey(), set.getValue());
         }
         String manifest = command.call();

@@ -62,7 +62,7 @@ class ChartRunTest {
 
     private static List<String> flags(ChartAgent agent) {
         ChartRun run = new ChartRun(agent, List.of("java", "-jar", "/opt/crifresh/crifresh-agent.jar"), List.of("PATH=/usr/bin"),
-                Map.of("spec.nodeName", "worker-1"),
+                Map.of("spec.nodeName", "worker-1", "metadata.name", "crifresh-agent-worker-1"),
                 Map.of("signing-key", Path.of("/v/signing-key"), "fingerprint-key", Path.of("/v/fingerprint-key"), "tmp", Path.of("/v/tmp")),
                 Map.of(), List.of());
         return run.ctrArgs(ROOTFS, "id", agent.expandedArgs(run.environment()), false, null, "/proc/42/ns/pid")

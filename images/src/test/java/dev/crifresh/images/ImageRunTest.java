@@ -576,7 +576,7 @@ class ImageRunTest {
                 current-context: mock
                 """.formatted(client.getConfiguration().getMasterUrl()));
         return new ChartRun(agent, ImageBuildTest.strings(imageConfig.path("Entrypoint")),
-                ImageBuildTest.strings(imageConfig.path("Env")), Map.of("spec.nodeName", NODE),
+                ImageBuildTest.strings(imageConfig.path("Env")), Map.of("spec.nodeName", NODE, "metadata.name", "crifresh-agent-" + NODE),
                 Map.of("signing-key", ctr.nodePath(signing), "fingerprint-key", ctr.nodePath(trust), "tmp", ctr.nodePath(tmp)),
                 Map.of("KUBECONFIG", "/etc/crifresh/kube/config"),
                 List.of(new ChartRun.Mount(ctr.nodePath(kube), "/etc/crifresh/kube")));

@@ -148,7 +148,7 @@ public final class StartupBench {
                     public void onClose(WatcherException cause) {
                     }
                 });
-                ChartRun chartRun = new ChartRun(agent, image.entrypoint(), image.env(), Map.of("spec.nodeName", name),
+                ChartRun chartRun = new ChartRun(agent, image.entrypoint(), image.env(), Map.of("spec.nodeName", name, "metadata.name", "crifresh-agent-" + name),
                         volumes, inCluster, saMount);
                 String id = "startup-" + run;
                 Path log = nodeWork.resolve(id + ".log");
