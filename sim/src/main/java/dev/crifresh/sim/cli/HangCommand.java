@@ -1,11 +1,9 @@
 package dev.crifresh.sim.cli;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 /**
@@ -25,16 +23,12 @@ final class HangCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "NODE", description = "the simulated node's name")
-    String node;
-
-    @Option(names = "--kubeconfig", paramLabel = "FILE",
-            description = "the kubeconfig serve wrote (default: the first file of $KUBECONFIG)")
-    Path kubeconfig;
+    @Mixin
+    NodeRequest.Target target;
 
     @Override
     public Integer call() throws Exception {
-        return NodeRequest.send(spec, kubeconfig, node, "hang",
-                "the agent on " + node + " hung; its last condition stays until it expires");
+        return NodeRequest.send(spec, target, "hang",
+                "the agent on " + target.node + " hung; its last condition stays until it expires");
     }
 }

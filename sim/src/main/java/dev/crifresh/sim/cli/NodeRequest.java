@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * One request about one node to a running {@code serve} ({@code reboot NODE}, {@code hang NODE}): the node's
@@ -11,12 +13,24 @@ import picocli.CommandLine.Model.CommandSpec;
  * that is no node name or an unknown node, {@link SimMain#SIMULATION_FAILED} otherwise.
  */
 final class NodeRequest {
+    /** The command line both commands take: {@code NODE [--kubeconfig FILE]} (a picocli mixin). */
+    static final class Target {
+        @Parameters(paramLabel = "NODE", description = "the simulated node's name")
+        String node;
+
+        @Option(names = "--kubeconfig", paramLabel = "FILE",
+                description = "the kubeconfig serve wrote (default: the first file of $KUBECONFIG)")
+        Path kubeconfig;
+    }
+
     private NodeRequest() {
     }
 
     /** POSTs {@code /crifresh-sim/v1/nodes/<node>/<action>}; prints {@code taken} when serve took it. */
-    static int send(CommandSpec spec, Path kubeconfig, String node, String action, String taken)
+    static int send(CommandSpec spec, Target target, String action, String taken)
             throws IOException, InterruptedException {
+        String node = target.node;
+        Path kubeconfig = target.kubeconfig;
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ControlClient control;

@@ -1,11 +1,9 @@
 package dev.crifresh.sim.cli;
 
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 /**
@@ -21,15 +19,12 @@ final class RebootCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "NODE", description = "the simulated node's name")
-    String node;
-
-    @Option(names = "--kubeconfig", paramLabel = "FILE",
-            description = "the kubeconfig serve wrote (default: the first file of $KUBECONFIG)")
-    Path kubeconfig;
+    @Mixin
+    NodeRequest.Target target;
 
     @Override
     public Integer call() throws Exception {
-        return NodeRequest.send(spec, kubeconfig, node, "reboot", "reboot of " + node + " requested");
+        return NodeRequest.send(spec, target, "reboot",
+                "reboot of " + target.node + " requested");
     }
 }
