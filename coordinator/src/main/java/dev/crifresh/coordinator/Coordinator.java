@@ -7,20 +7,19 @@ import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.common.registry.RegistryHosts;
 import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.LeaseSettings;
 import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.MarkerRule;
 import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.driver.RebootDriver;
-import dev.crifresh.coordinator.gate.GateWiring;
 import dev.crifresh.coordinator.kube.Fabric8EventOps;
 import dev.crifresh.coordinator.kube.Fabric8LeaseLock;
 import dev.crifresh.coordinator.kube.Fabric8NodeOps;
 import dev.crifresh.coordinator.kube.Fabric8PodOps;
 import dev.crifresh.coordinator.kube.LeaseClient;
 import dev.crifresh.coordinator.report.Report;
-import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.run.Rollout;
-import dev.crifresh.coordinator.silence.Silences;
+import dev.crifresh.coordinator.rollout.run.RunContext;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -29,7 +28,6 @@ import io.vertx.core.Vertx;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HexFormat;
-import java.util.function.Consumer;
 
 /**
  * The coordinator, embeddable: the CLI and the simulator both run it through this class.
@@ -48,64 +46,40 @@ public final class Coordinator {
     private final ProgressListener progress;
     private final NodeClassifier classifier;
     private final Clock clock = Clock.systemUTC();
+    private final CoordinatorOptions options;
     private volatile Rollout running;
     private volatile KubernetesClient leaseClient;
-    private volatile GateWiring gates = GateWiring.none();
-    private volatile Consumer<RunEvent> runEvents = e -> { };
-    private volatile Silences silences = Silences.none();
 
     /**
      * @param trust   the trusted attestation keys and the fingerprint HMAC key
      * @param desired the credential the nodes' containerd must have loaded for {@code settings.registry()}
      * @param driver  requests reboots (unused with {@link Action#NONE})
+     * @param options gates, silences and a tap on the run's events ({@link CoordinatorOptions#none()} for none)
      */
     public Coordinator(Vertx vertx, KubernetesClient client, TrustBundle trust, RegistryAuth desired,
-                       CoordinatorSettings settings, RebootDriver driver, ProgressListener progress) {
+                       CoordinatorSettings settings, RebootDriver driver, ProgressListener progress, CoordinatorOptions options) {
         this.vertx = vertx;
         this.context = vertx.getOrCreateContext();
         this.client = client;
         this.settings = settings;
         this.driver = driver;
         this.progress = progress == null ? ProgressListener.NONE : progress;
-        String registry = RegistryHosts.normalise(settings.registry());
+        this.options = options == null ? CoordinatorOptions.none() : options;
+        String registry = RegistryHosts.normalise(settings.selection().registry());
         RegistryAuth forRegistry = new RegistryAuth(registry, desired.username(), desired.password(), desired.identityToken());
         String fingerprint = CredentialFingerprint.of(trust.fingerprintKey(), forRegistry);
-        this.classifier = new NodeClassifier(new AttestationVerifier(trust, settings.clockSkew()), registry, fingerprint,
-                new MarkerRule(settings.markerAnnotation(), settings.markerCurrentValue()));
+        this.classifier = new NodeClassifier(new AttestationVerifier(trust, settings.selection().clockSkew()), registry,
+                fingerprint, new MarkerRule(settings.marker().annotation(), settings.marker().currentValue()));
     }
 
     public CoordinatorSettings settings() {
         return settings;
     }
 
-    /**
-     * Every typed event of each {@link #rollout()} also goes to {@code tap}, on the run's context: what tests wait on
-     * instead of progress lines. None by default.
-     */
-    public Coordinator withRunEvents(Consumer<RunEvent> tap) {
-        this.runEvents = tap == null ? e -> { } : tap;
-        return this;
-    }
-
-    /** The rollout gates (pull proof, etcd, blockers) for {@link #plan()} and {@link #rollout()}; none by default. */
-    public Coordinator withGates(GateWiring wiring) {
-        this.gates = wiring == null ? GateWiring.none() : wiring;
-        return this;
-    }
-
-    /**
-     * The Alertmanager silences for {@link #rollout()}'s nodes while they are down; none by default. The rollout
-     * closes them when it ends.
-     */
-    public Coordinator withSilences(Silences silences) {
-        this.silences = silences == null ? Silences.none() : silences;
-        return this;
-    }
-
     /** Classifies every selected node and reports what {@link #rollout()} would do. Never writes anything. */
     public Future<Report> plan() {
         Promise<Report> promise = Promise.promise();
-        context.runOnContext(v -> new PlanMode(vertx, context, client, settings, classifier, gates, clock, apiHost()).run()
+        context.runOnContext(v -> new PlanMode(vertx, context, client, settings, classifier, options.gates(), clock, apiHost()).run()
                 .onComplete(promise));
         return promise.future();
     }
@@ -123,18 +97,9 @@ public final class Coordinator {
     public Future<Report> rollout() {
         Promise<Report> promise = Promise.promise();
         context.runOnContext(v -> {
-            KubernetesClient leaseClient = LeaseClient.of(vertx, client, settings.leaseDuration());
+            KubernetesClient leaseClient = LeaseClient.of(vertx, client, settings.lease().leaseDuration());
             this.leaseClient = leaseClient;
-            Rollout rollout = new Rollout(vertx, context,
-                    new Fabric8NodeOps(context, client, settings.nodeSelector()),
-                    new Fabric8PodOps(context, client, settings.podFieldSelector()),
-                    new Fabric8LeaseLock(context, leaseClient, settings.leaseNamespace(), LEASE_NAME, leaseHolder(settings.runId()),
-                            settings.leaseDuration(), clock),
-                    new Fabric8EventOps(context, client), classifier, settings, driver, progress, clock)
-                    .withGates(gates.build(vertx, context, client, settings.runId(), progress))
-                    .withApiHost(apiHost())
-                    .withSilences(silences)
-                    .withRunEvents(runEvents);
+            Rollout rollout = new Rollout(runContext(leaseClient));
             running = rollout;
             rollout.run().onComplete(ar -> context.<Void>executeBlocking(() -> {
                 leaseClient.close();
@@ -142,6 +107,21 @@ public final class Coordinator {
             }, false).onComplete(closed -> promise.handle(ar)));
         });
         return promise.future();
+    }
+
+    /** The run's context: its I/O built from the selection and Lease records, the options given at construction. */
+    private RunContext runContext(KubernetesClient leaseClient) {
+        LeaseSettings lease = settings.lease();
+        RunContext.Io io = new RunContext.Io(
+                new Fabric8NodeOps(context, client, settings.selection().nodeSelector()),
+                new Fabric8PodOps(context, client, settings.selection().podFieldSelector()),
+                new Fabric8LeaseLock(context, leaseClient, lease.namespace(), LEASE_NAME, leaseHolder(lease.runId()),
+                        lease.leaseDuration(), clock),
+                new Fabric8EventOps(context, client), driver);
+        RunContext.Options runOptions = new RunContext.Options(
+                options.gates().build(vertx, context, client, lease.runId(), progress), options.silences(), apiHost(),
+                options.runEvents());
+        return new RunContext(vertx, context, io, classifier, settings, progress, clock, runOptions);
     }
 
     /**

@@ -70,7 +70,7 @@ final class PlanMode {
 
     /** The plan's report; call on {@code context}. */
     Future<Report> run() {
-        NodeOps nodes = new Fabric8NodeOps(context, client, settings.nodeSelector());
+        NodeOps nodes = new Fabric8NodeOps(context, client, settings.selection().nodeSelector());
         return nodes.list()
                 .compose(list -> BulkClassify.classifyAll(context, classifier, list.stream().map(NodeFacts::of).toList(), clock.instant())
                         .compose(classified -> placement(list, classified).map(p -> report(classified, p)))
@@ -83,26 +83,26 @@ final class PlanMode {
      * action none (nothing is drained).
      */
     private Future<EvictionPlacement> placement(List<Node> nodes, Map<String, Classification> classified) {
-        if (settings.action() == Action.NONE) {
+        if (settings.limits().action() == Action.NONE) {
             return Future.succeededFuture(null);
         }
         // Config-pending nodes are decided only after the rollout's wait for their config: not placed here.
         List<Classification> decidable = classified.values().stream().filter(c -> c.verdict() != NodeVerdict.CONFIG_PENDING).toList();
-        RolloutPlan plan = RolloutPlan.decide(settings.action(), decidable, Map.of(), name -> classified.get(name).node());
-        RolloutPlan.Eviction eviction = RolloutPlan.eviction(settings.staleTaint(), plan.reboots(), nodes, plan.fresh());
+        RolloutPlan plan = RolloutPlan.decide(settings.limits().action(), decidable, Map.of(), name -> classified.get(name).node());
+        RolloutPlan.Eviction eviction = RolloutPlan.eviction(settings.limits().staleTaint(), plan.reboots(), nodes, plan.fresh());
         Future<Map<String, Integer>> pods = eviction.seedNeeded()
-                ? PodCounts.evictable(new Fabric8PodOps(context, client, settings.podFieldSelector()), eviction.toTaint())
+                ? PodCounts.evictable(new Fabric8PodOps(context, client, settings.selection().podFieldSelector()), eviction.toTaint())
                 : Future.succeededFuture(Map.of());
         return pods.map(eviction::placement);
     }
 
     /** What the gates say now about the nodes the plan would reboot (blockers, etcd); waits for nothing. */
     private Future<Report> planGates(List<Node> list, Report report) {
-        Gates planGates = gates.build(vertx, context, client, settings.runId(), ProgressListener.NONE);
+        Gates planGates = gates.build(vertx, context, client, settings.lease().runId(), ProgressListener.NONE);
         List<NodeFacts> all = list.stream().map(NodeFacts::of).toList();
         Set<String> toReboot = report.nodes().stream().filter(n -> n.decision() == Decision.REBOOT)
                 .map(NodeReport::name).collect(Collectors.toSet());
-        List<NodeFacts> rolled = settings.action() == Action.NONE ? List.of()
+        List<NodeFacts> rolled = settings.limits().action() == Action.NONE ? List.of()
                 : all.stream().filter(f -> toReboot.contains(f.name())).toList();
         return context.executeBlocking(() -> planCluster(all), false)
                 .compose(cluster -> planGates.plan(rolled, cluster).map(notes -> apiAway(report.withGates(notes), rolled, cluster)))
@@ -115,8 +115,8 @@ final class PlanMode {
      */
     private Report apiAway(Report report, List<NodeFacts> rolled, List<NodeFacts> cluster) {
         Map<String, String> says = new HashMap<>();
-        RolloutPlan.apiAway(rolled, cluster, apiHost).forEach((name, why) -> says.put(name, settings.apiOutageBudget().isZero()
-                ? "a rollout refuses to reboot it: " + ApiAway.refusal(why) : ApiAway.allowed(why, settings.apiOutageBudget())));
+        RolloutPlan.apiAway(rolled, cluster, apiHost).forEach((name, why) -> says.put(name, settings.lease().apiOutageBudget().isZero()
+                ? "a rollout refuses to reboot it: " + ApiAway.refusal(why) : ApiAway.allowed(why, settings.lease().apiOutageBudget())));
         if (says.isEmpty()) {
             return report;
         }
@@ -129,7 +129,7 @@ final class PlanMode {
 
     /** The etcd gate needs every control plane, also those a node selector leaves out. Blocking. */
     private List<NodeFacts> planCluster(List<NodeFacts> selected) {
-        if (settings.nodeSelector() == null) {
+        if (settings.selection().nodeSelector() == null) {
             return selected;
         }
         try {
@@ -143,16 +143,16 @@ final class PlanMode {
     private Report report(Map<String, Classification> classified, EvictionPlacement placement) {
         List<NodeReport> nodes = new ArrayList<>();
         classified.values().stream().sorted((a, b) -> a.name().compareTo(b.name())).forEach(c -> {
-            Decision d = Decisions.of(c, settings.action());
+            Decision d = Decisions.of(c, settings.limits().action());
             String leaving = Decisions.leaving(c.node());
-            String detail = leaving != null ? leaving + "; " + c.detail() : settings.action() == Action.AUTO && d != Decision.SKIP
+            String detail = leaving != null ? leaving + "; " + c.detail() : settings.limits().action() == Action.AUTO && d != Decision.SKIP
                     ? NodeAction.forNode(Action.AUTO, c.node()).why() + "; " + c.detail() : c.detail();
             nodes.add(new NodeReport(c.name(), c.node().role(), c.verdict(), c.reason(), d, leaving != null ? Outcome.LEAVING : Outcome.NOT_ATTEMPTED,
-                    c.markerSaysCurrent(), c.markerContradicts(), detail, Decisions.actionWire(c, settings.action(), d)));
+                    c.markerSaysCurrent(), c.markerContradicts(), detail, Decisions.actionWire(c, settings.limits().action(), d)));
         });
         List<String> order = Decisions.order(classified.values());
         // Exit-code parity with rollout: CI can gate on plan when no node attests its boot.
-        Optional<NoAttestations> none = NoAttestations.unlessAllowed(settings, classified.values());
+        Optional<NoAttestations> none = NoAttestations.unlessAllowed(settings.limits(), classified.values());
         StopReason stop = none.isPresent() ? StopReason.NO_ATTESTATIONS : StopReason.COMPLETED;
         String error = none.map(n -> "a rollout would stop before the first cordon: " + n.message()).orElse(null);
         if (placement == null) {

@@ -105,7 +105,7 @@ class PlanTest {
     @Test
     void planWithActionNoneWaitsInsteadOfRebooting() throws Exception {
         h.worker("w-stale", Verdict.STALE);
-        Report r = h.run(Harness.fastSettings().withAction(Action.NONE)).plan();
+        Report r = h.run(Harness.fastSettings().toBuilder().action(Action.NONE).build()).plan();
         assertEquals(Decision.WAIT, line(r, "w-stale").decision());
     }
 
@@ -134,7 +134,7 @@ class PlanTest {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
         h.cluster.mergePatch("w2", "{\"metadata\":{\"labels\":{\"pool\":\"blue\"}}}");
-        Report r = h.run(Harness.fastSettings().withNodeSelector("pool=blue")).plan();
+        Report r = h.run(Harness.fastSettings().toBuilder().nodeSelector("pool=blue").build()).plan();
         assertEquals(List.of("w2"), r.nodes().stream().map(NodeReport::name).toList());
     }
 }

@@ -5,110 +5,47 @@ import dev.crifresh.common.kube.ConditionContract;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.regex.Pattern;
 
 /**
- * Every rollout flag as a typed value. Build from {@link #defaults()} and the {@code with…} methods.
+ * Every rollout flag as a typed value, grouped by the part that reads it (docs/internals.md, "Wiring: from a flag to
+ * the part that reads it"): each part of the run receives only its record. Build with {@link #builder()} (or
+ * {@link #toBuilder()}); each record checks its values, and a bad one is an {@link IllegalArgumentException} naming
+ * the flag.
  *
- * @param registry           the registry whose credential must be loaded, e.g. {@code ghcr.io}
- * @param maxUnavailable     {@code "1"} or {@code "25%"} of the selected nodes (see {@link MaxUnavailable})
- * @param action             reboot stale nodes, or (Talos ≥ 1.14) only wait for them to turn fresh
- * @param configTimeout      how long config-pending nodes may take to hold the desired credential
- * @param drainTimeout       how long one node's drain may take (PDB-blocked evictions included)
- * @param rebootTimeout      how long a rebooted node may take to return Ready with a new boot id
- * @param attestTimeout      how long a returned (or, with action none, a stale) node may take to attest fresh
- * @param lockTimeout        how long to wait for the rollout Lease held by someone else
- * @param leaseDuration      the Lease's duration; it is renewed every third of it
- * @param nodeSelector       label selector for the nodes to consider, null = all nodes
- * @param markerAnnotation   the machine-config marker annotation, reported and never trusted
- * @param markerCurrentValue the marker value that means "current"; null = any non-empty value
- * @param leaseNamespace     namespace of the Lease {@code crifresh-rollout}
- * @param runId              this run's id, written into ownership annotations ({@code <runId>/<phase>})
- * @param clockSkew          tolerated clock skew when checking attestation iat/exp
- * @param podFieldSelector   list a node's pods with the field selector {@code spec.nodeName} (true on real
- *                           clusters); false lists all pods and filters locally — fabric8's mock server
- *                           cannot filter on {@code spec.nodeName}
- * @param staleTaint         the taint put on stale nodes before the first drain (or off), see {@link StaleTaint}
- * @param apiOutageBudget    how long the API server may be unreachable (a reboot that takes it away) while the run
- *                           waits with no side effect; zero refuses to reboot a node that carries the API server
- * @param allowNoAttestations proceed when no selected node carries a verifiable attestation (the run then reboots
- *                           them all); false stops before the first cordon, exit 6 (NoAttestations)
- * @param drain              what a drain may evict ({@code --force}, {@code --delete-emptydir-data}) and where the
- *                           coordinator runs (never evicted, its node never rolled)
+ * @param lease     the Lease: namespace, lock timeout, duration, run id, API outage budget
+ * @param timeouts  how long each wait may take: config, drain, reboot, attest, stall
+ * @param limits    what the run may do: max-unavailable, action, allow-no-attestations, stale taint, drain rules
+ * @param selection which nodes and pods the run sees: registry, node selector, pod field selector, clock skew
+ * @param marker    the machine-config marker rule: annotation, current value
  */
-public record CoordinatorSettings(
-        String registry,
-        String maxUnavailable,
-        Action action,
-        Duration configTimeout,
-        Duration drainTimeout,
-        Duration rebootTimeout,
-        Duration attestTimeout,
-        Duration lockTimeout,
-        Duration leaseDuration,
-        String nodeSelector,
-        String markerAnnotation,
-        String markerCurrentValue,
-        String leaseNamespace,
-        String runId,
-        Duration clockSkew,
-        boolean podFieldSelector,
-        StaleTaint staleTaint,
-        Duration apiOutageBudget,
-        boolean allowNoAttestations,
-        DrainRules drain) {
-
-    public static final String DEFAULT_LEASE_NAMESPACE = "crifresh";
-    private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,62}");
+public record CoordinatorSettings(LeaseSettings lease, NodeTimeouts timeouts, RunLimits limits, Selection selection,
+                                  MarkerSettings marker) {
 
     public CoordinatorSettings {
-        require(registry != null && !registry.isBlank(), "--registry is empty");
-        MaxUnavailable.parse(maxUnavailable);
-        require(action != null, "action is missing");
-        positive(configTimeout, "--config-timeout");
-        positive(drainTimeout, "--drain-timeout");
-        positive(rebootTimeout, "--reboot-timeout");
-        positive(attestTimeout, "--attest-timeout");
-        positive(lockTimeout, "--lock-timeout");
-        positive(leaseDuration, "--lease-duration");
-        require(markerAnnotation != null && !markerAnnotation.isBlank(), "--marker-annotation is empty");
-        require(leaseNamespace != null && !leaseNamespace.isBlank(), "--namespace is empty");
-        require(runId != null && RUN_ID.matcher(runId).matches(),
-                "--run-id '" + runId + "' must be 1-63 letters, digits, '.', '_' or '-'");
-        require(clockSkew != null && !clockSkew.isNegative(), "clock skew must not be negative");
-        require(staleTaint != null, "stale taint is missing");
-        require(drain != null, "drain rules are missing");
-        require(apiOutageBudget != null && !apiOutageBudget.isNegative(), "--api-outage-budget must not be negative");
-        if (nodeSelector != null && nodeSelector.isBlank()) {
-            nodeSelector = null;
-        }
-        if (markerCurrentValue != null && markerCurrentValue.isEmpty()) {
-            markerCurrentValue = null;
-        }
+        SettingsChecks.require(lease != null && timeouts != null && limits != null && selection != null && marker != null,
+                "a settings record is missing");
     }
 
+    /** The defaults: each flag's default value and a fresh run id. */
     public static CoordinatorSettings defaults() {
+        Duration tenMinutes = Duration.ofMinutes(10);
         return new CoordinatorSettings(
-                ConditionContract.DEFAULT_REGISTRY,
-                "1",
-                Action.REBOOT,
-                Duration.ofMinutes(5),
-                Duration.ofMinutes(10),
-                Duration.ofMinutes(10),
-                Duration.ofMinutes(5),
-                Duration.ofMinutes(5),
-                Duration.ofSeconds(30),
-                null,
-                ConditionContract.DEFAULT_MARKER_ANNOTATION,
-                null,
-                DEFAULT_LEASE_NAMESPACE,
-                newRunId(),
-                AttestationVerifier.DEFAULT_SKEW,
-                true,
-                StaleTaint.PREFER_NO_SCHEDULE,
-                Duration.ZERO,
-                false,
-                DrainRules.KUBECTL_DEFAULTS);
+                new LeaseSettings(LeaseSettings.DEFAULT_NAMESPACE, Duration.ofMinutes(5), Duration.ofSeconds(30), newRunId(),
+                        Duration.ZERO),
+                new NodeTimeouts(Duration.ofMinutes(5), tenMinutes, tenMinutes, Duration.ofMinutes(5), tenMinutes),
+                new RunLimits("1", Action.REBOOT, false, StaleTaint.PREFER_NO_SCHEDULE, DrainRules.KUBECTL_DEFAULTS),
+                new Selection(ConditionContract.DEFAULT_REGISTRY, null, true, AttestationVerifier.DEFAULT_SKEW),
+                new MarkerSettings(ConditionContract.DEFAULT_MARKER_ANNOTATION, null));
+    }
+
+    /** A builder holding the defaults (a fresh run id). */
+    public static Builder builder() {
+        return defaults().toBuilder();
+    }
+
+    /** A builder holding these settings. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     /** A fresh random run id such as {@code run-3f9a1c0e}. */
@@ -118,97 +55,171 @@ public record CoordinatorSettings(
         return "run-" + HexFormat.of().formatHex(b);
     }
 
-    public MaxUnavailable budget() {
-        return MaxUnavailable.parse(maxUnavailable);
-    }
+    /**
+     * Sets flags one at a time, each named as its command-line flag; {@link #build()} builds and checks the records
+     * (each record's constructor names the flag of a bad value).
+     */
+    public static final class Builder {
+        private String registry;
+        private String nodeSelector;
+        private boolean podFieldSelector;
+        private Duration clockSkew;
+        private String maxUnavailable;
+        private Action action;
+        private boolean allowNoAttestations;
+        private StaleTaint staleTaint;
+        private DrainRules drain;
+        private Duration configTimeout;
+        private Duration drainTimeout;
+        private Duration rebootTimeout;
+        private Duration attestTimeout;
+        private Duration stallTimeout;
+        private String leaseNamespace;
+        private Duration lockTimeout;
+        private Duration leaseDuration;
+        private String runId;
+        private Duration apiOutageBudget;
+        private String markerAnnotation;
+        private String markerCurrentValue;
 
-    public CoordinatorSettings withRegistry(String v) {
-        return new CoordinatorSettings(v, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withMaxUnavailable(String v) {
-        return new CoordinatorSettings(registry, v, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withAction(Action v) {
-        return new CoordinatorSettings(registry, maxUnavailable, v, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withConfigTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, v, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withDrainTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, v, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withRebootTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, v, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withAttestTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, v, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withLockTimeout(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, v, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withLeaseDuration(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, v, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withNodeSelector(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, v, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withMarkerAnnotation(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, v, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withMarkerCurrentValue(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, v, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withLeaseNamespace(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, v, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withRunId(String v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, v, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withClockSkew(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, v, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withPodFieldSelector(boolean v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, v, staleTaint, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    public CoordinatorSettings withStaleTaint(StaleTaint v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, v, apiOutageBudget, allowNoAttestations, drain);
-    }
-
-    private static void positive(Duration d, String flag) {
-        require(d != null && !d.isNegative() && !d.isZero(), flag + " must be a positive duration");
-    }
-
-    private static void require(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalArgumentException(message);
+        private Builder(CoordinatorSettings s) {
+            this.registry = s.selection().registry();
+            this.nodeSelector = s.selection().nodeSelector();
+            this.podFieldSelector = s.selection().podFieldSelector();
+            this.clockSkew = s.selection().clockSkew();
+            this.maxUnavailable = s.limits().maxUnavailable();
+            this.action = s.limits().action();
+            this.allowNoAttestations = s.limits().allowNoAttestations();
+            this.staleTaint = s.limits().staleTaint();
+            this.drain = s.limits().drain();
+            this.configTimeout = s.timeouts().config();
+            this.drainTimeout = s.timeouts().drain();
+            this.rebootTimeout = s.timeouts().reboot();
+            this.attestTimeout = s.timeouts().attest();
+            this.stallTimeout = s.timeouts().stall();
+            this.leaseNamespace = s.lease().namespace();
+            this.lockTimeout = s.lease().lockTimeout();
+            this.leaseDuration = s.lease().leaseDuration();
+            this.runId = s.lease().runId();
+            this.apiOutageBudget = s.lease().apiOutageBudget();
+            this.markerAnnotation = s.marker().annotation();
+            this.markerCurrentValue = s.marker().currentValue();
         }
-    }
 
-    public CoordinatorSettings withAllowNoAttestations(boolean v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, v, drain);
-    }
+        public Builder registry(String v) {
+            this.registry = v;
+            return this;
+        }
 
-    public CoordinatorSettings withApiOutageBudget(Duration v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, v, allowNoAttestations, drain);
-    }
+        public Builder nodeSelector(String v) {
+            this.nodeSelector = v;
+            return this;
+        }
 
-    public CoordinatorSettings withDrain(DrainRules v) {
-        return new CoordinatorSettings(registry, maxUnavailable, action, configTimeout, drainTimeout, rebootTimeout, attestTimeout, lockTimeout, leaseDuration, nodeSelector, markerAnnotation, markerCurrentValue, leaseNamespace, runId, clockSkew, podFieldSelector, staleTaint, apiOutageBudget, allowNoAttestations, v);
+        public Builder podFieldSelector(boolean v) {
+            this.podFieldSelector = v;
+            return this;
+        }
+
+        public Builder clockSkew(Duration v) {
+            this.clockSkew = v;
+            return this;
+        }
+
+        public Builder maxUnavailable(String v) {
+            this.maxUnavailable = v;
+            return this;
+        }
+
+        public Builder action(Action v) {
+            this.action = v;
+            return this;
+        }
+
+        public Builder allowNoAttestations(boolean v) {
+            this.allowNoAttestations = v;
+            return this;
+        }
+
+        public Builder staleTaint(StaleTaint v) {
+            this.staleTaint = v;
+            return this;
+        }
+
+        public Builder drain(DrainRules v) {
+            this.drain = v;
+            return this;
+        }
+
+        public Builder configTimeout(Duration v) {
+            this.configTimeout = v;
+            return this;
+        }
+
+        public Builder drainTimeout(Duration v) {
+            this.drainTimeout = v;
+            return this;
+        }
+
+        public Builder rebootTimeout(Duration v) {
+            this.rebootTimeout = v;
+            return this;
+        }
+
+        public Builder attestTimeout(Duration v) {
+            this.attestTimeout = v;
+            return this;
+        }
+
+        public Builder stallTimeout(Duration v) {
+            this.stallTimeout = v;
+            return this;
+        }
+
+        public Builder leaseNamespace(String v) {
+            this.leaseNamespace = v;
+            return this;
+        }
+
+        public Builder lockTimeout(Duration v) {
+            this.lockTimeout = v;
+            return this;
+        }
+
+        public Builder leaseDuration(Duration v) {
+            this.leaseDuration = v;
+            return this;
+        }
+
+        public Builder runId(String v) {
+            this.runId = v;
+            return this;
+        }
+
+        public Builder apiOutageBudget(Duration v) {
+            this.apiOutageBudget = v;
+            return this;
+        }
+
+        public Builder markerAnnotation(String v) {
+            this.markerAnnotation = v;
+            return this;
+        }
+
+        public Builder markerCurrentValue(String v) {
+            this.markerCurrentValue = v;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the flag of the first bad value */
+        public CoordinatorSettings build() {
+            // a bad value is named in the order the flags were always checked: the registry first
+            Selection selection = new Selection(registry, nodeSelector, podFieldSelector, clockSkew);
+            RunLimits limits = new RunLimits(maxUnavailable, action, allowNoAttestations, staleTaint, drain);
+            NodeTimeouts timeouts = new NodeTimeouts(configTimeout, drainTimeout, rebootTimeout, attestTimeout, stallTimeout);
+            LeaseSettings lease = new LeaseSettings(leaseNamespace, lockTimeout, leaseDuration, runId, apiOutageBudget);
+            MarkerSettings marker = new MarkerSettings(markerAnnotation, markerCurrentValue);
+            return new CoordinatorSettings(lease, timeouts, limits, selection, marker);
+        }
     }
 }

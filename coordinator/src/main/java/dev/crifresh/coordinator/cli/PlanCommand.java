@@ -2,6 +2,7 @@ package dev.crifresh.coordinator.cli;
 
 import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.Coordinator;
+import dev.crifresh.coordinator.CoordinatorOptions;
 import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.report.Report;
 import java.util.concurrent.Callable;
@@ -33,18 +34,18 @@ public final class PlanCommand implements Callable<Integer>, UsageChecked {
     /** The usage checks {@link #call} runs before it connects; throws {@link UsageException}. */
     @Override
     public void checkUsage() {
-        Settings.of(options).withAction(action);
+        Settings.of(options, b -> b.action(action));
         gateOptions.wiring();
     }
 
     @Override
     public Integer call() throws Exception {
-        CoordinatorSettings settings = Settings.of(options).withAction(action);
+        CoordinatorSettings settings = Settings.of(options, b -> b.action(action));
         var gates = gateOptions.wiring();
         try (Session session = Session.open(options, spec, settings, ApiPreflight.plan())) {
             Coordinator coordinator = session.coordinator(settings, node -> {
                 throw new IllegalStateException("plan never reboots");
-            }).withGates(gates);
+            }, CoordinatorOptions.gates(gates));
             Report report = Session.await(coordinator.plan()).withCluster(session.target.ref());
             options.write("plan", report, spec.commandLine().getOut(), spec.commandLine().getErr());
             return report.exitCode();

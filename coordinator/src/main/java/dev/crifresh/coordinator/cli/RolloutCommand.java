@@ -2,8 +2,10 @@ package dev.crifresh.coordinator.cli;
 
 import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.Coordinator;
+import dev.crifresh.coordinator.CoordinatorOptions;
 import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.base.DrainRules;
+import dev.crifresh.coordinator.base.LeaseSettings;
 import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.driver.CommandDriver;
 import dev.crifresh.coordinator.driver.CommandTemplate;
@@ -46,7 +48,7 @@ public final class RolloutCommand implements Callable<Integer>, UsageChecked {
     @Mixin
     SilenceOptions silence;
 
-    @Option(names = "--namespace", paramLabel = "NS", defaultValue = CoordinatorSettings.DEFAULT_LEASE_NAMESPACE,
+    @Option(names = "--namespace", paramLabel = "NS", defaultValue = LeaseSettings.DEFAULT_NAMESPACE,
             description = "Namespace of the rollout Lease crifresh-rollout (default: ${DEFAULT-VALUE}).")
     String namespace;
 
@@ -127,7 +129,7 @@ public final class RolloutCommand implements Callable<Integer>, UsageChecked {
         rebootDriver();
         gateOptions.wiring();
         if (action == Action.REBOOT) {
-            silence.settings(settings.runId(), rebootTimeout, attestTimeout);
+            silence.settings(settings.lease().runId(), rebootTimeout, attestTimeout);
         }
     }
 
@@ -138,16 +140,14 @@ public final class RolloutCommand implements Callable<Integer>, UsageChecked {
         var gates = gateOptions.wiring();
         // usage mistakes (exit 2) before anything connects; action none takes no node down and needs no silence
         boolean silencing = action == Action.REBOOT
-                && silence.settings(settings.runId(), rebootTimeout, attestTimeout).isPresent();
+                && silence.settings(settings.lease().runId(), rebootTimeout, attestTimeout).isPresent();
         var err = spec.commandLine().getErr();
         Instant started = Instant.now();
         try (Session session = Session.open(options, spec, settings, ApiPreflight.rollout(namespace),
                 ApiPreflight.rolloutPermissions(namespace, action != Action.NONE))) {
-            Coordinator coordinator = session.coordinator(settings, rebootDriver).withGates(gates);
-            if (silencing) {
-                coordinator.withSilences(silence.silences(session.vertx, Clock.systemUTC(), settings.runId(),
-                        rebootTimeout, attestTimeout));
-            }
+            Coordinator coordinator = session.coordinator(settings, rebootDriver, new CoordinatorOptions(gates,
+                    silencing ? silence.silences(session.vertx, Clock.systemUTC(), settings.lease().runId(), rebootTimeout,
+                            attestTimeout) : null, null));
             CompletableFuture<Report> result = coordinator.rollout().toCompletionStage().toCompletableFuture();
             CountDownLatch written = new CountDownLatch(1);
             // SIGTERM (a cancelled job): stop starting work, release the Lease, and let the report be written.
@@ -195,19 +195,22 @@ public final class RolloutCommand implements Callable<Integer>, UsageChecked {
 
     CoordinatorSettings settings() {
         try {
-            CoordinatorSettings s = Settings.of(options)
-                    .withLeaseNamespace(namespace)
-                    .withMaxUnavailable(maxUnavailable)
-                    .withAction(action)
-                    .withConfigTimeout(configTimeout)
-                    .withDrainTimeout(drainTimeout)
-                    .withRebootTimeout(rebootTimeout)
-                    .withAttestTimeout(attestTimeout)
-                    .withLockTimeout(lockTimeout)
-                    .withLeaseDuration(leaseDuration)
-                    .withDrain(SelfLocation.apply(new DrainRules(force, deleteEmptyDirData, null, null), selfNode, selfPod,
-                            System.getenv()));
-            return runId == null ? s : s.withRunId(runId);
+            DrainRules drain = SelfLocation.apply(new DrainRules(force, deleteEmptyDirData, null, null), selfNode, selfPod,
+                    System.getenv());
+            return Settings.of(options, b -> {
+                b.leaseNamespace(namespace)
+                        .maxUnavailable(maxUnavailable)
+                        .action(action)
+                        .configTimeout(configTimeout)
+                        .drainTimeout(drainTimeout)
+                        .rebootTimeout(rebootTimeout)
+                        .stallTimeout(rebootTimeout)
+                        .attestTimeout(attestTimeout)
+                        .lockTimeout(lockTimeout)
+                        .leaseDuration(leaseDuration)
+                        .drain(drain);
+                return runId == null ? b : b.runId(runId);
+            });
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage(), e);
         }

@@ -3,6 +3,7 @@ package dev.crifresh.coordinator.cli;
 import dev.crifresh.common.attest.TrustBundle;
 import dev.crifresh.common.registry.RegistryAuth;
 import dev.crifresh.coordinator.Coordinator;
+import dev.crifresh.coordinator.CoordinatorOptions;
 import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.driver.RebootDriver;
@@ -52,7 +53,7 @@ final class Session implements AutoCloseable {
                         List<ApiPreflight.Permission> permissions) {
         ClusterTarget target = options.cluster.target();
         PrintWriter err = spec.commandLine().getErr();
-        RunLog log = new RunLog(err, options.logFormat, settings.runId(), Clock.systemUTC());
+        RunLog log = new RunLog(err, options.logFormat, settings.lease().runId(), Clock.systemUTC());
         log.line("cluster " + target.describe());
         Vertx vertx = UnhandledErrors.on(Vertx.vertx());
         KubernetesClient client = null;
@@ -73,13 +74,13 @@ final class Session implements AutoCloseable {
         }
     }
 
-    Coordinator coordinator(CoordinatorSettings settings, RebootDriver driver) {
-        return new Coordinator(vertx, client, trust, desired, settings, driver, log(settings));
+    Coordinator coordinator(CoordinatorSettings settings, RebootDriver driver, CoordinatorOptions options) {
+        return new Coordinator(vertx, client, trust, desired, settings, driver, log(settings), options);
     }
 
     /** The run's log on stderr, every line with the run id. */
     RunLog log(CoordinatorSettings settings) {
-        return new RunLog(err, logFormat, settings.runId(), Clock.systemUTC());
+        return new RunLog(err, logFormat, settings.lease().runId(), Clock.systemUTC());
     }
 
     static <T> T await(Future<T> future) throws Exception {

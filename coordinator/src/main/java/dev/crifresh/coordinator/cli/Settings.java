@@ -1,22 +1,24 @@
 package dev.crifresh.coordinator.cli;
 
 import dev.crifresh.coordinator.base.CoordinatorSettings;
+import java.util.function.UnaryOperator;
 
-/** Builds {@link CoordinatorSettings} from the shared flags; bad values become usage errors. */
+/** Builds {@link CoordinatorSettings} from the shared flags and a command's own; bad values become usage errors. */
 final class Settings {
     private Settings() {
     }
 
-    static CoordinatorSettings of(ReportOptions o) {
+    /** The shared flags, then the command's ({@code command}); a bad value is a usage error naming the flag. */
+    static CoordinatorSettings of(ReportOptions o, UnaryOperator<CoordinatorSettings.Builder> command) {
         try {
-            return CoordinatorSettings.defaults()
-                    .withRegistry(o.registry)
-                    .withNodeSelector(o.nodeSelector)
-                    .withMarkerAnnotation(o.markerAnnotation)
-                    .withMarkerCurrentValue(o.markerCurrentValue)
-                    .withStaleTaint(o.staleTaint)
-                    .withApiOutageBudget(o.apiOutageBudget)
-                    .withAllowNoAttestations(o.allowNoAttestations);
+            return command.apply(CoordinatorSettings.builder()
+                    .registry(o.registry)
+                    .nodeSelector(o.nodeSelector)
+                    .markerAnnotation(o.markerAnnotation)
+                    .markerCurrentValue(o.markerCurrentValue)
+                    .staleTaint(o.staleTaint)
+                    .apiOutageBudget(o.apiOutageBudget)
+                    .allowNoAttestations(o.allowNoAttestations)).build();
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage(), e);
         }

@@ -153,7 +153,7 @@ public final class CoordinatorBench {
                 h.worker(String.format(Locale.ROOT, "w%02d", i), Verdict.STALE);
             }
             TimedDriver driver = new TimedDriver(h);
-            CoordinatorSettings settings = Harness.fastSettings().withMaxUnavailable("1");
+            CoordinatorSettings settings = Harness.fastSettings().toBuilder().maxUnavailable("1").build();
             Report report;
             List<Timeline.Event> events;
             try (Timeline timeline = new Timeline(h.cluster)) {

@@ -89,8 +89,8 @@ class SplitBrainTest {
     }
 
     private static CoordinatorSettings settings(String runId) {
-        return Harness.fastSettings().withRunId(runId).withLeaseDuration(LEASE)
-                .withLockTimeout(WAIT).withDrainTimeout(WAIT).withRebootTimeout(Duration.ofSeconds(15));
+        return Harness.fastSettings().toBuilder().runId(runId).leaseDuration(LEASE)
+                .lockTimeout(WAIT).drainTimeout(WAIT).rebootTimeout(Duration.ofSeconds(15)).stallTimeout(Duration.ofSeconds(15)).build();
     }
 
     private void once(Harness h, Fault fault, int rep) throws Exception {

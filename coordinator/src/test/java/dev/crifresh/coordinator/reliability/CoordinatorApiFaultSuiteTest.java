@@ -149,8 +149,8 @@ class CoordinatorApiFaultSuiteTest {
      * end no hold; node timeouts that only end a test when something is broken.
      */
     private static CoordinatorSettings settings() {
-        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(30)).withLockTimeout(Duration.ofSeconds(5))
-                .withDrainTimeout(WAIT).withRebootTimeout(WAIT).withAttestTimeout(WAIT);
+        return Harness.fastSettings().toBuilder().leaseDuration(Duration.ofSeconds(30)).lockTimeout(Duration.ofSeconds(5))
+                .drainTimeout(WAIT).rebootTimeout(WAIT).stallTimeout(WAIT).attestTimeout(WAIT).build();
     }
 
     /**
@@ -284,7 +284,7 @@ class CoordinatorApiFaultSuiteTest {
         h.cluster.acceptEvictions("shop", "web-0", h.evictions);
         h.cluster.api.faults(C).fail(outageFrom(cordonOf("w1"), Duration.ofSeconds(5)), 500);
         // The harness' 20 s drain timeout: the drain's own retries then wait at most 5 s between two tries.
-        Report r = h.run(C, settings().withDrainTimeout(Harness.fastSettings().drainTimeout()), lines).rollout().report(WAIT);
+        Report r = h.run(C, settings().toBuilder().drainTimeout(Harness.fastSettings().timeouts().drain()).build(), lines).rollout().report(WAIT);
         assertTrue(faulted(h).size() >= 3, "the outage met too few calls: " + faulted(h));
         return "retried through the outage: " + completed(h, r);
     }
@@ -317,7 +317,7 @@ class CoordinatorApiFaultSuiteTest {
     private static String connectionsRefusedPastTheHold(Harness h, List<String> lines) throws Exception {
         twoStaleWorkers(h);
         h.driver.behave("w1", Behaviour.HOLD);
-        CoordinatorSettings sixSeconds = settings().withLeaseDuration(Duration.ofSeconds(6));
+        CoordinatorSettings sixSeconds = settings().toBuilder().leaseDuration(Duration.ofSeconds(6)).build();
         Harness.RolloutRun run = h.run(C, sixSeconds, lines).rollout();
         down(h, "w1");
         h.cluster.api.proxy(C).refuse();
@@ -406,7 +406,7 @@ class CoordinatorApiFaultSuiteTest {
         h.cluster.refuseEvictionsAlways("shop", "db-0");
         h.cluster.addPod("shop", "web-0", "w2");
         h.cluster.acceptEvictions("shop", "web-0", h.evictions);
-        Report r = h.run(C, settings().withDrainTimeout(Duration.ofSeconds(3)), lines).rollout().report(WAIT);
+        Report r = h.run(C, settings().toBuilder().drainTimeout(Duration.ofSeconds(3)).build(), lines).rollout().report(WAIT);
         assertTrue(h.cluster.refusals() > 1, "evictions not retried");
         assertEquals(1, r.exitCode(), r.toJson());
         assertEquals(Outcome.FAILED, line(r, "w1").outcome(), r.toJson());
@@ -433,7 +433,7 @@ class CoordinatorApiFaultSuiteTest {
                 .withNamespace("crifresh").endMetadata().withNewSpec().withHolderIdentity("someone-else")
                 .withLeaseDurationSeconds(3600).withRenewTime(ZonedDateTime.now()).withAcquireTime(ZonedDateTime.now())
                 .endSpec().build()).create();
-        Report r = h.run(C, settings().withLockTimeout(Duration.ofSeconds(2)), lines).rollout().report(WAIT);
+        Report r = h.run(C, settings().toBuilder().lockTimeout(Duration.ofSeconds(2)).build(), lines).rollout().report(WAIT);
         assertEquals(4, r.exitCode(), r.toJson());
         assertEquals(List.of(), h.driver.reboots());
         assertEquals(List.of(), owned(h));
@@ -449,7 +449,7 @@ class CoordinatorApiFaultSuiteTest {
     private static String leaseLost(Harness h, List<String> lines) throws Exception {
         twoStaleWorkers(h);
         h.driver.behave("w1", Behaviour.HOLD);
-        CoordinatorSettings sixSeconds = settings().withLeaseDuration(Duration.ofSeconds(6));
+        CoordinatorSettings sixSeconds = settings().toBuilder().leaseDuration(Duration.ofSeconds(6)).build();
         Harness.RolloutRun run = h.run(C, sixSeconds, lines).rollout();
         down(h, "w1");
         long faultFrom = System.nanoTime();
@@ -485,8 +485,8 @@ class CoordinatorApiFaultSuiteTest {
     private static String twoAtOnce(Harness h, List<String> lines) throws Exception {
         twoStaleWorkers(h);
         h.driver.behave("w1", Behaviour.HOLD);
-        CoordinatorSettings a = settings().withRunId("run-a").withLockTimeout(Duration.ofSeconds(2));
-        CoordinatorSettings b = settings().withRunId("run-b").withLockTimeout(Duration.ofSeconds(2));
+        CoordinatorSettings a = settings().toBuilder().runId("run-a").lockTimeout(Duration.ofSeconds(2)).build();
+        CoordinatorSettings b = settings().toBuilder().runId("run-b").lockTimeout(Duration.ofSeconds(2)).build();
         Harness.RolloutRun runA = h.run("a", a, new CopyOnWriteArrayList<>());
         Harness.RolloutRun runB = h.run("b", b, new CopyOnWriteArrayList<>());
         runA.rollout();
@@ -636,7 +636,7 @@ class CoordinatorApiFaultSuiteTest {
     private static String singleControlPlaneOutageRiddenOut(Harness h, List<String> lines) throws Exception {
         singleControlPlane(h);
         h.driver.behave("cp1", Behaviour.HOLD);
-        CoordinatorSettings riding = settings().withLeaseDuration(Duration.ofSeconds(6)).withApiOutageBudget(Duration.ofSeconds(60));
+        CoordinatorSettings riding = settings().toBuilder().leaseDuration(Duration.ofSeconds(6)).apiOutageBudget(Duration.ofSeconds(60)).build();
         Harness.RolloutRun run = h.run(C, riding, lines).rollout();
         down(h, "cp1");
         h.cluster.api.proxy(C).refuse();

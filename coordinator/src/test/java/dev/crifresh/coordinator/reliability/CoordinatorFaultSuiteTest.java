@@ -155,7 +155,7 @@ class CoordinatorFaultSuiteTest {
      * ..."), which failed the killed cases for a reason that is not their fault.
      */
     static CoordinatorSettings settings() {
-        return Harness.fastSettings().withClockSkew(CLOCKS);
+        return Harness.fastSettings().toBuilder().clockSkew(CLOCKS).build();
     }
 
     /**
@@ -205,7 +205,7 @@ class CoordinatorFaultSuiteTest {
      * The rerun waits for the killed run's Lease (10 s after its last renewal) to expire.
      */
     private static CoordinatorSettings rerunSettings() {
-        return settings().withLockTimeout(Duration.ofSeconds(30));
+        return settings().toBuilder().lockTimeout(Duration.ofSeconds(30)).build();
     }
 
     /**
@@ -234,7 +234,7 @@ class CoordinatorFaultSuiteTest {
         // Someone else's cordon counts against the budget: 2 lets w2 roll beside it.
         String budget = cordonedByOther ? "2" : "1";
         try (Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
-            h.run(settings().withMaxUnavailable(budget), h.driver, point).rollout();
+            h.run(settings().toBuilder().maxUnavailable(budget).build(), h.driver, point).rollout();
             point.reached(WAIT);
             if (unsent) {
                 assertEquals(List.of(), h.driver.reboots(), "a reboot was sent before the kill");
@@ -247,7 +247,7 @@ class CoordinatorFaultSuiteTest {
                                 Runnable whileRerun, boolean unsent) throws Exception {
         String left = "w1 left " + (cordoned(h, "w1") ? "cordoned" : "schedulable") + " in phase " + phase(h, "w1");
 
-        Harness.RolloutRun second = h.run(rerunSettings().withMaxUnavailable(budget)).rollout();
+        Harness.RolloutRun second = h.run(rerunSettings().toBuilder().maxUnavailable(budget).build()).rollout();
         if (whileRerun != null) {
             second.await(WAIT, "the rerun to resume w1", RunEvents.resumed("w1"));
             whileRerun.run();
@@ -334,7 +334,7 @@ class CoordinatorFaultSuiteTest {
             h.run(settings(), h.driver, point).rollout();
             point.reached(WAIT);
             assertEquals(0, h.driver.rebootsOf("w1"), "the node acted on its request at once");
-            Report r = h.run(rerunSettings().withClockSkew(Duration.ofSeconds(10))).rollout().report(Duration.ofSeconds(60));
+            Report r = h.run(rerunSettings().toBuilder().clockSkew(Duration.ofSeconds(10)).build()).rollout().report(Duration.ofSeconds(60));
             assertEquals(0, r.exitCode(), r.toJson());
             assertEquals(1, h.driver.rebootsOf("w1"), "w1 rebooted " + h.driver.rebootsOf("w1") + " times");
             assertEquals(1, h.driver.rebootsOf("w2"));
@@ -387,7 +387,7 @@ class CoordinatorFaultSuiteTest {
             return recorded.get() && Requests.leases().test(r) && !"GET".equals(r.getMethod());
         }, 500).delay(rebooting, Duration.ofSeconds(6));
         try (Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
-            Report r = h.run("a", settings().withLeaseDuration(Duration.ofSeconds(6)), new CopyOnWriteArrayList<>()).rollout()
+            Report r = h.run("a", settings().toBuilder().leaseDuration(Duration.ofSeconds(6)).build(), new CopyOnWriteArrayList<>()).rollout()
                     .report(WAIT);
             assertTrue(recorded.get(), "the run never recorded phase rebooting");
             assertEquals(Result.LEASE_LOST, r.result(), r.toJson());
@@ -411,11 +411,11 @@ class CoordinatorFaultSuiteTest {
         h.worker("w2", Verdict.STALE);
         h.driver.behave("w1", Behaviour.NEVER_RETURNS);
         try (Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
-            Report r = h.rollout(settings().withRebootTimeout(Duration.ofSeconds(3)));
+            Report r = h.rollout(settings().toBuilder().rebootTimeout(Duration.ofSeconds(3)).stallTimeout(Duration.ofSeconds(3)).build());
             assertEquals(1, r.exitCode(), r.toJson());
             assertEquals(Outcome.FAILED, line(r, "w1").outcome(), r.toJson());
             String left = "exit 1, " + outcomes(r) + "; w1 left cordoned in phase " + phase(h, "w1");
-            Report again = h.run(rerunSettings().withRebootTimeout(Duration.ofSeconds(4))).rollout().report(WAIT);
+            Report again = h.run(rerunSettings().toBuilder().rebootTimeout(Duration.ofSeconds(4)).stallTimeout(Duration.ofSeconds(4)).build()).rollout().report(WAIT);
             assertEquals(1, again.exitCode(), again.toJson());
             String why = line(again, "w1").detail();
             assertTrue(why.contains("it is not Ready"), "the rerun's report does not name what to check: " + why);
@@ -555,7 +555,7 @@ class CoordinatorFaultSuiteTest {
         h.worker("w2", Verdict.STALE);
         String boot = h.cluster.node("w1").getStatus().getNodeInfo().getBootID();
         try (SameBootDriver driver = new SameBootDriver(h.cluster)) {
-            Report r = h.run(settings().withRebootTimeout(Duration.ofSeconds(2)), driver).rollout().report();
+            Report r = h.run(settings().toBuilder().rebootTimeout(Duration.ofSeconds(2)).stallTimeout(Duration.ofSeconds(2)).build(), driver).rollout().report();
             assertEquals(Outcome.FAILED, line(r, "w1").outcome(), r.toJson());
             assertTrue(r.exitCode() != 0, r.toJson());
             assertEquals(0, r.summary().rebooted(), "a node counted as rebooted");
@@ -572,7 +572,7 @@ class CoordinatorFaultSuiteTest {
             // Its NotReady blip came after the record: the rerun cannot tell it from a reboot under way, and says so.
             Report again;
             try (Kubelet kubelets = new Kubelet(h.cluster, KUBELET_MILLIS, "w1", "w2")) {
-                again = h.run(rerunSettings().withRebootTimeout(Duration.ofSeconds(4)), driver).rollout().report(WAIT);
+                again = h.run(rerunSettings().toBuilder().rebootTimeout(Duration.ofSeconds(4)).stallTimeout(Duration.ofSeconds(4)).build(), driver).rollout().report(WAIT);
             }
             assertEquals(1, again.exitCode(), again.toJson());
             String why = line(again, "w1").detail();
@@ -590,7 +590,7 @@ class CoordinatorFaultSuiteTest {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
         h.driver.behave("w1", Behaviour.NO_AGENT);
-        Report r = h.run(settings().withAttestTimeout(Duration.ofSeconds(2))).rollout().report();
+        Report r = h.run(settings().toBuilder().attestTimeout(Duration.ofSeconds(2)).build()).rollout().report();
         assertEquals(Outcome.FAILED, line(r, "w1").outcome(), r.toJson());
         assertTrue(r.exitCode() != 0);
         assertTrue(line(r, "w1").detail().contains("no fresh attestation"), line(r, "w1").detail());
@@ -642,7 +642,7 @@ class CoordinatorFaultSuiteTest {
         h.worker("x-cordoned", Verdict.FRESH);
         h.cluster.mergePatch("x-cordoned", "{\"spec\":{\"unschedulable\":true}}");
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Harness.RolloutRun run = h.run(settings().withMaxUnavailable("2")).rollout();
+            Harness.RolloutRun run = h.run(settings().toBuilder().maxUnavailable("2").build()).rollout();
             run.await(WAIT, "the budget to block", RunEvents.is(RunEvent.Blocked.class));
             assertEquals(List.of(), h.driver.reboots(), "a reboot while the budget was used up");
             assertEquals(List.of(), owned(h));
@@ -667,7 +667,7 @@ class CoordinatorFaultSuiteTest {
             h.worker("w" + i, Verdict.STALE);
         }
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Report r = h.rollout(settings().withMaxUnavailable("25%"));
+            Report r = h.rollout(settings().toBuilder().maxUnavailable("25%").build());
             assertEquals(0, r.exitCode(), r.toJson());
             assertEquals(7, r.summary().rebooted());
             assertEquals(1, timeline.maxUnavailable(), "25% of 7 rounds down to 1: " + timeline.unavailableSets());

@@ -55,7 +55,7 @@ class AutoActionTest {
     @Test
     void planShowsThePerNodeAction() throws Exception {
         mixedCluster();
-        Report r = h.run(Harness.fastSettings().withAction(Action.AUTO)).plan();
+        Report r = h.run(Harness.fastSettings().toBuilder().action(Action.AUTO).build()).plan();
         expect(line(r, "w-114"), Decision.WAIT, "wait-restart");
         expect(line(r, "w-113"), Decision.REBOOT, "reboot");
         expect(line(r, "w-beta"), Decision.REBOOT, "reboot");
@@ -71,7 +71,7 @@ class AutoActionTest {
     void theTalos114NodeIsWaitedForAndTheOthersAreRebooted() throws Exception {
         mixedCluster();
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Harness.RolloutRun run = h.run(Harness.fastSettings().withAction(Action.AUTO)).rollout();
+            Harness.RolloutRun run = h.run(Harness.fastSettings().toBuilder().action(Action.AUTO).build()).rollout();
             run.await(Duration.ofSeconds(20), "the wait", RunEvents.is(RunEvent.FreshWaitStarted.class));
             assertTrue(h.driver.reboots().isEmpty(), "the reboots wait until the restarting nodes are fresh");
             h.agent.attest(h.cluster, "w-114", Verdict.FRESH, TestAgent.DESIRED);
@@ -107,7 +107,7 @@ class AutoActionTest {
     @Test
     void aTalos114NodeThatStaysStaleEndsTheRunBeforeAnyReboot() throws Exception {
         mixedCluster();
-        Report r = h.run(Harness.fastSettings().withAction(Action.AUTO).withAttestTimeout(Duration.ofMillis(500)))
+        Report r = h.run(Harness.fastSettings().toBuilder().action(Action.AUTO).attestTimeout(Duration.ofMillis(500)).build())
                 .rollout().report();
         assertEquals(3, r.exitCode(), r.toJson());
         assertEquals(Outcome.FAILED, line(r, "w-114").outcome());

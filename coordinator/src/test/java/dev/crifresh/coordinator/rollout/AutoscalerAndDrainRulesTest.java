@@ -89,7 +89,7 @@ class AutoscalerAndDrainRulesTest {
         scratchPod("cache-0", "w1");
         h.cluster.acceptEvictions("shop", "db-0", h.evictions);
         h.cluster.acceptEvictions("shop", "cache-0", h.evictions);
-        Report r = h.rollout(Harness.fastSettings().withDrain(new DrainRules(true, true, null, null)));
+        Report r = h.rollout(Harness.fastSettings().toBuilder().drain(new DrainRules(true, true, null, null)).build());
         assertEquals(0, r.exitCode(), r.toJson());
         assertEquals(Outcome.REBOOTED, line(r, "w1").outcome());
         assertEquals(List.of("shop/cache-0", "shop/db-0"), h.evictions.accepted().stream().sorted().toList());
@@ -111,7 +111,7 @@ class AutoscalerAndDrainRulesTest {
         h.worker("w0", Verdict.FRESH);
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
-        Report r = h.rollout(Harness.fastSettings().withDrain(new DrainRules(false, false, "w1", "crifresh/crifresh-rollout-abc")));
+        Report r = h.rollout(Harness.fastSettings().toBuilder().drain(new DrainRules(false, false, "w1", "crifresh/crifresh-rollout-abc")).build());
         assertEquals(1, r.exitCode(), r.toJson());
         NodeReport w1 = line(r, "w1");
         assertEquals(Outcome.FAILED, w1.outcome());

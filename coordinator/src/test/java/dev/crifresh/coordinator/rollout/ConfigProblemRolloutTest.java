@@ -39,7 +39,7 @@ class ConfigProblemRolloutTest {
                 "hosts.toml sends ghcr.io's pulls elsewhere; a reboot will not fix it",
                 h.agent.sign(TestAgent.claims(node, Verdict.STALE, Reason.HOSTS_TOML_REDIRECTS_PULLS, h.agent.holds(TestAgent.DESIRED))));
 
-        Report r = h.rollout(Harness.fastSettings().withConfigTimeout(Duration.ofSeconds(2)));
+        Report r = h.rollout(Harness.fastSettings().toBuilder().configTimeout(Duration.ofSeconds(2)).build());
 
         assertEquals(3, r.exitCode(), String.valueOf(r.error()));
         assertEquals(List.of(), h.driver.reboots());

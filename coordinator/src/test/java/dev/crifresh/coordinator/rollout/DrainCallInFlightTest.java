@@ -23,6 +23,8 @@ import dev.crifresh.coordinator.kube.WriteGate;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.rollout.run.Rollout;
+import dev.crifresh.coordinator.rollout.run.RunContext;
+import dev.crifresh.coordinator.gate.Gates;
 import dev.crifresh.mockapi.testing.Poll;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.vertx.core.Context;
@@ -62,7 +64,7 @@ class DrainCallInFlightTest {
         h.worker("w1", Verdict.STALE);
         HeldPods pods = new HeldPods(new Fabric8PodOps(context(), h.cluster.client, false), true, false);
         // Short waits: without the fix the run fails when they run out; with it, it never waits that long.
-        CoordinatorSettings settings = settings().withRebootTimeout(Duration.ofSeconds(8)).withAttestTimeout(Duration.ofSeconds(8));
+        CoordinatorSettings settings = settings().toBuilder().rebootTimeout(Duration.ofSeconds(8)).stallTimeout(Duration.ofSeconds(8)).attestTimeout(Duration.ofSeconds(8)).build();
 
         Report r = rollout(pods, settings).get(60, TimeUnit.SECONDS);
 
@@ -110,21 +112,22 @@ class DrainCallInFlightTest {
     }
 
     private static CoordinatorSettings settings() {
-        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
+        return Harness.fastSettings().toBuilder().leaseDuration(Duration.ofSeconds(15)).build();
     }
 
     private java.util.concurrent.CompletableFuture<Report> rollout(PodOps pods, CoordinatorSettings settings) {
         var client = h.cluster.client;
         Context ctx = context();
-        NodeClassifier classifier = new NodeClassifier(new AttestationVerifier(h.agent.trust, settings.clockSkew()),
-                settings.registry(), h.agent.fingerprint(TestAgent.DESIRED),
-                new MarkerRule(settings.markerAnnotation(), settings.markerCurrentValue()));
+        NodeClassifier classifier = new NodeClassifier(new AttestationVerifier(h.agent.trust, settings.selection().clockSkew()),
+                settings.selection().registry(), h.agent.fingerprint(TestAgent.DESIRED),
+                new MarkerRule(settings.marker().annotation(), settings.marker().currentValue()));
         Promise<Report> report = Promise.promise();
-        ctx.runOnContext(v -> new Rollout(h.cluster.vertx, ctx,
-                new Fabric8NodeOps(ctx, client, settings.nodeSelector()), pods,
-                new Fabric8LeaseLock(ctx, client, settings.leaseNamespace(), Coordinator.LEASE_NAME, settings.runId(),
-                        settings.leaseDuration(), Clock.systemUTC()),
-                new Fabric8EventOps(ctx, client), classifier, settings, h.driver, h.progress::add, Clock.systemUTC())
+        ctx.runOnContext(v -> new Rollout(new RunContext(h.cluster.vertx, ctx, new RunContext.Io(
+                new Fabric8NodeOps(ctx, client, settings.selection().nodeSelector()), pods,
+                new Fabric8LeaseLock(ctx, client, settings.lease().namespace(), Coordinator.LEASE_NAME, settings.lease().runId(),
+                        settings.lease().leaseDuration(), Clock.systemUTC()),
+                new Fabric8EventOps(ctx, client), h.driver), classifier, settings, h.progress::add, Clock.systemUTC(),
+                new RunContext.Options(Gates.none(h.cluster.vertx, ctx), null, null, null)))
                 .run().onComplete(report));
         return report.future().toCompletionStage().toCompletableFuture();
     }

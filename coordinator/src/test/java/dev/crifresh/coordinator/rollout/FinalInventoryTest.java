@@ -22,6 +22,8 @@ import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.Result;
 import dev.crifresh.coordinator.rollout.run.Rollout;
+import dev.crifresh.coordinator.rollout.run.RunContext;
+import dev.crifresh.coordinator.gate.Gates;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -123,22 +125,23 @@ class FinalInventoryTest {
     private Report rollout(String hidden, CoordinatorSettings settings) throws Exception {
         var client = h.cluster.client;
         Context context = h.cluster.vertx.getOrCreateContext();
-        NodeClassifier classifier = new NodeClassifier(new AttestationVerifier(h.agent.trust, settings.clockSkew()),
-                settings.registry(), h.agent.fingerprint(TestAgent.DESIRED),
-                new MarkerRule(settings.markerAnnotation(), settings.markerCurrentValue()));
+        NodeClassifier classifier = new NodeClassifier(new AttestationVerifier(h.agent.trust, settings.selection().clockSkew()),
+                settings.selection().registry(), h.agent.fingerprint(TestAgent.DESIRED),
+                new MarkerRule(settings.marker().annotation(), settings.marker().currentValue()));
         Promise<Report> report = Promise.promise();
-        context.runOnContext(v -> new Rollout(h.cluster.vertx, context,
-                hiding(new Fabric8NodeOps(context, client, settings.nodeSelector()), hidden),
-                new Fabric8PodOps(context, client, settings.podFieldSelector()),
-                new Fabric8LeaseLock(context, client, settings.leaseNamespace(), Coordinator.LEASE_NAME, settings.runId(),
-                        settings.leaseDuration(), Clock.systemUTC()),
-                new Fabric8EventOps(context, client), classifier, settings, h.driver, h.progress::add, Clock.systemUTC())
+        context.runOnContext(v -> new Rollout(new RunContext(h.cluster.vertx, context, new RunContext.Io(
+                hiding(new Fabric8NodeOps(context, client, settings.selection().nodeSelector()), hidden),
+                new Fabric8PodOps(context, client, settings.selection().podFieldSelector()),
+                new Fabric8LeaseLock(context, client, settings.lease().namespace(), Coordinator.LEASE_NAME, settings.lease().runId(),
+                        settings.lease().leaseDuration(), Clock.systemUTC()),
+                new Fabric8EventOps(context, client), h.driver), classifier, settings, h.progress::add, Clock.systemUTC(),
+                new RunContext.Options(Gates.none(h.cluster.vertx, context), null, null, null)))
                 .run().onComplete(report));
         return report.future().toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
     }
 
     private static CoordinatorSettings settings() {
-        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
+        return Harness.fastSettings().toBuilder().leaseDuration(Duration.ofSeconds(15)).build();
     }
 
     @Test

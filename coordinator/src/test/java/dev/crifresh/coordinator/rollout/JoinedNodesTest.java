@@ -33,7 +33,7 @@ class JoinedNodesTest {
 
     /** The harness's settings with a Lease that a loaded 2-core machine cannot let expire by a late renewal. */
     private static dev.crifresh.coordinator.base.CoordinatorSettings settings() {
-        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
+        return Harness.fastSettings().toBuilder().leaseDuration(Duration.ofSeconds(15)).build();
     }
 
     /** Starts a run that holds w1's reboot; returns once w1 is rebooting. */
@@ -41,7 +41,7 @@ class JoinedNodesTest {
         h.worker("w0", Verdict.FRESH);
         h.worker("w1", Verdict.STALE);
         h.driver.behave("w1", Behaviour.HOLD);
-        Harness.RolloutRun run = h.run(settings().withAttestTimeout(attestTimeout)).rollout();
+        Harness.RolloutRun run = h.run(settings().toBuilder().attestTimeout(attestTimeout).build()).rollout();
         Poll.until(Duration.ofSeconds(20), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
         return run;
     }

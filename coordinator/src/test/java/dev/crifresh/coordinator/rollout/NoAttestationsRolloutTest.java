@@ -81,14 +81,14 @@ class NoAttestationsRolloutTest {
         assertEquals(6, r.exitCode());
         assertTrue(r.error().startsWith("a rollout would stop before the first cordon: no selected node"), r.error());
         assertTrue(r.error().contains("e.g. w1: attestation rejected: the attestation from agent \"crifresh-agent/9.9.9\" has claims version 2;"), r.error());
-        assertEquals(0, h.run(Harness.fastSettings().withAllowNoAttestations(true)).plan().exitCode());
+        assertEquals(0, h.run(Harness.fastSettings().toBuilder().allowNoAttestations(true).build()).plan().exitCode());
     }
 
     @Test
     void theFlagRebootsThemAllAsBeforeCrifresh() throws Exception {
         h.node("w1", false, null, null);
         h.node("w2", false, null, null);
-        Report r = h.rollout(Harness.fastSettings().withAllowNoAttestations(true));
+        Report r = h.rollout(Harness.fastSettings().toBuilder().allowNoAttestations(true).build());
         assertEquals(0, r.exitCode(), String.valueOf(r.error()));
         assertEquals(List.of("w1", "w2"), h.driver.reboots().stream().sorted().toList());
     }
@@ -107,7 +107,7 @@ class NoAttestationsRolloutTest {
         h.worker("w-fresh", Verdict.FRESH);
         h.node("w-blue", false, null, null);
         h.cluster.mergePatch("w-blue", "{\"metadata\":{\"labels\":{\"pool\":\"blue\"}}}");
-        Report r = h.rollout(Harness.fastSettings().withNodeSelector("pool=blue"));
+        Report r = h.rollout(Harness.fastSettings().toBuilder().nodeSelector("pool=blue").build());
         assertEquals(6, r.exitCode());
         assertTrue(h.driver.reboots().isEmpty());
     }

@@ -38,7 +38,7 @@ class ResumeTest {
     }
 
     private static CoordinatorSettings rerun() {
-        return Harness.fastSettings().withLockTimeout(Duration.ofSeconds(15));
+        return Harness.fastSettings().toBuilder().lockTimeout(Duration.ofSeconds(15)).build();
     }
 
     private boolean inPhase(String node, String phase) {
@@ -53,7 +53,7 @@ class ResumeTest {
         h.worker("w2", Verdict.STALE);
         h.cluster.addPod("shop", "db-0", "w1");
         h.cluster.refuseEvictionsAlways("shop", "db-0");
-        Harness.RolloutRun first = h.run(Harness.fastSettings().withDrainTimeout(Duration.ofSeconds(30))).rollout();
+        Harness.RolloutRun first = h.run(Harness.fastSettings().toBuilder().drainTimeout(Duration.ofSeconds(30)).build()).rollout();
         Poll.until(Duration.ofSeconds(15), "w1 draining", () -> inPhase("w1", "draining") && h.cluster.refusals() > 0);
         first.kill();
         assertTrue(cordoned(h, "w1"));
@@ -131,7 +131,7 @@ class ResumeTest {
         h.controlPlane("cp3", Verdict.FRESH);
         h.worker("w1", Verdict.STALE);
         h.cluster.setReady("cp2", false);
-        Harness.RolloutRun run = h.run(Harness.fastSettings().withMaxUnavailable("2")).rollout();
+        Harness.RolloutRun run = h.run(Harness.fastSettings().toBuilder().maxUnavailable("2").build()).rollout();
         run.await(Duration.ofSeconds(15), "cp1 to wait for cp2", RunEvents.is(RunEvent.Blocked.class));
         assertEquals(0, h.driver.rebootsOf("cp1"), "cp1 was rebooted while cp2 was not Ready");
         assertFalse(cordoned(h, "cp1"), "cp1 stayed cordoned while it waited");
@@ -224,7 +224,7 @@ class ResumeTest {
         h.worker("w1", Verdict.STALE);
         h.cluster.addPod("shop", "db-0", "w1");
         h.cluster.refuseEvictionsAlways("shop", "db-0");
-        Harness.RolloutRun first = h.run(Harness.fastSettings().withDrainTimeout(Duration.ofSeconds(30))).rollout();
+        Harness.RolloutRun first = h.run(Harness.fastSettings().toBuilder().drainTimeout(Duration.ofSeconds(30)).build()).rollout();
         Poll.until(Duration.ofSeconds(15), "w1 draining", () -> inPhase("w1", "draining") && h.cluster.refusals() > 0);
         first.coordinator.stop();
         Report stopped = first.report();

@@ -27,7 +27,7 @@ class RolloutEventsTest {
 
     /** The harness's settings with a Lease that a loaded 2-core machine cannot let expire by a late renewal. */
     private static dev.crifresh.coordinator.base.CoordinatorSettings settings() {
-        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
+        return Harness.fastSettings().toBuilder().leaseDuration(Duration.ofSeconds(15)).build();
     }
 
     /** The node's Events in the order they were emitted (the name ends in the run's sequence number). */
@@ -48,7 +48,7 @@ class RolloutEventsTest {
         h.worker("w1", Verdict.FRESH);
         h.worker("w2", Verdict.STALE);
         String uid = h.cluster.node("w2").getMetadata().getUid();
-        Report r = h.rollout(settings().withRunId("run-ev1"));
+        Report r = h.rollout(settings().toBuilder().runId("run-ev1").build());
         assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
         dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(20), "the Uncordoned event", () -> reasons(eventsOn("w2")).contains("CrifreshUncordoned"));
         List<Event> events = eventsOn("w2");
@@ -70,7 +70,7 @@ class RolloutEventsTest {
     void aFailedNodeGetsAWarningEvent() throws Exception {
         h.worker("w1", Verdict.STALE);
         h.driver.behave("w1", Behaviour.NEVER_RETURNS);
-        Report r = h.rollout(settings().withRebootTimeout(Duration.ofMillis(500)));
+        Report r = h.rollout(settings().toBuilder().rebootTimeout(Duration.ofMillis(500)).stallTimeout(Duration.ofMillis(500)).build());
         assertEquals(Result.FAILED, r.result(), r.toJson());
         dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(20), "the Failed event", () -> reasons(eventsOn("w1")).contains("CrifreshFailed"));
         Event failed = eventsOn("w1").stream().filter(e -> e.getReason().equals("CrifreshFailed")).findFirst().orElseThrow();

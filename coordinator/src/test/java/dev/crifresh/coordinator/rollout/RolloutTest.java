@@ -99,7 +99,7 @@ class RolloutTest {
             h.worker("w" + i, Verdict.STALE);
         }
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Report r = h.rollout(Harness.fastSettings().withMaxUnavailable("50%"));
+            Report r = h.rollout(Harness.fastSettings().toBuilder().maxUnavailable("50%").build());
             assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
             assertEquals(6, r.summary().rebooted());
             assertTrue(timeline.maxUnavailable() <= 3, "more than 3 unavailable: " + timeline.unavailableSets());
@@ -116,7 +116,7 @@ class RolloutTest {
         h.worker("admin-cordoned", Verdict.FRESH);
         h.cluster.mergePatch("admin-cordoned", "{\"spec\":{\"unschedulable\":true}}");
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Report r = h.rollout(Harness.fastSettings().withMaxUnavailable("2"));
+            Report r = h.rollout(Harness.fastSettings().toBuilder().maxUnavailable("2").build());
             assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
             assertTrue(timeline.maxUnavailable() <= 2, "more than 2 unavailable: " + timeline.unavailableSets());
             for (Set<String> set : timeline.unavailableSets()) {
@@ -134,7 +134,7 @@ class RolloutTest {
         h.controlPlane("cp2", Verdict.STALE);
         h.controlPlane("cp3", Verdict.STALE);
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Report r = h.rollout(Harness.fastSettings().withMaxUnavailable("3"));
+            Report r = h.rollout(Harness.fastSettings().toBuilder().maxUnavailable("3").build());
             assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
             assertEquals(Set.of("w1", "w2"), Set.copyOf(r.rebootOrder().subList(0, 2)));
             assertEquals(List.of("cp1", "cp2", "cp3"), r.rebootOrder().subList(2, 5));
@@ -173,7 +173,7 @@ class RolloutTest {
         h.controlPlane("cp2", Verdict.FRESH);
         h.controlPlane("cp3", Verdict.FRESH);
         h.cluster.setReady("cp2", false);
-        Harness.RolloutRun run = h.run(Harness.fastSettings().withNodeSelector("pool=blue")).rollout();
+        Harness.RolloutRun run = h.run(Harness.fastSettings().toBuilder().nodeSelector("pool=blue").build()).rollout();
         run.await(Duration.ofSeconds(15), "cp1 to wait for the unselected cp2", RunEvents.is(RunEvent.Blocked.class));
         assertFalse(cordoned(h, "cp1"), "cp1 started while the unselected cp2 was not Ready");
         assertEquals(0, h.driver.rebootsOf("cp1"));
@@ -190,7 +190,7 @@ class RolloutTest {
         label("w1", "blue");
         h.worker("w9", Verdict.FRESH);
         h.cluster.setReady("w9", false);
-        Report r = h.rollout(Harness.fastSettings().withNodeSelector("pool=blue").withRebootTimeout(Duration.ofMillis(400)));
+        Report r = h.rollout(Harness.fastSettings().toBuilder().nodeSelector("pool=blue").stallTimeout(Duration.ofMillis(400)).build());
         assertEquals(3, r.exitCode(), r.toJson());
         assertEquals(Outcome.NOT_ATTEMPTED, line(r, "w1").outcome());
         assertTrue(r.error().contains("w9 (NotReady)"), r.error());
@@ -203,7 +203,7 @@ class RolloutTest {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.FRESH);
         h.cluster.setReady("w2", false);
-        Report r = h.rollout(Harness.fastSettings().withRebootTimeout(Duration.ofMillis(400)));
+        Report r = h.rollout(Harness.fastSettings().toBuilder().stallTimeout(Duration.ofMillis(400)).build());
         assertEquals(Result.FAILED, r.result());
         assertEquals(3, r.exitCode(), r.toJson());
         assertEquals(Outcome.NOT_ATTEMPTED, line(r, "w1").outcome());
@@ -218,7 +218,7 @@ class RolloutTest {
         h.driver.behave("w1", Behaviour.HOLD);
         Harness.RolloutRun first = h.run(Harness.fastSettings()).rollout();
         Poll.until(Duration.ofSeconds(15), "w1 to be rebooting", () -> h.driver.rebootsOf("w1") == 1);
-        Report second = h.run(Harness.fastSettings().withLockTimeout(Duration.ofMillis(300))).rollout().report();
+        Report second = h.run(Harness.fastSettings().toBuilder().lockTimeout(Duration.ofMillis(300)).build()).rollout().report();
         assertEquals(4, second.exitCode(), second.toJson());
         assertEquals(StopReason.LOCK_NOT_ACQUIRED, second.stop());
         assertTrue(second.error().contains("held by run-"), second.error());
@@ -251,7 +251,7 @@ class RolloutTest {
                 .withNamespace("crifresh").endMetadata().withNewSpec().withHolderIdentity("other-run").withLeaseDurationSeconds(60)
                 .withRenewTime(ZonedDateTime.now()).endSpec().build()).create();
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Report r = h.rollout(Harness.fastSettings().withLockTimeout(Duration.ofMillis(200)));
+            Report r = h.rollout(Harness.fastSettings().toBuilder().lockTimeout(Duration.ofMillis(200)).build());
             assertEquals(4, r.exitCode());
             assertTrue(r.error().contains("other-run"), r.error());
             assertTrue(timeline.cordonOrder().isEmpty());
@@ -281,7 +281,7 @@ class RolloutTest {
         h.cluster.addPod("shop", "db-0", "w1");
         h.cluster.refuseEvictionsAlways("shop", "db-0");
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Report r = h.rollout(Harness.fastSettings().withDrainTimeout(Duration.ofMillis(1500)));
+            Report r = h.rollout(Harness.fastSettings().toBuilder().drainTimeout(Duration.ofMillis(1500)).build());
             assertEquals(1, r.exitCode(), r.toJson());
             NodeReport w1 = line(r, "w1");
             assertEquals(Outcome.FAILED, w1.outcome());
@@ -323,7 +323,7 @@ class RolloutTest {
         h.worker("w2", Verdict.STALE);
         h.driver.behave("w1", Behaviour.NEVER_RETURNS);
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Report r = h.rollout(Harness.fastSettings().withRebootTimeout(Duration.ofMillis(500)));
+            Report r = h.rollout(Harness.fastSettings().toBuilder().rebootTimeout(Duration.ofMillis(500)).stallTimeout(Duration.ofMillis(500)).build());
             assertEquals(1, r.exitCode(), r.toJson());
             assertEquals(Outcome.FAILED, line(r, "w1").outcome());
             assertTrue(line(r, "w1").detail().contains("did not return Ready with a new boot id"), line(r, "w1").detail());
@@ -379,7 +379,7 @@ class RolloutTest {
         assertFalse(cordoned(h, "w2"));
 
         // The reboot did happen after all: a rerun waits for it and does not call the driver again.
-        Harness.RolloutRun rerun = h.run(Harness.fastSettings().withLockTimeout(Duration.ofSeconds(15))).rollout();
+        Harness.RolloutRun rerun = h.run(Harness.fastSettings().toBuilder().lockTimeout(Duration.ofSeconds(15)).build()).rollout();
         rerun.await(Duration.ofSeconds(15), "the rerun to resume w1", RunEvents.resumed("w1"));
         h.driver.bringBack("w1");
         Report second = rerun.report();
@@ -424,7 +424,7 @@ class RolloutTest {
         h.worker("w2", Verdict.STALE);
         h.worker("w3", Verdict.FRESH);
         try (Timeline timeline = new Timeline(h.cluster)) {
-            Report r = h.rollout(Harness.fastSettings().withConfigTimeout(Duration.ofMillis(300)));
+            Report r = h.rollout(Harness.fastSettings().toBuilder().configTimeout(Duration.ofMillis(300)).build());
             assertEquals(3, r.exitCode(), r.toJson());
             assertEquals(Result.FAILED, r.result());
             assertEquals(Decision.WAIT, line(r, "w1").decision());
@@ -441,7 +441,7 @@ class RolloutTest {
     void actionNoneOnlyWaitsForStaleNodesToTurnFresh() throws Exception {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.FRESH);
-        CoordinatorSettings s = Harness.fastSettings().withAction(Action.NONE);
+        CoordinatorSettings s = Harness.fastSettings().toBuilder().action(Action.NONE).build();
         try (Timeline timeline = new Timeline(h.cluster)) {
             Harness.RolloutRun run = h.run(s, node -> {
                 throw new AssertionError("action none must never reboot");
@@ -461,7 +461,7 @@ class RolloutTest {
     @Test
     void actionNoneTimesOutWhenANodeStaysStale() throws Exception {
         h.worker("w1", Verdict.STALE);
-        Report r = h.run(Harness.fastSettings().withAction(Action.NONE).withAttestTimeout(Duration.ofMillis(300)), node -> {
+        Report r = h.run(Harness.fastSettings().toBuilder().action(Action.NONE).attestTimeout(Duration.ofMillis(300)).build(), node -> {
             throw new AssertionError("action none must never reboot");
         }).rollout().report();
         assertEquals(3, r.exitCode(), r.toJson());
@@ -502,9 +502,9 @@ class RolloutTest {
     void aSecondProcessWithTheSameRunIdDoesNotShareTheLease() throws Exception {
         h.worker("w1", Verdict.STALE);
         h.driver.behave("w1", Behaviour.HOLD);
-        Harness.RolloutRun first = h.run(Harness.fastSettings().withRunId("ci-run-7")).rollout();
+        Harness.RolloutRun first = h.run(Harness.fastSettings().toBuilder().runId("ci-run-7").build()).rollout();
         Poll.until(Duration.ofSeconds(15), "w1 rebooting", () -> h.driver.rebootsOf("w1") == 1);
-        Report second = h.run(Harness.fastSettings().withRunId("ci-run-7").withLockTimeout(Duration.ofMillis(300))).rollout().report();
+        Report second = h.run(Harness.fastSettings().toBuilder().runId("ci-run-7").lockTimeout(Duration.ofMillis(300)).build()).rollout().report();
         assertEquals(StopReason.LOCK_NOT_ACQUIRED, second.stop(), second.toJson());
         assertEquals(1, h.driver.rebootsOf("w1"));
         h.driver.bringBack("w1");
@@ -547,7 +547,7 @@ class RolloutTest {
         Poll.until(Duration.ofSeconds(15), "w1 back", () -> h.cluster.node("w1").getStatus().getConditions().stream()
                 .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus())));
         assertTrue(cordoned(h, "w1"), "uncordoned after the Lease was lost");
-        assertEquals(run.coordinator.settings().runId() + "/rebooting",
+        assertEquals(run.coordinator.settings().lease().runId() + "/rebooting",
                 h.cluster.node("w1").getMetadata().getAnnotations().get("crifresh.dev/rollout"));
         assertEquals("intruder", leases.withName("crifresh-rollout").get().getSpec().getHolderIdentity(), "released someone else's lease");
     }

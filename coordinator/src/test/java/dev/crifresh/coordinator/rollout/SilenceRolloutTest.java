@@ -21,6 +21,8 @@ import dev.crifresh.coordinator.silence.AlertmanagerSilences;
 import dev.crifresh.coordinator.silence.RealAlertmanager;
 import dev.crifresh.coordinator.silence.SilenceSettings;
 import dev.crifresh.coordinator.silence.SilenceSpec;
+import dev.crifresh.coordinator.silence.Silences;
+import io.vertx.core.Vertx;
 import dev.crifresh.mockapi.testing.Poll;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -31,6 +33,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,11 +71,11 @@ class SilenceRolloutTest {
         h.close();
     }
 
-    private static Harness.RolloutRun withSilences(Harness.RolloutRun run, String url, CoordinatorSettings settings) {
+    /** The run's silences at {@code url}, built on the run's Vert.x. */
+    private static Function<Vertx, Silences> silences(String url, CoordinatorSettings settings) {
         SilenceSettings s = new SilenceSettings(URI.create(url), SilenceSpec.DEFAULTS,
-                SilenceSettings.lifetime(settings.rebootTimeout(), settings.attestTimeout()), settings.runId());
-        run.coordinator.withSilences(new AlertmanagerSilences(run.vertx, s, Clock.systemUTC()));
-        return run;
+                SilenceSettings.lifetime(settings.timeouts().reboot(), settings.timeouts().attest()), settings.lease().runId());
+        return vertx -> new AlertmanagerSilences(vertx, s, Clock.systemUTC());
     }
 
     /** Every silence crifresh created for this node (by its {@code node="<name>"} matcher), in any state. */
@@ -108,8 +111,8 @@ class SilenceRolloutTest {
             now.forEach(s -> commentsAtReboot.add(s.getString("comment")));
             h.driver.reboot(node);
         };
-        CoordinatorSettings settings = Harness.fastSettings().withRunId("run-silence-a");
-        Report r = withSilences(h.run(settings, seeing), am.url, settings).rollout().report(Duration.ofSeconds(60));
+        CoordinatorSettings settings = Harness.fastSettings().toBuilder().runId("run-silence-a").build();
+        Report r = h.run(settings, seeing, silences(am.url, settings)).rollout().report(Duration.ofSeconds(60));
 
         assertEquals(0, r.exitCode(), r.toJson());
         assertEquals(Outcome.REBOOTED, line(r, "sil-a").outcome());
@@ -125,7 +128,7 @@ class SilenceRolloutTest {
         h.worker("sil-b", Verdict.STALE);
         String nowhere = "http://127.0.0.1:" + RealAlertmanager.freePort();
         CoordinatorSettings settings = Harness.fastSettings();
-        Report r = withSilences(h.run(settings), nowhere, settings).rollout().report(Duration.ofSeconds(90));
+        Report r = h.run(settings, h.driver, silences(nowhere, settings)).rollout().report(Duration.ofSeconds(90));
 
         assertEquals(0, r.exitCode(), r.toJson());
         assertEquals(Outcome.REBOOTED, line(r, "sil-b").outcome());
@@ -145,8 +148,8 @@ class SilenceRolloutTest {
     void aRunStoppedWhileTheNodeIsDownExpiresItsSilenceAsItEnds() throws Exception {
         h.worker("sil-d", Verdict.STALE);
         h.driver.behave("sil-d", Behaviour.NO_AGENT);
-        CoordinatorSettings settings = Harness.fastSettings().withRunId("run-stopped");
-        Harness.RolloutRun run = withSilences(h.run(settings), am.url, settings).rollout();
+        CoordinatorSettings settings = Harness.fastSettings().toBuilder().runId("run-stopped").build();
+        Harness.RolloutRun run = h.run(settings, h.driver, silences(am.url, settings)).rollout();
         Poll.until(Duration.ofSeconds(30), "sil-d verifying", () -> {
             String v = annotation(h, "sil-d", CrifreshAnnotations.ROLLOUT);
             return v != null && v.endsWith("/verifying");
@@ -164,8 +167,8 @@ class SilenceRolloutTest {
     void aRerunThatResumesACrashedRunsNodeExpiresTheSilenceItLeft() throws Exception {
         h.worker("sil-c", Verdict.STALE);
         h.driver.behave("sil-c", Behaviour.NO_AGENT);
-        CoordinatorSettings first = Harness.fastSettings().withRunId("run-crashed");
-        Harness.RolloutRun crashed = withSilences(h.run(first), am.url, first).rollout();
+        CoordinatorSettings first = Harness.fastSettings().toBuilder().runId("run-crashed").build();
+        Harness.RolloutRun crashed = h.run(first, h.driver, silences(am.url, first)).rollout();
         Poll.until(Duration.ofSeconds(30), "sil-c verifying", () -> {
             String v = annotation(h, "sil-c", CrifreshAnnotations.ROLLOUT);
             return v != null && v.endsWith("/verifying");
@@ -174,8 +177,8 @@ class SilenceRolloutTest {
         List<JsonObject> left = crifreshSilences("sil-c");
         assertEquals(List.of("active"), states(left), "the crashed run's silence");
 
-        CoordinatorSettings rerun = Harness.fastSettings().withLockTimeout(Duration.ofSeconds(15)).withRunId("run-rerun");
-        Harness.RolloutRun second = withSilences(h.run(rerun), am.url, rerun).rollout();
+        CoordinatorSettings rerun = Harness.fastSettings().toBuilder().lockTimeout(Duration.ofSeconds(15)).runId("run-rerun").build();
+        Harness.RolloutRun second = h.run(rerun, h.driver, silences(am.url, rerun)).rollout();
         second.await(Duration.ofSeconds(30), "the rerun to resume sil-c", RunEvents.resumed("sil-c"));
         h.agent.attest(h.cluster, "sil-c", Verdict.FRESH, TestAgent.DESIRED);
         Report r = second.report(Duration.ofSeconds(60));

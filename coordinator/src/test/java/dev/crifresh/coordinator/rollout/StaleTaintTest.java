@@ -46,7 +46,7 @@ class StaleTaintTest {
 
     /** The harness's settings with a Lease that a loaded 2-core machine cannot let expire by a late renewal. */
     private static dev.crifresh.coordinator.base.CoordinatorSettings settings() {
-        return Harness.fastSettings().withLeaseDuration(Duration.ofSeconds(15));
+        return Harness.fastSettings().toBuilder().leaseDuration(Duration.ofSeconds(15)).build();
     }
 
     /** Node changes as one watch delivers them: "w2 +taint PreferNoSchedule", "w2 cordon", "w2 -taint", "w2 uncordon". */
@@ -124,7 +124,7 @@ class StaleTaintTest {
         Report r;
         List<String> changes;
         try (History history = new History(h.cluster)) {
-            r = h.rollout(settings().withRunId("run-taint1"));
+            r = h.rollout(settings().toBuilder().runId("run-taint1").build());
             assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
             dev.crifresh.mockapi.testing.Poll.until(Duration.ofSeconds(20), "w3's taint removal seen",
                     () -> history.changes.contains("w3 -taint"));
@@ -156,7 +156,7 @@ class StaleTaintTest {
         h.cluster.test.nodes().withName("w2").patch(PatchContext.of(PatchType.JSON),
                 "[{\"op\":\"add\",\"path\":\"/spec/taints\",\"value\":[{\"key\":\"dedicated\",\"value\":\"gpu\",\"effect\":\"NoSchedule\"}]}]");
         try (History history = new History(h.cluster)) {
-            Report r = h.rollout(settings().withRunId("run-hard").withStaleTaint(StaleTaint.NO_SCHEDULE));
+            Report r = h.rollout(settings().toBuilder().runId("run-hard").staleTaint(StaleTaint.NO_SCHEDULE).build());
             assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
             assertTrue(history.index("w2 +taint NoSchedule run-hard") < history.index("w2 cordon"), history.changes.toString());
         }
@@ -177,13 +177,13 @@ class StaleTaintTest {
         for (String pod : List.of("a1", "a2", "a3")) {
             h.cluster.acceptEvictions("default", pod, h.evictions);
         }
-        Report plan = h.run(settings().withMaxUnavailable("3")).plan();
+        Report plan = h.run(settings().toBuilder().maxUnavailable("3").build()).plan();
         assertEquals("w2", json(plan).path("staleTaint").path("seed").asString(), plan.toJson());
         assertEquals("w2", plan.rebootOrder().get(0));
         assertNoCrifreshTaint();
 
         try (History history = new History(h.cluster)) {
-            Report r = h.rollout(settings().withMaxUnavailable("3"));
+            Report r = h.rollout(settings().toBuilder().maxUnavailable("3").build());
             assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
             assertEquals("w2", r.rebootOrder().get(0));
             assertEquals("w2", json(r).path("staleTaint").path("seed").asString());
@@ -202,7 +202,7 @@ class StaleTaintTest {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
         h.driver.behave("w1", Behaviour.NEVER_RETURNS);
-        Report r = h.rollout(settings().withRebootTimeout(Duration.ofMillis(800)));
+        Report r = h.rollout(settings().toBuilder().rebootTimeout(Duration.ofMillis(800)).stallTimeout(Duration.ofMillis(800)).build());
         assertEquals(Result.FAILED, r.result(), r.toJson());
         assertTrue(Harness.line(r, "w1").detail().contains("did not return Ready"), r.toJson());
         assertNoCrifreshTaint();
@@ -242,7 +242,7 @@ class StaleTaintTest {
         h.worker("w1", Verdict.STALE);
         h.worker("w2", Verdict.STALE);
         try (History history = new History(h.cluster)) {
-            Report r = h.rollout(settings().withStaleTaint(StaleTaint.OFF));
+            Report r = h.rollout(settings().toBuilder().staleTaint(StaleTaint.OFF).build());
             assertEquals(Result.SUCCEEDED, r.result(), r.toJson());
             assertEquals("off", json(r).path("staleTaint").path("effect").asString());
             assertTrue(json(r).path("staleTaint").path("seed").isNull());

@@ -29,25 +29,28 @@ public final class CoordinatorFlags {
 
     public static CoordinatorSettings settings(Scenario scenario) {
         CoordinatorSpec c = scenario.coordinator();
-        return CoordinatorSettings.defaults()
-                .withRegistry(scenario.registry())
-                .withMaxUnavailable(c.maxUnavailable())
-                .withAction(switch (c.action()) {
+        return CoordinatorSettings.builder()
+                .registry(scenario.registry())
+                .maxUnavailable(c.maxUnavailable())
+                .action(switch (c.action()) {
                     case NONE -> Action.NONE;
                     case AUTO -> Action.AUTO;
                     case REBOOT -> Action.REBOOT;
                 })
-                .withConfigTimeout(c.configTimeout())
-                .withRebootTimeout(c.rebootTimeout())
-                .withAttestTimeout(c.attestTimeout())
-                .withStaleTaint(StaleTaint.fromWire(c.staleTaint().wire()))
-                .withDrainTimeout(DRAIN_TIMEOUT)
-                .withLockTimeout(LOCK_TIMEOUT)
-                .withMarkerCurrentValue(NodeObjects.MARKER_CURRENT)
-                .withDrain(new DrainRules(c.force(), c.deleteEmptyDirData(), null, null))
+                .configTimeout(c.configTimeout())
+                .rebootTimeout(c.rebootTimeout())
+                // A scenario's blocked run stops as it always did: after its reboot timeout.
+                .stallTimeout(c.rebootTimeout())
+                .attestTimeout(c.attestTimeout())
+                .staleTaint(StaleTaint.fromWire(c.staleTaint().wire()))
+                .drainTimeout(DRAIN_TIMEOUT)
+                .lockTimeout(LOCK_TIMEOUT)
+                .markerCurrentValue(NodeObjects.MARKER_CURRENT)
+                .drain(new DrainRules(c.force(), c.deleteEmptyDirData(), null, null))
                 // The simulated API server runs beside the simulated nodes, not on one of them: rebooting the only
                 // control plane does not take it away as it would on hardware, which a budget tells the coordinator.
-                .withApiOutageBudget(c.rebootTimeout());
+                .apiOutageBudget(c.rebootTimeout())
+                .build();
     }
 
     /** Where the simulated cluster's probe pods go. */

@@ -1,6 +1,7 @@
 package dev.crifresh.sim.run;
 
 import dev.crifresh.coordinator.Coordinator;
+import dev.crifresh.coordinator.CoordinatorOptions;
 import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.kube.UnhandledErrors;
 import dev.crifresh.coordinator.report.Report;
@@ -85,7 +86,7 @@ public final class SimulationRun implements AutoCloseable {
 
     /** The coordinator's read-only classification. */
     public Report plan(ProgressListener progress) throws InterruptedException, TimeoutException {
-        return await(coordinator(progress).plan());
+        return await(coordinator(progress, null).plan());
     }
 
     /** The coordinator's rollout; the scenario's config updates start with it. */
@@ -95,15 +96,15 @@ public final class SimulationRun implements AutoCloseable {
 
     /** Like {@link #rollout(ProgressListener)}, telling {@code events} every typed event of the run (what tests wait on). */
     public Report rollout(ProgressListener progress, Consumer<RunEvent> events) throws InterruptedException, TimeoutException {
-        Coordinator coordinator = coordinator(progress).withRunEvents(events);
+        Coordinator coordinator = coordinator(progress, events);
         cluster.beginRun();
         return await(coordinator.rollout());
     }
 
-    private Coordinator coordinator(ProgressListener progress) {
+    private Coordinator coordinator(ProgressListener progress, Consumer<RunEvent> events) {
         return new Coordinator(vertx, cluster.client(), cluster.keys().trust(), CoordinatorFlags.desired(scenario),
-                CoordinatorFlags.settings(scenario), new SimRebootDriver(cluster), progress)
-                .withGates(CoordinatorFlags.gates(scenario, cluster));
+                CoordinatorFlags.settings(scenario), new SimRebootDriver(cluster), progress,
+                new CoordinatorOptions(CoordinatorFlags.gates(scenario, cluster), null, events));
     }
 
     private Report await(Future<Report> report) throws InterruptedException, TimeoutException {

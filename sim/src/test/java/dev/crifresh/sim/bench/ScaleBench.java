@@ -2,6 +2,7 @@ package dev.crifresh.sim.bench;
 
 import dev.crifresh.common.attest.AttestationClaims;
 import dev.crifresh.coordinator.Coordinator;
+import dev.crifresh.coordinator.CoordinatorOptions;
 import dev.crifresh.coordinator.kube.DecoderWarmup;
 import dev.crifresh.coordinator.kube.UnhandledErrors;
 import dev.crifresh.coordinator.report.Report;
@@ -178,8 +179,7 @@ public final class ScaleBench {
                         if (live != null) {
                             live.printf(Locale.ROOT, "%9.3f %s%n", (System.nanoTime() - startedAt[0]) / 1e9, line);
                         }
-                    })
-                    .withGates(CoordinatorFlags.gates(scenario, cluster));
+                    }, CoordinatorOptions.gates(CoordinatorFlags.gates(scenario, cluster)));
             System.gc();
             String loadStart = RolloutBench.loadAverage();
             requests.reset();

@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.rollout.lease;
 
-import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.LeaseSettings;
 import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.kube.LeaseLock;
 import dev.crifresh.coordinator.rollout.api.ErrorText;
@@ -11,7 +11,6 @@ import dev.crifresh.coordinator.rollout.lease.LeaseState.Suspended;
 import dev.crifresh.coordinator.time.Ticker;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -67,17 +66,13 @@ public final class LeaseKeeper {
     private boolean stepping;
     private LeaseLock.Watch watch;
 
-    public LeaseKeeper(Vertx vertx, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, LockListener run) {
-        this(Ticker.of(vertx), lease, settings, progress, run);
-    }
-
-    public LeaseKeeper(Ticker ticker, LeaseLock lease, CoordinatorSettings settings, ProgressListener progress, LockListener run) {
+    public LeaseKeeper(Ticker ticker, LeaseLock lease, LeaseSettings settings, ProgressListener progress, LockListener run) {
         this.ticker = ticker;
         this.lease = lease;
         this.progress = progress;
         this.run = run;
         this.config = new LeaseStep.Config(settings.leaseDuration(), settings.lockTimeout(), settings.apiOutageBudget(),
-                settings.leaseNamespace() + "/crifresh-rollout", settings.runId());
+                settings.namespace() + "/crifresh-rollout", settings.runId());
     }
 
     /** Starts taking the Lease; the run hears of the result. */

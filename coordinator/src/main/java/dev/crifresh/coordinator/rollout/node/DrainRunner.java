@@ -62,7 +62,7 @@ final class DrainRunner {
 
     /** Starts a drain (again) with a fresh deadline: watch the node's pods, then evict. */
     void start() {
-        feed(new Start(ports.settings().drainTimeout(), ports.settings().drain()));
+        feed(new Start(ports.settings().timeouts().drain(), ports.settings().drain()));
     }
 
     /** Stops the drain: cancels its timers and closes the pod watch. */

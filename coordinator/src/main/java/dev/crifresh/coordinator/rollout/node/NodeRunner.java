@@ -86,7 +86,7 @@ public final class NodeRunner {
         this.index = index;
         this.total = total;
         this.state = NodeStep.start(NodeState.RollFacts.of(name, ports.settings().runId(), resumeFrom,
-                ports.settings().rebootTimeout(), ports.settings().attestTimeout(),
+                ports.settings().timeouts().reboot(), ports.settings().timeouts().attest(),
                 new UnsentReboot.Allowance(ports.settings().leaseDuration(), ports.settings().clockSkew())));
         this.drain = new DrainRunner(ports, name, () -> state instanceof Draining && epoch == drainEpoch, this::say,
                 () -> deliver(drainEpoch, new Drained()), why -> deliver(drainEpoch, new DrainFailed(why)));

@@ -1,6 +1,5 @@
 package dev.crifresh.coordinator.rollout.node;
 
-import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.kube.NodeOps;
 import dev.crifresh.coordinator.kube.PodOps;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
@@ -13,7 +12,7 @@ import java.time.Clock;
 import java.util.Objects;
 
 /**
- * What a node's roll works through: the run's settings, its write paths (already fenced on the worker, built once by
+ * What a node's roll works through: its settings ({@link RollSettings}), its write paths (already fenced on the worker, built once by
  * the run), the fence every side effect passes first, the API retry, and time. Every part is required: a roll without
  * one would be unguarded or blind, so there is nothing to default.
  *
@@ -22,7 +21,7 @@ import java.util.Objects;
  * @param clock  the wall clock: when phase rebooting is recorded ({@code crifresh.dev/recorded-at})
  * @param ticker time and timers
  */
-public record RollPorts(CoordinatorSettings settings, NodeOps nodes, PodOps pods, Reboot reboot, Fence fence, ApiRetry retry,
+public record RollPorts(RollSettings settings, NodeOps nodes, PodOps pods, Reboot reboot, Fence fence, ApiRetry retry,
                         Ticker ticker, Clock clock) implements GuardedPatch.Host {
 
     /** Requests a node's reboot; completes once the driver has sent the request. */

@@ -2,7 +2,7 @@ package dev.crifresh.coordinator.rollout.plan;
 
 import dev.crifresh.common.attest.VerificationFailure;
 import dev.crifresh.coordinator.base.Action;
-import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.RunLimits;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.FailureReasons;
 import java.util.Collection;
@@ -29,8 +29,8 @@ public record NoAttestations(int nodes, Map<String, Integer> causes, String samp
     public static final String FLAG = "--allow-no-attestations";
 
     /** The stop of a run with these settings: {@link #judge}, unless {@code --allow-no-attestations}. */
-    public static Optional<NoAttestations> unlessAllowed(CoordinatorSettings settings, Collection<Classification> selected) {
-        return settings.allowNoAttestations() ? Optional.empty() : judge(settings.action(), selected);
+    public static Optional<NoAttestations> unlessAllowed(RunLimits limits, Collection<Classification> selected) {
+        return limits.allowNoAttestations() ? Optional.empty() : judge(limits.action(), selected);
     }
 
     /** The stop, or empty when some node attests its boot, an earlier run's node is resumed, or nothing reboots. */

@@ -1,6 +1,5 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.report.Outcome;
@@ -20,7 +19,7 @@ final class JoinedDecisions implements JoinedDecision.Handler {
     private final RunResults results;
     private final RollingPhase rolls;
     private final StaleNodeTaints taints;
-    private final CoordinatorSettings settings;
+    private final RunStep.Config settings;
     private final String registry;
     private final Consumer<RunEvent> observer;
     private final RunNodes.RunStatus run;
@@ -28,14 +27,14 @@ final class JoinedDecisions implements JoinedDecision.Handler {
     /** Joined stale nodes being tainted before their roll is queued. */
     private int tainting;
 
-    JoinedDecisions(NodeView view, RunResults results, RollingPhase rolls, StaleNodeTaints taints, CoordinatorSettings settings,
-                    String registry, Consumer<RunEvent> observer, RunNodes.RunStatus run, PendingWait freshWait) {
+    JoinedDecisions(NodeView view, RunResults results, RollingPhase rolls, StaleNodeTaints taints, RunStep.Config settings,
+                    Consumer<RunEvent> observer, RunNodes.RunStatus run, PendingWait freshWait) {
         this.view = view;
         this.results = results;
         this.rolls = rolls;
         this.taints = taints;
         this.settings = settings;
-        this.registry = registry;
+        this.registry = settings.registry();
         this.observer = observer;
         this.run = run;
         this.freshWait = freshWait;

@@ -177,7 +177,7 @@ final class RollingPhase {
         if (blockedBecause != null) {
             observer.accept(new RunEvent.Blocked(blockedBecause));
         }
-        blockedTimer = ports.ticker().setTimer(ports.settings().rebootTimeout(), () -> {
+        blockedTimer = ports.ticker().setTimer(ports.settings().timeouts().stall(), () -> {
             blockedTimer = -1;
             if (run.rolling() && RollingRules.afterPump(run.stopping(), rolls.noneInFlight(), rolls.queueEmpty())
                     == RollingRules.AfterPump.BLOCKED) {

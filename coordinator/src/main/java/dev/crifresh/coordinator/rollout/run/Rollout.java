@@ -3,16 +3,11 @@ package dev.crifresh.coordinator.rollout.run;
 import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.base.ProgressListener;
 import dev.crifresh.coordinator.classify.Classification;
-import dev.crifresh.coordinator.classify.NodeClassifier;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.events.RolloutEvents;
 import dev.crifresh.coordinator.gate.Gates;
-import dev.crifresh.coordinator.kube.EventOps;
-import dev.crifresh.coordinator.kube.LeaseLock;
-import dev.crifresh.coordinator.kube.NodeOps;
-import dev.crifresh.coordinator.kube.PodOps;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.StopReason;
@@ -22,6 +17,7 @@ import dev.crifresh.coordinator.rollout.lease.LeaseKeeper;
 import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.node.RollHost;
 import dev.crifresh.coordinator.rollout.node.RollPorts;
+import dev.crifresh.coordinator.rollout.node.RollSettings;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.observe.RunObserver;
 import dev.crifresh.coordinator.rollout.observe.RunSilences;
@@ -31,17 +27,14 @@ import dev.crifresh.coordinator.rollout.view.ClassificationCache;
 import dev.crifresh.coordinator.rollout.view.NodeView;
 import dev.crifresh.coordinator.rollout.view.RunInformers;
 import dev.crifresh.coordinator.rollout.view.SharedNodeList;
-import dev.crifresh.coordinator.silence.Silences;
 import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
-import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * One rollout run: carries out the steps of {@link RunStep} (the algorithm, as numbered steps) and feeds their
@@ -56,7 +49,7 @@ import java.util.function.Consumer;
  */
 public final class Rollout {
     private final Context context;
-    private final CoordinatorSettings settings;
+    private final RunPreflight.Rules preflight;
     private final Ticker ticker;
     private final LeaseKeeper lease;
     private final LeaseFence fence;
@@ -74,64 +67,44 @@ public final class Rollout {
     private final RunNodes nodes;
     private final RebootDriver driver;
     private final Promise<Report> promise = Promise.promise();
-    private Gates gates;
-    private RunSilences silences;
-    private String apiHost;
+    private final Gates gates;
+    private final RunSilences silences;
     private final RunLoop loop;
     private boolean lockHeld;
     /** False once the run ended: read by the fence, also on worker threads. */
     private volatile boolean open = true;
 
-    public Rollout(Vertx vertx, Context context, NodeOps nodeOps, PodOps podOps, LeaseLock lease,
-                   EventOps eventOps, NodeClassifier classifier, CoordinatorSettings settings, RebootDriver driver,
-                   ProgressListener progress, Clock clock) {
-        this.context = context;
-        this.settings = settings;
-        this.ticker = Ticker.of(vertx);
-        this.loop = new RunLoop(new RunStep.Config(settings.action(), settings.configTimeout(), settings.attestTimeout(),
-                settings.rebootTimeout(), classifier.registry()), this::carryOut);
-        this.lease = new LeaseKeeper(ticker, lease, settings, progress, new LeaseEvents());
-        this.fence = new LeaseFence(this.lease, () -> open, ticker, settings.leaseDuration());
-        RunPorts ports = RunPorts.fenced(nodeOps, podOps, driver, eventOps, fence, ticker, settings.leaseDuration(), this::patched);
-        this.roll = ports.forRolls(vertx, settings, ticker, clock);
+    /** Builds the run's parts, each with only its settings record; nothing is set after. */
+    public Rollout(RunContext run) {
+        CoordinatorSettings settings = run.settings();
+        RunContext.Io io = run.io();
+        String runId = settings.lease().runId();
+        this.context = run.context();
+        this.preflight = new RunPreflight.Rules(settings.limits(), settings.lease().apiOutageBudget(), run.options().apiHost());
+        this.ticker = Ticker.of(run.vertx());
+        RunStep.Config config = new RunStep.Config(settings.limits().action(), settings.timeouts().config(),
+                settings.timeouts().attest(), settings.timeouts().stall(), run.classifier().registry());
+        this.loop = new RunLoop(config, this::carryOut);
+        this.lease = new LeaseKeeper(ticker, io.lease(), settings.lease(), run.progress(), new LeaseEvents());
+        Duration leaseDuration = settings.lease().leaseDuration();
+        this.fence = new LeaseFence(this.lease, () -> open, ticker, leaseDuration);
+        RunPorts ports = RunPorts.fenced(io.nodes(), io.pods(), io.driver(), io.events(), fence, ticker, leaseDuration, this::patched);
+        this.roll = ports.forRolls(run.vertx(), RollSettings.of(settings), ticker, run.clock());
         this.driver = ports.driver();
-        this.events = new RolloutEvents(ports.events(), settings.runId(), view::raw, progress, clock, fence.closing()::mayWrite);
-        this.observer = new RunObserver(progress, events);
+        this.events = new RolloutEvents(ports.events(), runId, view::raw, run.progress(), run.clock(), fence.closing()::mayWrite);
+        this.observer = new RunObserver(run.progress(), events);
+        observer.also(run.options().runEvents());
         // The taints come off also while the run ends (after it is done): retried for as long as the Lease is held.
-        this.taints = new StaleNodeTaints(ports.cleanup(), settings.runId(), settings.staleTaint(), observer);
-        this.informers = new RunInformers(context, classifier, clock, new ClassificationCache(classifier), roll.nodes(), view,
-                settings.nodeSelector() != null, () -> loop.machine().done());
+        this.taints = new StaleNodeTaints(ports.cleanup(), runId, settings.limits().staleTaint(), observer);
+        this.informers = new RunInformers(context, run.classifier(), run.clock(), new ClassificationCache(run.classifier()),
+                roll.nodes(), view, settings.selection().nodeSelector() != null, () -> loop.machine().done());
         this.freshNodes = new SharedNodeList<>(() -> roll.retry().call(roll.nodes()::listAll).map(NodeFacts::all));
+        this.gates = run.options().gates();
+        this.silences = new RunSilences(run.options().silences(), o -> observer.accept(new RunEvent.Silence(o)));
         this.rolls = new RollingPhase(roll, sides, view, taints, () -> silences, observer, sides);
-        this.nodes = new RunNodes(ticker, view, results, rolls, taints, settings, classifier.registry(), observer, sides);
-        this.gates = Gates.none(vertx, context);
-        this.silences = new RunSilences(Silences.none(), o -> observer.accept(new RunEvent.Silence(o)));
-        this.effects = new RunEffects(loop, settings.action(), ticker, roll.retry(), roll.nodes(), view, informers, nodes, rolls, results,
-                observer, this::runPreflight, () -> gates, this::finish);
-    }
-
-    /** The rollout gates (blockers, etcd, pull proof); none unless set before {@link #run()}. */
-    public Rollout withGates(Gates gates) {
-        this.gates = gates;
-        return this;
-    }
-
-    /** The host of the API server URL this run uses (to tell a reboot that takes the API server away), or null. */
-    public Rollout withApiHost(String host) {
-        this.apiHost = host;
-        return this;
-    }
-
-    /** The Alertmanager silences for nodes while they are down (none unless set before {@link #run()}); closed at the end. */
-    public Rollout withSilences(Silences silences) {
-        this.silences = new RunSilences(silences, o -> observer.accept(new RunEvent.Silence(o)));
-        return this;
-    }
-
-    /** Every {@link RunEvent} of the run also goes to {@code tap}, on the run's context (a test's typed view); set before {@link #run()}. */
-    public Rollout withRunEvents(Consumer<RunEvent> tap) {
-        observer.also(tap);
-        return this;
+        this.nodes = new RunNodes(ticker, view, results, rolls, taints, config, observer, sides);
+        this.effects = new RunEffects(loop, config.action(), ticker, roll.retry(), roll.nodes(), view, informers, nodes, rolls,
+                results, observer, this::runPreflight, () -> gates, this::finish);
     }
 
     /** Runs the rollout; call on the rollout's context. */
@@ -156,7 +129,7 @@ public final class Rollout {
     }
 
     private RunPreflight runPreflight() {
-        return new RunPreflight(context, settings, driver, roll, view, results, taints, observer, apiHost);
+        return new RunPreflight(context, preflight, driver, roll, view, results, taints, observer);
     }
 
     // ---- 1. lock ---------------------------------------------------------------------------------------------
@@ -214,7 +187,7 @@ public final class Rollout {
         rolls.cancelBlockedTimer();
         lease.stopRenewing();
         rolls.abandonQueued("not attempted: the rollout stopped (" + error + ")");
-        Report report = results.report(settings.action(), rolls::roll, loop.machine().stop(), nodes.joined().all(), gates.notes());
+        Report report = results.report(preflight.limits().action(), rolls::roll, loop.machine().stop(), nodes.joined().all(), gates.notes());
         RunEnd.close(gates, this::removeTaints, silences, events, ticker, lease).onComplete(ar -> {
             informers.close(); // whether or not the Lease could be released: the run is over either way
             promise.tryComplete(report.withWarnings(silences.warnings()));

@@ -1,6 +1,5 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.classify.NodeVerdict;
@@ -63,7 +62,7 @@ final class RunNodes implements NodeOps.NodeEvents {
     private final NodeView view;
     private final RunResults results;
     private final RollingPhase rolls;
-    private final CoordinatorSettings settings;
+    private final RunStep.Config settings;
     private final String registry;
     private final Consumer<RunEvent> observer;
     private final RunStatus run;
@@ -74,13 +73,13 @@ final class RunNodes implements NodeOps.NodeEvents {
     private final JoinedDecisions decisions;
     private boolean inventoryReading;
 
-    RunNodes(Ticker ticker, NodeView view, RunResults results, RollingPhase rolls, StaleNodeTaints taints, CoordinatorSettings settings,
-             String registry, Consumer<RunEvent> observer, RunStatus run) {
+    RunNodes(Ticker ticker, NodeView view, RunResults results, RollingPhase rolls, StaleNodeTaints taints, RunStep.Config settings,
+             Consumer<RunEvent> observer, RunStatus run) {
         this.view = view;
         this.results = results;
         this.rolls = rolls;
         this.settings = settings;
-        this.registry = registry;
+        this.registry = settings.registry();
         this.observer = observer;
         this.run = run;
         this.configWait = new PendingWait(ticker, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
@@ -90,7 +89,7 @@ final class RunNodes implements NodeOps.NodeEvents {
                 () -> run.feed(new RunInput.FreshWaitEnded()),
                 this::freshTimedOut);
         this.joined = new JoinedNodes(ticker, settings.attestTimeout(), this::joinedSettled);
-        this.decisions = new JoinedDecisions(view, results, rolls, taints, settings, registry, observer, run, freshWait);
+        this.decisions = new JoinedDecisions(view, results, rolls, taints, settings, observer, run, freshWait);
     }
 
     Set<String> fresh() {

@@ -1,6 +1,5 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.base.CoordinatorSettings;
 import dev.crifresh.coordinator.driver.RebootDriver;
 import dev.crifresh.coordinator.kube.EventOps;
 import dev.crifresh.coordinator.kube.NodeOps;
@@ -11,6 +10,7 @@ import dev.crifresh.coordinator.rollout.api.GuardedPatch;
 import dev.crifresh.coordinator.rollout.lease.LeaseFence;
 import dev.crifresh.coordinator.rollout.lease.WorkerFence;
 import dev.crifresh.coordinator.rollout.node.RollPorts;
+import dev.crifresh.coordinator.rollout.node.RollSettings;
 import dev.crifresh.coordinator.rollout.view.PatchEchoNodeOps;
 import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
@@ -44,7 +44,7 @@ record RunPorts(GuardedPatch.Target nodes, GuardedPatch.Target cleanup, PodOps p
      * The ports of each node's roll: the run's node path and pods, and its reboot request, on a worker thread (the
      * driver blocks).
      */
-    RollPorts forRolls(Vertx vertx, CoordinatorSettings settings, Ticker ticker, Clock clock) {
+    RollPorts forRolls(Vertx vertx, RollSettings settings, Ticker ticker, Clock clock) {
         RollPorts.Reboot reboot = node -> vertx.executeBlocking(() -> {
             driver.reboot(node);
             return null;

@@ -1,6 +1,6 @@
 package dev.crifresh.coordinator.rollout.run;
 
-import dev.crifresh.coordinator.base.CoordinatorSettings;
+import dev.crifresh.coordinator.base.RunLimits;
 import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
@@ -53,27 +53,34 @@ import java.util.function.Consumer;
  * Called on the run's context.
  */
 final class RunPreflight {
+    /**
+     * What the pre-flight reads of the settings.
+     *
+     * @param apiOutageBudget {@code --api-outage-budget}: how long a reboot may take the API server away
+     * @param apiHost         the host of the API server URL this run uses (to tell such a reboot), or null
+     */
+    record Rules(RunLimits limits, Duration apiOutageBudget, String apiHost) {
+    }
+
     private final Context context;
-    private final CoordinatorSettings settings;
+    private final Rules rules;
     private final RebootDriver driver;
     private final RollPorts ports;
     private final NodeView view;
     private final RunResults results;
     private final StaleNodeTaints taints;
     private final Consumer<RunEvent> observer;
-    private final String apiHost;
 
-    RunPreflight(Context context, CoordinatorSettings settings, RebootDriver driver, RollPorts ports, NodeView view, RunResults results,
-                 StaleNodeTaints taints, Consumer<RunEvent> observer, String apiHost) {
+    RunPreflight(Context context, Rules rules, RebootDriver driver, RollPorts ports, NodeView view, RunResults results,
+                 StaleNodeTaints taints, Consumer<RunEvent> observer) {
         this.context = context;
-        this.settings = settings;
+        this.rules = rules;
         this.driver = driver;
         this.ports = ports;
         this.view = view;
         this.results = results;
         this.taints = taints;
         this.observer = observer;
-        this.apiHost = apiHost;
     }
 
     /**
@@ -82,7 +89,7 @@ final class RunPreflight {
      * skipped as fresh that fails its read-only pull proof stops the run before any reboot.
      */
     Future<RunInput> gates(Gates gates, RolloutPlan plan) {
-        Optional<NoAttestations> none = NoAttestations.unlessAllowed(settings, results.initial());
+        Optional<NoAttestations> none = NoAttestations.unlessAllowed(rules.limits(), results.initial());
         if (none.isPresent()) {
             return Future.succeededFuture(new RunInput.NoAttestationsFound(none.get()));
         }
@@ -108,7 +115,7 @@ final class RunPreflight {
         if (p.reread()) {
             reboots = RolloutOrder.order(reboots.stream().filter(f -> view.has(f.name())).map(f -> view.facts(f.name())).toList());
         }
-        ApiAwayRuling ruling = apiAway(RolloutPlan.apiAway(reboots, view.safetyView(), apiHost), settings.apiOutageBudget());
+        ApiAwayRuling ruling = apiAway(RolloutPlan.apiAway(reboots, view.safetyView(), rules.apiHost()), rules.apiOutageBudget());
         ruling.allowed().forEach((name, why) -> observer.accept(new RunEvent.ApiOutageAllowed(name, why)));
         Map<String, String> refused = ruling.refused();
         if (!refused.isEmpty()) {
@@ -207,14 +214,14 @@ final class RunPreflight {
                 return null;
             }));
         }
-        return Future.join(lists).otherwiseEmpty().map(v -> NotRolled.decide(here, pods, settings.drain()));
+        return Future.join(lists).otherwiseEmpty().map(v -> NotRolled.decide(here, pods, rules.limits().drain()));
     }
 
     private Future<RunInput> placeRolled(List<NodeFacts> ordered, Set<String> fresh, BooleanSupplier over) {
-        RolloutPlan.Eviction eviction = RolloutPlan.eviction(settings.staleTaint(), ordered, view.nodes(results.names()), fresh);
+        RolloutPlan.Eviction eviction = RolloutPlan.eviction(rules.limits().staleTaint(), ordered, view.nodes(results.names()), fresh);
         Future<Map<String, Integer>> counts = eviction.seedNeeded() ? PodCounts.evictable(ports.pods(), eviction.toTaint())
                 : Future.succeededFuture(Map.of());
-        int budget = settings.budget().budget(results.size());
+        int budget = rules.limits().budget().budget(results.size());
         return counts.otherwise(Map.of()).compose(podCounts -> {
             if (over.getAsBoolean()) {
                 return Future.succeededFuture(new RunInput.Placed(ordered, budget));

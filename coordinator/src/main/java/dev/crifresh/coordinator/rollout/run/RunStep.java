@@ -57,7 +57,7 @@ final class RunStep {
     }
 
     /** What the steps need of the settings. */
-    record Config(Action action, Duration configTimeout, Duration attestTimeout, Duration rebootTimeout, String registry) {
+    record Config(Action action, Duration configTimeout, Duration attestTimeout, Duration stallTimeout, String registry) {
     }
 
     /** Why the run stops: the first one wins. */
@@ -233,7 +233,7 @@ final class RunStep {
         } else if (in instanceof Halt h) {
             return stop(run, h.reason(), h.why(), fx);
         } else if (in instanceof Blocked b) {
-            return stop(run, StopReason.TIMED_OUT, "no node could start for " + NodeRunner.seconds(config.rebootTimeout()) + ": " + b.why(), fx);
+            return stop(run, StopReason.TIMED_OUT, "no node could start for " + NodeRunner.seconds(config.stallTimeout()) + ": " + b.why(), fx);
         } else if (in instanceof Idle) {
             if (run.stopping()) {
                 return finish(run, fx);

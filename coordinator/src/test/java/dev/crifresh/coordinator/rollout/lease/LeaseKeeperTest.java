@@ -82,9 +82,9 @@ class LeaseKeeperTest {
     }
 
     private LeaseKeeper keeper(ScriptedLease lease, Duration duration, Duration outageBudget) {
-        CoordinatorSettings settings = CoordinatorSettings.defaults().withLeaseDuration(duration).withLockTimeout(Duration.ofSeconds(20))
-                .withApiOutageBudget(outageBudget);
-        LeaseKeeper keeper = new LeaseKeeper(ticker, lease, settings, events::add, new LeaseKeeper.LockListener() {
+        CoordinatorSettings settings = CoordinatorSettings.builder().leaseDuration(duration).lockTimeout(Duration.ofSeconds(20))
+                .apiOutageBudget(outageBudget).build();
+        LeaseKeeper keeper = new LeaseKeeper(ticker, lease, settings.lease(), events::add, new LeaseKeeper.LockListener() {
             @Override
             public boolean done() {
                 return done;

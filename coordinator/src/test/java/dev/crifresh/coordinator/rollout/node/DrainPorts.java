@@ -18,7 +18,7 @@ final class DrainPorts {
         RollPorts.Reboot noReboot = node -> {
             throw new AssertionError("a drain requests no reboot");
         };
-        return new RollPorts(settings, Unused.of(NodeOps.class), pods, noReboot, Fence.open(), new ApiRetry(ticker, Fence.open()),
+        return new RollPorts(RollSettings.of(settings), Unused.of(NodeOps.class), pods, noReboot, Fence.open(), new ApiRetry(ticker, Fence.open()),
                 ticker, Clock.systemUTC());
     }
 }

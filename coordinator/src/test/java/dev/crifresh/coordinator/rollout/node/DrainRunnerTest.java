@@ -99,7 +99,7 @@ class DrainRunnerTest {
             throw new AssertionError("a drain requests no reboot");
         };
         Fence fence = Fence.of(() -> mayWrite);
-        return new RollPorts(CoordinatorSettings.defaults().withDrainTimeout(TIMEOUT), Unused.of(NodeOps.class), new Pods(), noReboot,
+        return new RollPorts(RollSettings.of(CoordinatorSettings.builder().drainTimeout(TIMEOUT).build()), Unused.of(NodeOps.class), new Pods(), noReboot,
                 fence, new ApiRetry(ticker, fence), ticker, Clock.systemUTC());
     }
 

@@ -120,7 +120,7 @@ class NodeDrainTest {
 
     private Drain drain(PodOps pods, Duration timeout) {
         Drain drain = new Drain();
-        CoordinatorSettings settings = Harness.fastSettings().withDrainTimeout(timeout);
+        CoordinatorSettings settings = Harness.fastSettings().toBuilder().drainTimeout(timeout).build();
         RollPorts ports = DrainPorts.of(settings, pods, Ticker.of(vertx));
         context.runOnContext(v -> {
             DrainRunner d = new DrainRunner(ports, "w1", () -> !drain.end.isDone(), drain.lines::add,

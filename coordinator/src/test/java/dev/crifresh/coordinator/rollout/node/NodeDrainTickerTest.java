@@ -61,7 +61,7 @@ class NodeDrainTickerTest {
     }
 
     private DrainRunner drain() {
-        RollPorts ports = DrainPorts.of(CoordinatorSettings.defaults().withDrainTimeout(TIMEOUT), new Pods(), ticker);
+        RollPorts ports = DrainPorts.of(CoordinatorSettings.builder().drainTimeout(TIMEOUT).build(), new Pods(), ticker);
         return new DrainRunner(ports, "w1", () -> end == null, lines::add, () -> end = "drained", why -> end = "failed: " + why);
     }
 

@@ -131,7 +131,7 @@ class NodeRunnerTest {
         NodeRunner roll = host.roll();
         roll.start();
         host.driverCalls.get(0).complete();
-        ticker.advance(host.settings.rebootTimeout().minusSeconds(1));
+        ticker.advance(host.settings.timeouts().reboot().minusSeconds(1));
         assertNull(roll.end());
         ticker.advance(Duration.ofSeconds(2));
         NodeEnd end = roll.end();
@@ -336,7 +336,7 @@ class NodeRunnerTest {
     }
 
     private final class Host implements RollHost, NodeGates, Fence {
-        final CoordinatorSettings settings = CoordinatorSettings.defaults().withRunId("run-t");
+        final CoordinatorSettings settings = CoordinatorSettings.builder().runId("run-t").build();
         final List<String> lines = new ArrayList<>();
         final List<EventReason> events = new ArrayList<>();
         final List<NodeRunner> finished = new ArrayList<>();
@@ -349,7 +349,7 @@ class NodeRunnerTest {
         int confirms;
 
         NodeRunner roll() {
-            RollPorts ports = new RollPorts(settings, nodes, new NoPods(), this::reboot, this, new ApiRetry(ticker, this), ticker,
+            RollPorts ports = new RollPorts(RollSettings.of(settings), nodes, new NoPods(), this::reboot, this, new ApiRetry(ticker, this), ticker,
                     Clock.systemUTC());
             return new NodeRunner(ports, this, NodeFacts.of(nodes.current), 1, 1, null);
         }

@@ -36,15 +36,15 @@ class RunPreflightTest {
         CoordinatorSettings d = CoordinatorSettings.defaults();
         return Stream.of(
                 Arguments.of("defaults: stop", d, true),
-                Arguments.of("--allow-no-attestations: go on", d.withAllowNoAttestations(true), false),
-                Arguments.of("--action none: nothing reboots", d.withAction(Action.NONE), false),
-                Arguments.of("--action auto: may reboot", d.withAction(Action.AUTO), true));
+                Arguments.of("--allow-no-attestations: go on", d.toBuilder().allowNoAttestations(true).build(), false),
+                Arguments.of("--action none: nothing reboots", d.toBuilder().action(Action.NONE).build(), false),
+                Arguments.of("--action auto: may reboot", d.toBuilder().action(Action.AUTO).build(), true));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("stops")
     void theWholeClusterStop(String name, CoordinatorSettings settings, boolean stops) {
-        assertEquals(stops, NoAttestations.unlessAllowed(settings, NONE_ATTESTED).isPresent(), name);
+        assertEquals(stops, NoAttestations.unlessAllowed(settings.limits(), NONE_ATTESTED).isPresent(), name);
     }
 
     static Stream<Arguments> apiAway() {
@@ -107,6 +107,6 @@ class RunPreflightTest {
 
     @Test
     void aStopIsJudgedOnTheFirstClassification() {
-        assertEquals(1, NoAttestations.unlessAllowed(CoordinatorSettings.defaults(), NONE_ATTESTED).orElseThrow().nodes());
+        assertEquals(1, NoAttestations.unlessAllowed(CoordinatorSettings.defaults().limits(), NONE_ATTESTED).orElseThrow().nodes());
     }
 }

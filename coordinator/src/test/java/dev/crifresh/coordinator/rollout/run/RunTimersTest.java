@@ -94,8 +94,8 @@ class RunTimersTest {
     }
 
     private LeaseKeeper keeper(Lock lock, Events events) {
-        CoordinatorSettings settings = CoordinatorSettings.defaults().withLeaseDuration(Duration.ofSeconds(10));
-        return new LeaseKeeper(ticker, lock, settings, text -> { }, events);
+        CoordinatorSettings settings = CoordinatorSettings.builder().leaseDuration(Duration.ofSeconds(10)).build();
+        return new LeaseKeeper(ticker, lock, settings.lease(), text -> { }, events);
     }
 
     @Test
