@@ -101,8 +101,12 @@ public final class RolloutCommand implements Callable<Integer>, UsageChecked {
     String selfPod;
 
     @Option(names = "--reboot-timeout", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
-            description = "How long a rebooted node may take to return Ready with a new boot id; also how long nothing may be able to start (default: ${DEFAULT-VALUE}).")
+            description = "How long a rebooted node may take to return Ready with a new boot id (default: ${DEFAULT-VALUE}).")
     Duration rebootTimeout;
+
+    @Option(names = "--stall-timeout", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
+            description = "How long the run may find no node able to start (budget used up by unavailable nodes, another control plane NotReady) before it stops, exit 3 (default: ${DEFAULT-VALUE}).")
+    Duration stallTimeout;
 
     @Option(names = "--attest-timeout", paramLabel = "DURATION", defaultValue = "5m", converter = DurationConverter.class,
             description = "How long a returned node (with --action none: a stale node) may take to attest fresh (default: ${DEFAULT-VALUE}).")
@@ -204,7 +208,7 @@ public final class RolloutCommand implements Callable<Integer>, UsageChecked {
                         .configTimeout(configTimeout)
                         .drainTimeout(drainTimeout)
                         .rebootTimeout(rebootTimeout)
-                        .stallTimeout(rebootTimeout)
+                        .stallTimeout(stallTimeout)
                         .attestTimeout(attestTimeout)
                         .lockTimeout(lockTimeout)
                         .leaseDuration(leaseDuration)

@@ -208,6 +208,7 @@ class CliTest {
         cases.put("mutually exclusive", args("plan", "--trust-secret", "a/b"));
         cases.put("--max-unavailable '0'", args("rollout", "--max-unavailable", "0"));
         cases.put("'10x' is not a duration", args("rollout", "--drain-timeout", "10x"));
+        cases.put("--stall-timeout must be a positive duration", args("rollout", "--stall-timeout", "0s"));
         cases.put("'kexec' is not reboot, none or auto", args("rollout", "--action", "kexec"));
         cases.put("--reboot-driver command needs --reboot-command", args("rollout", "--reboot-driver", "command"));
         cases.put("unbalanced", args("rollout", "--reboot-driver", "command", "--reboot-command", "ssh '{ip}"));
@@ -259,7 +260,7 @@ class CliTest {
         Cli help = Cli.run("rollout", "--help");
         assertEquals(0, help.exit());
         for (String flag : List.of("--max-unavailable", "--action", "--reboot-driver", "--reboot-command", "--talosconfig",
-                "--config-timeout", "--drain-timeout", "--reboot-timeout", "--attest-timeout", "--lock-timeout", "--namespace",
+                "--config-timeout", "--drain-timeout", "--reboot-timeout", "--stall-timeout", "--attest-timeout", "--lock-timeout", "--namespace",
                 "--pushgateway", "--trust-bundle", "--trust-secret", "--credential-secret", "--credential-file", "--registry",
                 "--node-selector", "--output", "--report", "--context", "--marker-annotation", "--pull-proof", "--pull-proof-image",
                 "--pull-proof-namespace", "--pull-proof-timeout", "--etcd-check", "--etcd-command", "--etcd-timeout",
