@@ -7,6 +7,7 @@ import dev.crifresh.coordinator.gate.block.PrometheusAlerts;
 import dev.crifresh.coordinator.gate.etcd.EtcdProbe;
 import dev.crifresh.coordinator.gate.pull.Fabric8ProbePods;
 import dev.crifresh.coordinator.gate.pull.PullProof;
+import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -32,13 +33,13 @@ public record GateWiring(GateSettings settings, EtcdProbe etcd, String prometheu
 
     public Gates build(Vertx vertx, Context context, KubernetesClient client, String runId, ProgressListener progress) {
         PullProof proof = settings.pullProof() == PullProofMode.OFF ? null
-                : new PullProof(vertx, new Fabric8ProbePods(context, client, settings.probeNamespace()),
+                : new PullProof(Ticker.of(vertx), new Fabric8ProbePods(context, client, settings.probeNamespace()),
                         settings.pullProofImage(), settings.pullProofTimeout(), runId);
         Blockers blockers = new Blockers(
                 prometheusUrl == null ? null : new PrometheusAlerts(vertx, prometheusUrl, PROMETHEUS_TIMEOUT),
                 alertPattern,
                 podSelector == null ? null : new Fabric8BlockerPods(context, client, podSelector));
-        return new Gates(vertx, context, settings, proof, settings.etcdCheck() == EtcdCheckMode.NONE ? null : etcd,
+        return new Gates(Ticker.of(vertx), context, settings, proof, settings.etcdCheck() == EtcdCheckMode.NONE ? null : etcd,
                 blockers, progress);
     }
 }

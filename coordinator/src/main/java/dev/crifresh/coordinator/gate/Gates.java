@@ -50,15 +50,10 @@ public final class Gates implements NodeGates {
     private final List<GateNote> notes = new CopyOnWriteArrayList<>();
 
     /**
+     * @param ticker    the gates' time and timers (a test's moves only when it says so)
      * @param pullProof null when {@code --pull-proof off}
      * @param etcd      null when {@code --etcd-check none}
      */
-    public Gates(Vertx vertx, Context context, GateSettings settings, PullProof pullProof, EtcdProbe etcd, Blockers blockers,
-            ProgressListener progress) {
-        this(Ticker.of(vertx), context, settings, pullProof, etcd, blockers, progress);
-    }
-
-    /** @param ticker the gates' time and timers (a test's moves only when it says so) */
     public Gates(Ticker ticker, Context context, GateSettings settings, PullProof pullProof, EtcdProbe etcd, Blockers blockers,
             ProgressListener progress) {
         this.ticker = ticker;
@@ -72,7 +67,7 @@ public final class Gates implements NodeGates {
 
     /** No gate at all. */
     public static Gates none(Vertx vertx, Context context) {
-        return new Gates(vertx, context, GateSettings.off(), null, null, null, ProgressListener.NONE);
+        return new Gates(Ticker.of(vertx), context, GateSettings.off(), null, null, null, ProgressListener.NONE);
     }
 
     public GateSettings settings() {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.coordinator.base.GateVerdict;
 import dev.crifresh.coordinator.gate.pull.Fabric8ProbePods;
 import dev.crifresh.coordinator.gate.pull.PullProof;
+import dev.crifresh.coordinator.time.Ticker;
 import dev.crifresh.mockapi.CrudApiServer;
 import dev.crifresh.mockapi.testing.Poll;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
@@ -55,7 +56,7 @@ class PullProofTest {
     }
 
     private PullProof proof(Duration timeout) {
-        return new PullProof(vertx, new Fabric8ProbePods(context, client, NS), IMAGE, timeout, "run-1234abcd");
+        return new PullProof(Ticker.of(vertx), new Fabric8ProbePods(context, client, NS), IMAGE, timeout, "run-1234abcd");
     }
 
     private <T> T onContext(Supplier<Future<T>> work) throws Exception {

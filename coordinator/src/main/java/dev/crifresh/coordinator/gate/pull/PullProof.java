@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -44,10 +43,6 @@ public final class PullProof {
     private final String runId;
     private final Set<String> live = new LinkedHashSet<>();
     private int created;
-
-    public PullProof(Vertx vertx, ProbePods pods, String image, Duration timeout, String runId) {
-        this(Ticker.of(vertx), pods, image, timeout, runId);
-    }
 
     public PullProof(Ticker ticker, ProbePods pods, String image, Duration timeout, String runId) {
         this.ticker = ticker;

@@ -103,8 +103,8 @@ public final class Rollout {
         this.silences = new RunSilences(run.options().silences(), o -> observer.accept(new RunEvent.Silence(o)));
         this.rolls = new RollingPhase(roll, sides, view, taints, () -> silences, observer, sides);
         this.nodes = new RunNodes(ticker, view, results, rolls, taints, config, observer, sides);
-        this.effects = new RunEffects(loop, config.action(), ticker, roll.retry(), roll.nodes(), view, informers, nodes, rolls,
-                results, observer, this::runPreflight, () -> gates, this::finish);
+        this.effects = new RunEffects(new RunEffects.Parts(loop, roll.retry(), roll.nodes(), view, informers, nodes, rolls, results),
+                config.action(), ticker, observer, this::runPreflight, () -> gates, this::finish);
     }
 
     /** Runs the rollout; call on the rollout's context. */

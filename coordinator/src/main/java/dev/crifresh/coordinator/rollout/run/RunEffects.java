@@ -40,19 +40,23 @@ final class RunEffects implements RunEffect.Handler {
     private final Runnable finish;
     private long observeStart;
 
-    RunEffects(RunLoop loop, Action action, Ticker ticker, ApiRetry retry, NodeOps nodeOps, NodeView view, RunInformers informers,
-               RunNodes nodes, RollingPhase rolls, RunResults results, Consumer<RunEvent> observer, Supplier<RunPreflight> preflight,
+    /** The run's parts the effects work on, built by {@link Rollout}. */
+    record Parts(RunLoop loop, ApiRetry retry, NodeOps nodeOps, NodeView view, RunInformers informers, RunNodes nodes,
+                 RollingPhase rolls, RunResults results) {
+    }
+
+    RunEffects(Parts parts, Action action, Ticker ticker, Consumer<RunEvent> observer, Supplier<RunPreflight> preflight,
                Supplier<Gates> gates, Runnable finish) {
-        this.loop = loop;
+        this.loop = parts.loop();
         this.action = action;
         this.ticker = ticker;
-        this.retry = retry;
-        this.nodeOps = nodeOps;
-        this.view = view;
-        this.informers = informers;
-        this.nodes = nodes;
-        this.rolls = rolls;
-        this.results = results;
+        this.retry = parts.retry();
+        this.nodeOps = parts.nodeOps();
+        this.view = parts.view();
+        this.informers = parts.informers();
+        this.nodes = parts.nodes();
+        this.rolls = parts.rolls();
+        this.results = parts.results();
         this.observer = observer;
         this.preflight = preflight;
         this.gates = gates;
