@@ -121,13 +121,10 @@ public final class HostReader {
         }
         Long pid = candidates.size() == 1 ? candidates.get(0).pid() : null;
         View view = viewFor(pid);
-        HostPaths paths = view.paths();
         Set<String> evidence = new LinkedHashSet<>();
         WatchGlobs.Expansion expansion = view.globs().expand();
-        FileReads fileReads = readFiles(paths, expansion, evidence);
-        List<WatchedFile> watched = fileReads.watched();
+        FileReads fileReads = readFiles(view.paths(), expansion, evidence);
         Map<String, String> texts = fileReads.texts();
-        List<String> undecodable = fileReads.undecodable();
 
         ContainerdImports.Closure closure = null;
         ContainerdSocket socket = null;
@@ -146,7 +143,7 @@ public final class HostReader {
             listener = resolved.address() == null ? ContainerdListener.unreadable(null, resolved.problem())
                     : UnixSocketTable.read(procRoot, pid, resolved.address());
         }
-        List<String> loadedUndecodable = undecodable.stream()
+        List<String> loadedUndecodable = fileReads.undecodable().stream()
                 .filter(u -> loaded.stream().anyMatch(p -> u.startsWith(p + ": "))).toList();
 
         List<WatchedDirectory> directories = stampDirectories(view, expansion, closure, evidence);
@@ -154,7 +151,7 @@ public final class HostReader {
         tracked = new Tracked(view, pid, Set.copyOf(evidence), hosts);
 
         String hostError = hostErrors.isEmpty() ? null : String.join("; ", hostErrors);
-        Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, watched,
+        Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, fileReads.watched(),
                 directories, closure == null ? List.of() : closure.unwatched(), observedAt,
                 mountProblems(pid, evidence), socket, null, listener);
         return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable, hosts);
