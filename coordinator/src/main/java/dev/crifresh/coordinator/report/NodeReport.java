@@ -27,10 +27,4 @@ public record NodeReport(
         boolean markerContradicts,
         String detail,
         String action) {
-
-    /** A line without a resolved action. */
-    public NodeReport(String name, Role role, NodeVerdict verdict, String reason, Decision decision, Outcome outcome,
-                      boolean markerSaysCurrent, boolean markerContradicts, String detail) {
-        this(name, role, verdict, reason, decision, outcome, markerSaysCurrent, markerContradicts, detail, null);
-    }
 }

@@ -21,13 +21,13 @@ class ReportTest {
     private static Report sample(StopReason stop, String error) {
         List<NodeReport> nodes = List.of(
                 new NodeReport("worker-a", Role.WORKER, NodeVerdict.FRESH, "ContainerdStartedAfterConfig", Decision.SKIP,
-                        Outcome.SKIPPED, true, false, "containerd loaded the current config"),
+                        Outcome.SKIPPED, true, false, "containerd loaded the current config", null),
                 new NodeReport("worker-b", Role.WORKER, NodeVerdict.STALE, "ConfigChangedAfterContainerdStart", Decision.REBOOT,
                         stop == StopReason.COMPLETED ? Outcome.REBOOTED : Outcome.FAILED, true, true, "rebooted | fine", "reboot"),
                 new NodeReport("cp-1", Role.CONTROL_PLANE, NodeVerdict.CONFIG_PENDING, "DesiredCredentialNotInConfig", Decision.WAIT,
                         Outcome.BECAME_FRESH, false, false, "the config now holds it", "wait-restart"),
                 new NodeReport("cp-2", Role.CONTROL_PLANE, NodeVerdict.UNKNOWN, "AttestationExpired", Decision.REBOOT,
-                        Outcome.NOT_ATTEMPTED, false, false, "attestation rejected"));
+                        Outcome.NOT_ATTEMPTED, false, false, "attestation rejected", null));
         return Report.of(stop == StopReason.COMPLETED ? Result.SUCCEEDED : Result.FAILED, nodes, List.of("worker-b"), stop, error);
     }
 
