@@ -36,6 +36,7 @@ import java.util.TreeMap;
  * ({@link Generation#TWO}, or {@link #read(List, boolean)}), the reading is the one every candidate generation
  * agrees on, and a shape they disagree on is a failure naming it.
  */
+@SuppressWarnings("checkstyle:filelength") // each containerd generation's merge beside the others, so that their differences read side by side
 public final class ContainerdReading {
     /** Which containerd reads the files: a generation exactly, or a family whose members must agree. */
     public enum Generation {

@@ -46,6 +46,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
+@SuppressWarnings("checkstyle:filelength") // the rules' tables of cases
 class EvidenceRulesTest {
     private static final RuleSettings TALOS = RuleSettings.defaults();
     private static final RuleSettings GENERIC = new RuleSettings(ms(50), false);
@@ -72,6 +73,7 @@ class EvidenceRulesTest {
         return new Row(name, given, settings, expected);
     }
 
+    @SuppressWarnings("checkstyle:methodlength") // a table of cases, one row per rule outcome
     static List<Row> rows() {
         return List.of(
                 row("ordinary Talos boot: containerd 2.95 s after the config", given(), CONTAINERD_STARTED_AFTER_CONFIG),
@@ -301,6 +303,7 @@ class EvidenceRulesTest {
 
     private static final String V2 = "## merged v2\n";
 
+    @SuppressWarnings("checkstyle:methodlength") // a table of cases, one sequence of evaluations each
     static List<Sequence> sequences() {
         return List.of(
                 sequence("an identical rewrite after a proven load stays fresh by content",

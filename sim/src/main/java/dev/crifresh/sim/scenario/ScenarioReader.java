@@ -28,6 +28,7 @@ import tools.jackson.dataformat.yaml.YAMLMapper;
  * negative durations (other than {@code configWrittenSecondsAfterBoot}), times after "now", duplicate
  * node names and malformed budgets are rejected with one line naming the field and the node.
  */
+@SuppressWarnings("checkstyle:filelength") // every field of a scenario file read and bounded in one place
 public final class ScenarioReader {
     public static final String DEFAULT_REGISTRY = "ghcr.io";
     public static final Credential DEFAULT_DESIRED = new Credential("deploy-bot", "token-v2");

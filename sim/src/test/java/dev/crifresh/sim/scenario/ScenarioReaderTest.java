@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+@SuppressWarnings("checkstyle:filelength") // one test per field a scenario file may hold
 class ScenarioReaderTest {
 
     static String resource(String name) throws IOException {
@@ -41,6 +42,7 @@ class ScenarioReaderTest {
         assertEquals(List.of(), s.alerts());
     }
 
+    @SuppressWarnings("checkstyle:methodlength") // one scenario file naming every field, and each field's value read back
     @Test
     void everyFieldIsRead() throws Exception {
         Scenario s = ScenarioReader.parse("""
