@@ -84,6 +84,7 @@ public record AgentSettings(
         Objects.requireNonNull(mounts, "mounts");
     }
 
+    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
     public AgentSettings(String nodeName, Path procRoot, Path hostRoot, List<String> watchGlobs,
                          ContainerdMatcher matcher, RuleSettings rules, Duration heartbeat, Duration validity,
                          Duration procPoll, Duration debounce, int metricsPort, String agentVersion) {
@@ -92,6 +93,7 @@ public record AgentSettings(
     }
 
     /** Without the runtime-status proof ({@code criSocket} null). */
+    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
     public AgentSettings(String nodeName, Path procRoot, Path hostRoot, List<String> watchGlobs,
                          ContainerdMatcher matcher, RuleSettings rules, Duration heartbeat, Duration validity,
                          Duration procPoll, Duration debounce, int metricsPort, String agentVersion,
@@ -101,6 +103,7 @@ public record AgentSettings(
     }
 
     /** Without the introspection check. */
+    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
     public AgentSettings(String nodeName, Path procRoot, Path hostRoot, List<String> watchGlobs,
                          ContainerdMatcher matcher, RuleSettings rules, Duration heartbeat, Duration validity,
                          Duration procPoll, Duration debounce, int metricsPort, String agentVersion,

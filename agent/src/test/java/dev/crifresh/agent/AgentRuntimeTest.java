@@ -53,6 +53,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The whole agent against fabric8's mock API server in CRUD mode (real HTTP, real watches). */
+@SuppressWarnings("checkstyle:filelength") // AgentRuntimeInClusterTest reruns every test here on its client: one class to extend
 class AgentRuntimeTest {
     private static final String NODE = "worker-1";
     private static final String BOOT_ID = "0b9d7f8e-1111-4222-8333-444455556666";

@@ -63,6 +63,7 @@ record ChartRun(ChartAgent agent, List<String> entrypoint, List<String> imageEnv
     }
 
     /** {@code ctr run} flags for this container, rootfs and id last; {@code args} replaces the pod's args when given. */
+    @SuppressWarnings("checkstyle:methodlength") // every pod-spec setting mapped to its ctr run flag, in one list
     List<Object> ctrArgs(Path rootfs, String id, List<String> args, boolean detach, Path log, String hostPidNamespace) {
         if (agent.runAsUser() != 0 || agent.runAsGroup() != 0) {
             // ctr run --rootfs starts uid 0 gid 0 and has no --user: a chart running another uid needs another runner

@@ -65,6 +65,7 @@ import tools.jackson.databind.node.ObjectNode;
  * (containerd's /proc entries, the 0600 registries part) without any privilege beyond uid 0, so the
  * chart does not have to grant capabilities an attacker in the pod could use.
  */
+@SuppressWarnings("checkstyle:filelength") // its @BeforeAll pushes the built images once for every nested run
 class ImageRunTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();

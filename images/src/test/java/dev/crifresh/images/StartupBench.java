@@ -55,6 +55,7 @@ public final class StartupBench {
     /** The mock API server logs every request at INFO; kept here so the setting is not collected with the logger. */
     private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
 
+    @SuppressWarnings("checkstyle:methodlength") // one benchmark measurement, set up, run and printed in order
     public static void main(String[] args) throws Exception {
         MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
         int runs = Integer.getInteger("startup.runs", 5);

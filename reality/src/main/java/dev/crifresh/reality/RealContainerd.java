@@ -60,13 +60,11 @@ public final class RealContainerd implements AutoCloseable {
         return start(node, generation, "containerd-" + System.nanoTime() + ".log", false);
     }
 
-    private static RealContainerd start(CriNode node, ContainerdGeneration generation, String logName,
-                                        boolean criReady) {
-        generation.missing().ifPresent(m -> {
-            throw new IllegalStateException("cannot start " + generation + ": " + m);
-        });
-        Path r = node.root();
-        Path host = node.hostRoot();
+    /**
+     * Prepares the node's root ({@code host}) like a host's and returns the shell script that mounts it and runs
+     * {@code generation}'s containerd in it.
+     */
+    private static String prepareScript(Path host, ContainerdGeneration generation) {
         linkLikeHost(host);
         List<String> mountBin = List.of();
         String exec = "exec chroot " + host + " containerd " + String.join(" ", TALOS_ARGS);
@@ -93,7 +91,16 @@ public final class RealContainerd implements AutoCloseable {
                 "mount --rbind /sys " + host.resolve("sys")));
         lines.addAll(mountBin);
         lines.add(exec);
-        String script = String.join("\n", lines);
+        return String.join("\n", lines);
+    }
+
+    private static RealContainerd start(CriNode node, ContainerdGeneration generation, String logName,
+                                        boolean criReady) {
+        generation.missing().ifPresent(m -> {
+            throw new IllegalStateException("cannot start " + generation + ": " + m);
+        });
+        Path r = node.root();
+        String script = prepareScript(node.hostRoot(), generation);
         Path log = r.resolve(logName);
         MachineLock.acquire();
         try {

@@ -267,6 +267,7 @@ class ConfigSemanticsRealityTest {
                 () -> judge(s, tmp.resolve("case" + Integer.toHexString(s.name().hashCode())))));
     }
 
+    @SuppressWarnings("checkstyle:methodlength") // one shape judged in order: the files written, the model's reading, the real containerd's
     private static void judge(Shape shape, Path dir) throws IOException {
         ContainerdGeneration generation = ContainerdGeneration.named(shape.generation());
         RealityGate.require(generation);

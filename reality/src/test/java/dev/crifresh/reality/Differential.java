@@ -74,6 +74,7 @@ final class Differential {
     }
 
     /** Judges the node of {@code seed}; every shape of it lands in {@code tally}. */
+    @SuppressWarnings("checkstyle:methodlength") // one seed judged in order: the node written, each reading, the real pulls, the comparison
     void judge(long seed, Tally tally) {
         List<String> hosts = registry.hosts();
         List<String> pulled = hosts.subList(0, hosts.size() - 1);

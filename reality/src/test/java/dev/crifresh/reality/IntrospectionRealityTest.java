@@ -43,6 +43,7 @@ import tools.jackson.databind.JsonNode;
  * replaced by a dead or garbage-speaking listener stands for a broken runtime (defended: never fresh). A process
  * answering as containerd with a forged pid needs root on the node (outside the model) and is not tried.
  */
+@SuppressWarnings("checkstyle:filelength") // the introspection check on each real containerd, with the fixtures that start them
 class IntrospectionRealityTest {
     private static final String REGISTRY = "registry.example:5000";
     private static final List<String> WATCH = CriNode.watchGlobs();

@@ -45,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Threat model: defended side — config shapes an operator's ordinary tools write (keys, deprecated tables,
  * {@code hosts.toml} written in place or renamed over); nothing here needs more than writing files.
  */
+@SuppressWarnings("checkstyle:filelength") // a table of config shapes pulled through the real containerd
 class PullPathRealityTest {
     private static final String GRPC = "plugins.\"io.containerd.grpc.v1.cri\"";
     private static final String IMAGES = "plugins.\"io.containerd.cri.v1.images\"";
@@ -162,6 +163,7 @@ class PullPathRealityTest {
                 .getBytes(StandardCharsets.UTF_8));
     }
 
+    @SuppressWarnings("checkstyle:methodlength") // a table of cases, one row per config shape pulled through
     private static Stream<Shape> shapes() {
         String h = "\"" + registry.host() + "\"";
         String configPath = "[REG]\n  config_path = \"" + HOSTS + "\"\n";

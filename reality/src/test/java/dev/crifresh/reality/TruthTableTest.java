@@ -53,6 +53,7 @@ import tools.jackson.databind.JsonNode;
  * operators' ordinary write paths and tools (in-place writes, renames, {@code touch -d}, overrides, restarts,
  * crashes, a second containerd, a directory swap, a bind mount); none needs more than that.
  */
+@SuppressWarnings("checkstyle:filelength") // the truth table of docs/reality.md, one row per case
 class TruthTableTest {
     static final String DEFENDED = "defended: operator tools";
     private static final AtomicInteger TOKENS = new AtomicInteger();

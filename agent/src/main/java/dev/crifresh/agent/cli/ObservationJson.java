@@ -128,7 +128,15 @@ final class ObservationJson {
             putIntrospection(cn, o.introspection());
             putListener(cn, o.listener());
         }
-        ObjectNode config = root.putObject("config");
+        putConfig(root.putObject("config"), o, e);
+        if (withRegistries) {
+            ObjectNode registries = root.putObject("registries");
+            a.registries().forEach(registries::put);
+        }
+        return JSON.writeValueAsString(root);
+    }
+
+    private static void putConfig(ObjectNode config, Observation o, Evaluation e) {
         config.put("digest", e.configDigest());
         ArrayNode files = config.putArray("files");
         for (WatchedFile f : o.files()) {
@@ -157,11 +165,6 @@ final class ObservationJson {
         }
         ArrayNode unwatched = config.putArray("unwatchedImports");
         o.unwatchedImports().forEach(unwatched::add);
-        if (withRegistries) {
-            ObjectNode registries = root.putObject("registries");
-            a.registries().forEach(registries::put);
-        }
-        return JSON.writeValueAsString(root);
     }
 
     private static void putInstant(ObjectNode node, String field, Instant value) {

@@ -121,13 +121,51 @@ public final class HostReader {
         }
         Long pid = candidates.size() == 1 ? candidates.get(0).pid() : null;
         View view = viewFor(pid);
-        HostPaths paths = view.paths();
         Set<String> evidence = new LinkedHashSet<>();
-        List<WatchedFile> watched = new ArrayList<>();
+        WatchGlobs.Expansion expansion = view.globs().expand();
+        FileReads fileReads = readFiles(view.paths(), expansion, evidence);
+        Map<String, String> texts = fileReads.texts();
+
+        ContainerdImports.Closure closure = null;
+        ContainerdSocket socket = null;
+        if (candidates.size() == 1
+                && matcher.match(candidates.get(0).cmdline()) instanceof ContainerdMatcher.Yes yes) {
+            closure = view.imports().resolve(yes.config(), texts);
+            socket = new ContainerdSocketReader(view.paths(), times).read(candidates.get(0).cmdline());
+        }
+        List<String> loaded = closure != null ? closure.loaded()
+                : texts.keySet().stream().filter(p -> p.endsWith(".toml")).toList();
+        List<ConfigDocument> toml = loaded.stream().filter(path -> texts.get(path) != null)
+                .map(path -> new ConfigDocument(path, texts.get(path))).toList();
+        ContainerdListener listener = null;
+        if (closure != null) {
+            ContainerdAddress.Resolved resolved = ContainerdAddress.of(candidates.get(0).cmdline(), toml);
+            listener = resolved.address() == null ? ContainerdListener.unreadable(null, resolved.problem())
+                    : UnixSocketTable.read(procRoot, pid, resolved.address());
+        }
+        List<String> loadedUndecodable = fileReads.undecodable().stream()
+                .filter(u -> loaded.stream().anyMatch(p -> u.startsWith(p + ": "))).toList();
+
+        List<WatchedDirectory> directories = stampDirectories(view, expansion, closure, evidence);
+        HostsDirectory hosts = new HostsDirectory(view.paths());
+        tracked = new Tracked(view, pid, Set.copyOf(evidence), hosts);
+
+        String hostError = hostErrors.isEmpty() ? null : String.join("; ", hostErrors);
+        Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, fileReads.watched(),
+                directories, closure == null ? List.of() : closure.unwatched(), observedAt,
+                mountProblems(pid, evidence), socket, null, listener);
+        return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable, hosts);
+    }
+
+    /** What reading the watched files gave: each file's stamp, its text (null when unreadable or not UTF-8). */
+    private record FileReads(List<WatchedFile> watched, Map<String, String> texts, List<String> undecodable) {
+    }
+
+    /** Reads every watched file, adding each one's real path and directories to {@code evidence}. */
+    private FileReads readFiles(HostPaths paths, WatchGlobs.Expansion expansion, Set<String> evidence) {
+        List<WatchedFile> watched = new ArrayList<>(expansion.unlistable());
         Map<String, String> texts = new LinkedHashMap<>();
         List<String> undecodable = new ArrayList<>();
-        WatchGlobs.Expansion expansion = view.globs().expand();
-        watched.addAll(expansion.unlistable());
         for (String path : expansion.paths()) {
             HostPaths.Resolved resolved = paths.resolve(path);
             evidence.add(resolved.realPath());
@@ -144,31 +182,15 @@ public final class HostReader {
             texts.put(path, text);
         }
         watched.sort(Comparator.comparing(WatchedFile::path));
+        return new FileReads(watched, texts, undecodable);
+    }
 
-        ContainerdImports.Closure closure = null;
-        ContainerdSocket socket = null;
-        if (candidates.size() == 1
-                && matcher.match(candidates.get(0).cmdline()) instanceof ContainerdMatcher.Yes yes) {
-            closure = view.imports().resolve(yes.config(), texts);
-            socket = new ContainerdSocketReader(view.paths(), times).read(candidates.get(0).cmdline());
-        }
-        List<ConfigDocument> toml = new ArrayList<>();
-        List<String> loaded = closure != null ? closure.loaded()
-                : texts.keySet().stream().filter(p -> p.endsWith(".toml")).toList();
-        for (String path : loaded) {
-            if (texts.get(path) != null) {
-                toml.add(new ConfigDocument(path, texts.get(path)));
-            }
-        }
-        ContainerdListener listener = null;
-        if (closure != null) {
-            ContainerdAddress.Resolved resolved = ContainerdAddress.of(candidates.get(0).cmdline(), toml);
-            listener = resolved.address() == null ? ContainerdListener.unreadable(null, resolved.problem())
-                    : UnixSocketTable.read(procRoot, pid, resolved.address());
-        }
-        List<String> loadedUndecodable = undecodable.stream()
-                .filter(u -> loaded.stream().anyMatch(p -> u.startsWith(p + ": "))).toList();
-
+    /**
+     * Stamps every directory of the watch globs, of the watched files and of containerd's imports, adding each one's
+     * real path and directories to {@code evidence}.
+     */
+    private List<WatchedDirectory> stampDirectories(View view, WatchGlobs.Expansion expansion,
+                                                    ContainerdImports.Closure closure, Set<String> evidence) {
         Set<String> dirs = new LinkedHashSet<>(view.globs().directories());
         expansion.paths().forEach(p -> dirs.add(HostPaths.parent(p)));
         if (closure != null) {
@@ -176,7 +198,7 @@ public final class HostReader {
         }
         List<WatchedDirectory> directories = new ArrayList<>();
         for (String dir : dirs) {
-            HostPaths.Resolved resolved = paths.resolve(dir);
+            HostPaths.Resolved resolved = view.paths().resolve(dir);
             evidence.add(resolved.realPath());
             evidence.addAll(resolved.directories());
             WatchedDirectory d = stampDirectory(view, dir);
@@ -185,14 +207,7 @@ public final class HostReader {
             }
         }
         directories.sort(Comparator.comparing(WatchedDirectory::path));
-        HostsDirectory hosts = new HostsDirectory(view.paths());
-        tracked = new Tracked(view, pid, Set.copyOf(evidence), hosts);
-
-        String hostError = hostErrors.isEmpty() ? null : String.join("; ", hostErrors);
-        Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, watched,
-                directories, closure == null ? List.of() : closure.unwatched(), observedAt,
-                mountProblems(pid, evidence), socket, null, listener);
-        return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable, hosts);
+        return directories;
     }
 
     /**

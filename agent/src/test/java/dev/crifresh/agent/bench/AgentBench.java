@@ -51,6 +51,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ol>
  * Run with {@code ./mvnw -B -o -Pbench -pl agent -am verify -DskipTests}.
  */
+@SuppressWarnings("checkstyle:filelength") // one benchmark program
 public final class AgentBench {
     private static final String NODE = "bench-node";
     private static final String BOOT_ID = "0b9d7f8e-1111-4222-8333-444455556666";
@@ -232,6 +233,7 @@ public final class AgentBench {
         return (Files.isDirectory(java) ? java.resolve("bin").resolve("java") : java).toString();
     }
 
+    @SuppressWarnings("checkstyle:methodlength") // one benchmark measurement, set up, run and printed in order
     static void idle(Vertx vertx, Path jar, int idleSeconds, List<String> jvmFlags) throws Exception {
         Path dir = Files.createTempDirectory("crifresh-bench-idle");
         String marker = "/tmp/crifresh-bench-" + UUID.randomUUID();
@@ -353,6 +355,7 @@ public final class AgentBench {
      * The images module's StartupBench measures the same thing in the real container; this one isolates the
      * JVM and the agent from containerd and runc, to compare flags and runtimes quickly.
      */
+    @SuppressWarnings("checkstyle:methodlength") // one benchmark measurement, set up, run and printed in order
     static void startup(Vertx vertx, Path jar, List<String> jvmFlags) throws Exception {
         int runs = Integer.getInteger("bench.startupRuns", 5);
         int cpuLimit = Integer.getInteger("bench.cpuLimit", 0);

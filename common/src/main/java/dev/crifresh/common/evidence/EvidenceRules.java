@@ -21,6 +21,7 @@ import java.util.stream.Collectors;
  * loaded for this containerd). The effective margin is the configured margin plus the error of the
  * boot-clock estimate, so an imprecise clock only ever makes the rules stricter.
  */
+@SuppressWarnings("checkstyle:filelength") // every rule of docs/design.md's table in one place: the one answer to why a node is stale
 public final class EvidenceRules {
     private static final BigInteger NANOS_PER_SECOND = BigInteger.valueOf(1_000_000_000L);
 

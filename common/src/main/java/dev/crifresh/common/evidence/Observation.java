@@ -53,6 +53,7 @@ public record Observation(
     }
 
     /** An observation without the serving check (rules then say {@link Reason#CONTAINERD_NOT_SERVING}). */
+    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
     public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
                        List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
                        Instant observedAt, List<String> mountProblems, ContainerdSocket containerdSocket,
@@ -62,6 +63,7 @@ public record Observation(
     }
 
     /** An observation without the introspection check. */
+    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
     public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
                        List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
                        Instant observedAt, List<String> mountProblems, ContainerdSocket containerdSocket) {
@@ -76,6 +78,7 @@ public record Observation(
     }
 
     /** An observation without a mount check or socket witness (simulated hosts and rule tests). */
+    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
     public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
                        List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
                        Instant observedAt) {
@@ -83,6 +86,7 @@ public record Observation(
     }
 
     /** An observation without the socket witness. */
+    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
     public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
                        List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
                        Instant observedAt, List<String> mountProblems) {

@@ -164,7 +164,19 @@ public final class ContainerdConfigFile {
                     + MAX_VERSION + ")");
         }
         List<String> imports = new ArrayList<>();
-        JsonNode importsNode = root.get("imports");
+        Failed badImports = readImports(root.get("imports"), imports);
+        if (badImports != null) {
+            return badImports;
+        }
+        try {
+            return parsed(root, version, imports);
+        } catch (InvalidRegistryConfig e) {
+            return new Failed(e.getMessage());
+        }
+    }
+
+    /** Adds the {@code imports} to {@code imports}; why they cannot be read, or null when they can. */
+    private static Failed readImports(JsonNode importsNode, List<String> imports) {
         if (importsNode != null && !importsNode.isMissingNode()) {
             if (!importsNode.isArray()) {
                 return new Failed("imports is not an array");
@@ -176,33 +188,34 @@ public final class ContainerdConfigFile {
                 imports.add(entry.stringValue());
             }
         }
-        try {
-            JsonNode plugins = CriRegistryConfig.table(root.get("plugins"), KeyPath.root("plugins"));
-            java.util.Map<String, PluginSection> sections = new java.util.TreeMap<>();
-            boolean runtimes = false;
-            boolean shortKeys = false;
-            if (plugins != null) {
-                for (String plugin : List.of(CRI_SHORT, CRI_V1_PLUGIN, IMAGES_PLUGIN)) {
-                    if (plugins.get(plugin) != null) {
-                        sections.put(plugin, section(plugins, plugin));
-                    }
-                }
-                for (String plugin : List.of(CRI_SHORT, CRI_V1_PLUGIN)) {
-                    JsonNode containerd = plugins.path(plugin).path("containerd");
-                    runtimes |= containerd.isObject() && containerd.get("runtimes") != null;
-                }
-                for (java.util.Map.Entry<String, JsonNode> e : plugins.properties()) {
-                    shortKeys |= !e.getKey().contains(".");
+        return null;
+    }
+
+    /** The file's plugin sections, once its version and imports are read. */
+    private static Parsed parsed(JsonNode root, int version, List<String> imports) throws InvalidRegistryConfig {
+        JsonNode plugins = CriRegistryConfig.table(root.get("plugins"), KeyPath.root("plugins"));
+        java.util.Map<String, PluginSection> sections = new java.util.TreeMap<>();
+        boolean runtimes = false;
+        boolean shortKeys = false;
+        if (plugins != null) {
+            for (String plugin : List.of(CRI_SHORT, CRI_V1_PLUGIN, IMAGES_PLUGIN)) {
+                if (plugins.get(plugin) != null) {
+                    sections.put(plugin, section(plugins, plugin));
                 }
             }
-            String own = version >= 3 ? IMAGES_PLUGIN : version == 2 ? CRI_V1_PLUGIN : null;
-            PluginSection mine = own == null ? PluginSection.ABSENT : sections.getOrDefault(own, PluginSection.ABSENT);
-            List<RegistryAuth> credentials = mine.auths().values().stream().map(HostAuth::auth)
-                    .sorted(java.util.Comparator.comparing(RegistryAuth::host)).toList();
-            return new Parsed(version, imports, mine.defined(), credentials, sections, runtimes, shortKeys);
-        } catch (InvalidRegistryConfig e) {
-            return new Failed(e.getMessage());
+            for (String plugin : List.of(CRI_SHORT, CRI_V1_PLUGIN)) {
+                JsonNode containerd = plugins.path(plugin).path("containerd");
+                runtimes |= containerd.isObject() && containerd.get("runtimes") != null;
+            }
+            for (java.util.Map.Entry<String, JsonNode> e : plugins.properties()) {
+                shortKeys |= !e.getKey().contains(".");
+            }
         }
+        String own = version >= 3 ? IMAGES_PLUGIN : version == 2 ? CRI_V1_PLUGIN : null;
+        PluginSection mine = own == null ? PluginSection.ABSENT : sections.getOrDefault(own, PluginSection.ABSENT);
+        List<RegistryAuth> credentials = mine.auths().values().stream().map(HostAuth::auth)
+                .sorted(java.util.Comparator.comparing(RegistryAuth::host)).toList();
+        return new Parsed(version, imports, mine.defined(), credentials, sections, runtimes, shortKeys);
     }
 
     private static PluginSection section(JsonNode plugins, String plugin) throws InvalidRegistryConfig {

@@ -94,28 +94,12 @@ final class HostsToml {
             throw new PullDoubt(where + " is not a TOML table");
         }
         keyCase(where, root, ROOT_FIELDS, "the top level");
-        List<String> ordered = new ArrayList<>();
-        for (String line : text.split("\n", -1)) {
-            Matcher m = HOST_TABLE.matcher(line);
-            if (m.matches()) {
-                String name = m.group(1) != null ? unescape(m.group(1)) : m.group(2) != null ? m.group(2) : m.group(3);
-                if (!ordered.contains(name)) {
-                    ordered.add(name);
-                }
-            }
-        }
+        List<String> ordered = hostTablesInOrder(text);
         JsonNode hostTable = root.get("host");
         if (layout == HostLayout.ONE && (hostTable == null || hostTable.isMissingNode())) {
             return new Ignored("it has no [host] table");
         }
-        Set<String> declared = new TreeSet<>();
-        if (hostTable != null && !hostTable.isMissingNode()) {
-            if (!hostTable.isObject()) {
-                throw new PullDoubt(where + ": host is not a table");
-            }
-            hostTable.properties().forEach(e -> declared.add(e.getKey()));
-        }
-        if (!declared.equals(new TreeSet<>(ordered))) {
+        if (!declaredHosts(where, hostTable).equals(new TreeSet<>(ordered))) {
             throw new PullDoubt(where + " declares hosts other than as [host.\"…\"] tables: containerd orders only"
                     + " those");
         }
@@ -140,19 +124,7 @@ final class HostsToml {
                 hosts.add(h);
             }
         }
-        JsonNode server = root.get("server");
-        String serverHost = defaultHost;
-        if (server != null && !server.isMissingNode()) {
-            if (!server.isString()) {
-                throw new PullDoubt(where + ": server is not a string");
-            }
-            if (!server.stringValue().isEmpty()) {
-                serverHost = GoUrls.serverHost(where, server.stringValue());
-                if (serverHost.isEmpty()) {
-                    serverHost = defaultHost;
-                }
-            }
-        }
+        String serverHost = serverHost(where, root.get("server"), defaultHost);
         Capabilities caps = capabilities(where, root, layout);
         if (caps.ignored() != null) {
             return new Ignored(caps.ignored());
@@ -162,6 +134,48 @@ final class HostsToml {
             hosts.add(serverHost);
         }
         return new Hosts(hosts, certificates);
+    }
+
+    /** The hosts of the {@code [host."…"]} table headers, in the file's order (containerd tries them in it). */
+    private static List<String> hostTablesInOrder(String text) {
+        List<String> ordered = new ArrayList<>();
+        for (String line : text.split("\n", -1)) {
+            Matcher m = HOST_TABLE.matcher(line);
+            if (m.matches()) {
+                String name = m.group(1) != null ? unescape(m.group(1)) : m.group(2) != null ? m.group(2) : m.group(3);
+                if (!ordered.contains(name)) {
+                    ordered.add(name);
+                }
+            }
+        }
+        return ordered;
+    }
+
+    /** The keys of the {@code host} table, however they were written. */
+    private static Set<String> declaredHosts(String where, JsonNode hostTable) throws PullDoubt {
+        Set<String> declared = new TreeSet<>();
+        if (hostTable != null && !hostTable.isMissingNode()) {
+            if (!hostTable.isObject()) {
+                throw new PullDoubt(where + ": host is not a table");
+            }
+            hostTable.properties().forEach(e -> declared.add(e.getKey()));
+        }
+        return declared;
+    }
+
+    /** The host of the {@code server} key, or {@code defaultHost} where it names none. */
+    private static String serverHost(String where, JsonNode server, String defaultHost) throws PullDoubt {
+        if (server == null || server.isMissingNode()) {
+            return defaultHost;
+        }
+        if (!server.isString()) {
+            throw new PullDoubt(where + ": server is not a string");
+        }
+        if (server.stringValue().isEmpty()) {
+            return defaultHost;
+        }
+        String serverHost = GoUrls.serverHost(where, server.stringValue());
+        return serverHost.isEmpty() ? defaultHost : serverHost;
     }
 
     /**

@@ -34,6 +34,7 @@ import java.util.regex.Pattern;
  * <p>A credential the files spell for a host that no pull from that host sends is a {@link Problem}: the node's
  * containerd holds exactly what the files say, so a reboot cannot fix it; the operator must.
  */
+@SuppressWarnings("checkstyle:filelength") // one walk of containerd's pull path; its steps share the reading's state
 public final class PullCredentials {
     /**
      * How a containerd generation finds and decodes {@code hosts.toml} (docs/design.md, "Which credential a pull

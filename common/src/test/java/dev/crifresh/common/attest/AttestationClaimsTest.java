@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 class AttestationClaimsTest {
     private static final AttestationClaims C = Claims.full(Verdict.FRESH);
 
+    @SuppressWarnings("checkstyle:parameternumber") // spells every field a with… may change, so each test shows the ones it keeps
     private static AttestationClaims claims(int v, String sub, String nodeUid, String bootId, Instant iat, Instant exp,
             Verdict verdict, String reason, Proof proof, String agent) {
         return new AttestationClaims(v, C.iss(), sub, nodeUid, bootId, iat, exp, verdict, reason, proof,

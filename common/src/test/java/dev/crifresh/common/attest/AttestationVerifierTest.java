@@ -94,6 +94,7 @@ class AttestationVerifierTest {
         return Arguments.of(name, token, node, now, failure);
     }
 
+    @SuppressWarnings("checkstyle:methodlength") // a table of cases, one row per token the verifier must judge
     static Stream<Arguments> matrix() {
         String good = sign(TRUSTED, FRESH);
         String[] g = parts(good);

@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * of a generation named exactly (2.1, 2.2, 2.3) must read what its binary holds, except where a case says it is in
  * doubt; the model of "some 2.x" (2.0 from source, 2.1, 2.2, 2.3 must agree) and Talos mode are columns of their own.
  */
+@SuppressWarnings("checkstyle:filelength") // a table of cases
 class ContainerdReadingTest {
     /** A file of a case: its {@code version} line (or none) and its body. */
     record File(Integer version, String body) {
@@ -131,6 +132,7 @@ class ContainerdReadingTest {
         return new File(version, body);
     }
 
+    @SuppressWarnings("checkstyle:methodlength") // a table of cases, one row per set of loaded files
     static Stream<Case> cases() {
         return Stream.of(
                 Case.of("Talos >= 1.9: version 3 root, version 3 import, images plugin",

@@ -30,6 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the mirror and header rows are the shapes of issue 36, which {@code PullPathRealityTest} runs on real
  * containerd with a real pull.
  */
+@SuppressWarnings("checkstyle:filelength") // a table of cases
 class PullCredentialsTest {
     private static final String H = "127.0.0.1:5000";
     private static final String ALIAS = "registry.alias:5000";
@@ -117,6 +118,7 @@ class PullCredentialsTest {
         return new Row(name, configs, auths, configPath, tree, Map.of(), null);
     }
 
+    @SuppressWarnings("checkstyle:methodlength") // a table of cases, one row per credential shape
     static Stream<Row> rows() {
         Tree none = Tree.of();
         return Stream.of(

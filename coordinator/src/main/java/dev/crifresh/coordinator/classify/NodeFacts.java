@@ -68,6 +68,7 @@ public record NodeFacts(
         taintKeys = taintKeys == null ? List.of() : List.copyOf(taintKeys);
     }
 
+    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
     public NodeFacts(String name, String uid, String resourceVersion, Role role, String bootId, boolean ready, boolean unschedulable,
                      List<String> internalIps, Map<String, String> annotations, AttestationCondition attestation, String osImage,
                      ReadyTimes kubelet) {
@@ -75,6 +76,7 @@ public record NodeFacts(
                 List.of());
     }
 
+    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
     public NodeFacts(String name, String uid, String resourceVersion, Role role, String bootId, boolean ready, boolean unschedulable,
                      List<String> internalIps, Map<String, String> annotations, AttestationCondition attestation, String osImage) {
         this(name, uid, resourceVersion, role, bootId, ready, unschedulable, internalIps, annotations, attestation, osImage, ReadyTimes.NONE);

@@ -100,32 +100,8 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
             c.put("source", cluster.source());
         }
         ArrayNode list = root.putArray("nodes");
-        for (NodeReport n : nodes) {
-            ObjectNode o = list.addObject();
-            o.put("name", n.name());
-            o.put("role", n.role().wire());
-            o.put("verdict", n.verdict().wire());
-            o.put("reason", n.reason());
-            o.put("decision", n.decision().wire());
-            if (n.action() == null) {
-                o.putNull("action");
-            } else {
-                o.put("action", n.action());
-            }
-            o.put("outcome", n.outcome().wire());
-            o.put("markerSaysCurrent", n.markerSaysCurrent());
-            o.put("markerContradicts", n.markerContradicts());
-            o.put("detail", n.detail());
-        }
-        ObjectNode s = root.putObject("summary");
-        s.put("nodes", summary.nodes());
-        s.put("fresh", summary.fresh());
-        s.put("stale", summary.stale());
-        s.put("configPending", summary.configPending());
-        s.put("unknown", summary.unknown());
-        s.put("rebooted", summary.rebooted());
-        s.put("skipped", summary.skipped());
-        s.put("failed", summary.failed());
+        nodes.forEach(n -> putNode(list.addObject(), n));
+        putSummary(root.putObject("summary"));
         ArrayNode order = root.putArray("rebootOrder");
         rebootOrder.forEach(order::add);
         if (placement != null) {
@@ -162,5 +138,33 @@ public record Report(Result result, List<NodeReport> nodes, Summary summary, Lis
             root.put("error", error);
         }
         return JSON.writeValueAsString(root) + "\n";
+    }
+
+    private static void putNode(ObjectNode o, NodeReport n) {
+        o.put("name", n.name());
+        o.put("role", n.role().wire());
+        o.put("verdict", n.verdict().wire());
+        o.put("reason", n.reason());
+        o.put("decision", n.decision().wire());
+        if (n.action() == null) {
+            o.putNull("action");
+        } else {
+            o.put("action", n.action());
+        }
+        o.put("outcome", n.outcome().wire());
+        o.put("markerSaysCurrent", n.markerSaysCurrent());
+        o.put("markerContradicts", n.markerContradicts());
+        o.put("detail", n.detail());
+    }
+
+    private void putSummary(ObjectNode s) {
+        s.put("nodes", summary.nodes());
+        s.put("fresh", summary.fresh());
+        s.put("stale", summary.stale());
+        s.put("configPending", summary.configPending());
+        s.put("unknown", summary.unknown());
+        s.put("rebooted", summary.rebooted());
+        s.put("skipped", summary.skipped());
+        s.put("failed", summary.failed());
     }
 }

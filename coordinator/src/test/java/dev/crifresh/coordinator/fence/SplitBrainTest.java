@@ -93,6 +93,7 @@ class SplitBrainTest {
                 .lockTimeout(WAIT).drainTimeout(WAIT).rebootTimeout(Duration.ofSeconds(15)).stallTimeout(Duration.ofSeconds(15)).build();
     }
 
+    @SuppressWarnings("checkstyle:methodlength") // one split-brain run in order: the cluster, the fault, then every check on what both runs did
     private void once(Harness h, Fault fault, int rep) throws Exception {
         boolean controlPlanesOnly = fault == Fault.CONTROL_PLANE_NOT_READY;
         if (!controlPlanesOnly) {

@@ -46,6 +46,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the driver received and on the report — never on log text. Durations are scaled where the row says so; the
  * retries, the fence and the informers under test are the coordinator's own.
  */
+@SuppressWarnings("checkstyle:filelength") // the API fault table of docs/reliability.md
 class CoordinatorApiFaultSuiteTest {
     interface Body {
         /** Runs the case, asserts, and returns what happened in words. */

@@ -52,6 +52,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Abandonment ("SIGKILL") cases stop the coordinator dead with a {@link FreezePoint} right after a
  * step, kill it (its Lease left to expire), then start a second coordinator on the same API state.
  */
+@SuppressWarnings("checkstyle:filelength") // the fault table of docs/reliability.md
 class CoordinatorFaultSuiteTest {
     interface Body {
         /** Runs the case, asserts, and returns what happened in words. */
@@ -86,6 +87,7 @@ class CoordinatorFaultSuiteTest {
         return FaultTable.selected(allCases(), Case::id);
     }
 
+    @SuppressWarnings("checkstyle:methodlength") // the fault table, one row per case of docs/reliability.md
     static Stream<Case> allCases() {
         return Stream.of(
                 new Case("A1", "coordinator killed", "after the ownership+cordon patch (one patch)", NO,

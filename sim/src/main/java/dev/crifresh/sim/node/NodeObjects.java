@@ -118,42 +118,66 @@ public final class NodeObjects {
     public static List<Pod> pods(NodeSpec spec, String nodeUid) {
         List<Pod> pods = new ArrayList<>();
         for (int i = 0; i < spec.pods(); i++) {
-            pods.add(new PodBuilder()
-                    .withNewMetadata().withName(appPodName(spec.name(), i)).withNamespace(APP_NAMESPACE)
-                    .addToLabels("app", "web")
-                    .addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet").withName("web-7d9f8b6c5d")
-                    .withUid("rs-web-7d9f8b6c5d").withController(true).endOwnerReference()
-                    .endMetadata()
-                    .withNewSpec().withNodeName(spec.name())
-                    .addNewContainer().withName("web").withImage("ghcr.io/example/web:1.4.2").endContainer().endSpec()
-                    .withNewStatus().withPhase("Running").endStatus()
-                    .build());
+            pods.add(appPod(spec, i));
         }
         for (int i = 0; i < spec.barePods(); i++) {
-            // created straight with a nodeName, as `kubectl run` or a hand-written manifest does: no controller
-            pods.add(new PodBuilder()
-                    .withNewMetadata().withName(barePodName(spec.name(), i)).withNamespace(APP_NAMESPACE)
-                    .addToLabels("app", "debug").endMetadata()
-                    .withNewSpec().withNodeName(spec.name())
-                    .addNewContainer().withName("shell").withImage("ghcr.io/example/toolbox:1.0").endContainer().endSpec()
-                    .withNewStatus().withPhase("Running").endStatus()
-                    .build());
+            pods.add(barePod(spec, i));
         }
         for (int i = 0; i < spec.emptyDirPods(); i++) {
-            pods.add(new PodBuilder()
-                    .withNewMetadata().withName(scratchPodName(spec.name(), i)).withNamespace(APP_NAMESPACE)
-                    .addToLabels("app", "cache")
-                    .addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet").withName("cache-5c6d7e8f9a")
-                    .withUid("rs-cache-5c6d7e8f9a").withController(true).endOwnerReference()
-                    .endMetadata()
-                    .withNewSpec().withNodeName(spec.name())
-                    .addNewContainer().withName("cache").withImage("ghcr.io/example/cache:3.1")
-                    .addNewVolumeMount().withName("scratch").withMountPath("/var/cache/app").endVolumeMount().endContainer()
-                    .addNewVolume().withName("scratch").withNewEmptyDir().endEmptyDir().endVolume().endSpec()
-                    .withNewStatus().withPhase("Running").endStatus()
-                    .build());
+            pods.add(scratchPod(spec, i));
         }
-        pods.add(new PodBuilder()
+        pods.add(daemonSetPod(spec));
+        if (spec.role() == Role.CONTROL_PLANE) {
+            pods.add(mirrorPod(spec, nodeUid));
+        }
+        return pods;
+    }
+
+    /** An application pod owned by a ReplicaSet. */
+    private static Pod appPod(NodeSpec spec, int i) {
+        return new PodBuilder()
+                .withNewMetadata().withName(appPodName(spec.name(), i)).withNamespace(APP_NAMESPACE)
+                .addToLabels("app", "web")
+                .addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet").withName("web-7d9f8b6c5d")
+                .withUid("rs-web-7d9f8b6c5d").withController(true).endOwnerReference()
+                .endMetadata()
+                .withNewSpec().withNodeName(spec.name())
+                .addNewContainer().withName("web").withImage("ghcr.io/example/web:1.4.2").endContainer().endSpec()
+                .withNewStatus().withPhase("Running").endStatus()
+                .build();
+    }
+
+    /** A pod without an owner. */
+    private static Pod barePod(NodeSpec spec, int i) {
+        // created straight with a nodeName, as `kubectl run` or a hand-written manifest does: no controller
+        return new PodBuilder()
+                .withNewMetadata().withName(barePodName(spec.name(), i)).withNamespace(APP_NAMESPACE)
+                .addToLabels("app", "debug").endMetadata()
+                .withNewSpec().withNodeName(spec.name())
+                .addNewContainer().withName("shell").withImage("ghcr.io/example/toolbox:1.0").endContainer().endSpec()
+                .withNewStatus().withPhase("Running").endStatus()
+                .build();
+    }
+
+    /** A ReplicaSet's pod with an emptyDir volume. */
+    private static Pod scratchPod(NodeSpec spec, int i) {
+        return new PodBuilder()
+                .withNewMetadata().withName(scratchPodName(spec.name(), i)).withNamespace(APP_NAMESPACE)
+                .addToLabels("app", "cache")
+                .addNewOwnerReference().withApiVersion("apps/v1").withKind("ReplicaSet").withName("cache-5c6d7e8f9a")
+                .withUid("rs-cache-5c6d7e8f9a").withController(true).endOwnerReference()
+                .endMetadata()
+                .withNewSpec().withNodeName(spec.name())
+                .addNewContainer().withName("cache").withImage("ghcr.io/example/cache:3.1")
+                .addNewVolumeMount().withName("scratch").withMountPath("/var/cache/app").endVolumeMount().endContainer()
+                .addNewVolume().withName("scratch").withNewEmptyDir().endEmptyDir().endVolume().endSpec()
+                .withNewStatus().withPhase("Running").endStatus()
+                .build();
+    }
+
+    /** The node's DaemonSet pod. */
+    private static Pod daemonSetPod(NodeSpec spec) {
+        return new PodBuilder()
                 .withNewMetadata().withName("kube-flannel-" + spec.name()).withNamespace(SYSTEM_NAMESPACE)
                 .addToLabels("app", "flannel")
                 .addNewOwnerReference().withApiVersion("apps/v1").withKind("DaemonSet").withName("kube-flannel")
@@ -163,22 +187,23 @@ public final class NodeObjects {
                 .addNewContainer().withName("kube-flannel").withImage("ghcr.io/siderolabs/flannel:v0.27.4").endContainer()
                 .endSpec()
                 .withNewStatus().withPhase("Running").endStatus()
-                .build());
-        if (spec.role() == Role.CONTROL_PLANE) {
-            pods.add(new PodBuilder()
-                    .withNewMetadata().withName("kube-apiserver-" + spec.name()).withNamespace(SYSTEM_NAMESPACE)
-                    .addToAnnotations("kubernetes.io/config.mirror", "5b1f0c5a2e3d4c6b8a9f0e1d2c3b4a59")
-                    .addToAnnotations("kubernetes.io/config.source", "file")
-                    .addNewOwnerReference().withApiVersion("v1").withKind("Node").withName(spec.name())
-                    .withUid(nodeUid).withController(true).endOwnerReference()
-                    .endMetadata()
-                    .withNewSpec().withNodeName(spec.name())
-                    .addNewContainer().withName("kube-apiserver").withImage("registry.k8s.io/kube-apiserver:v1.34.1")
-                    .endContainer().endSpec()
-                    .withNewStatus().withPhase("Running").endStatus()
-                    .build());
-        }
-        return pods;
+                .build();
+    }
+
+    /** A control-plane node's static (mirror) pod. */
+    private static Pod mirrorPod(NodeSpec spec, String nodeUid) {
+        return new PodBuilder()
+                .withNewMetadata().withName("kube-apiserver-" + spec.name()).withNamespace(SYSTEM_NAMESPACE)
+                .addToAnnotations("kubernetes.io/config.mirror", "5b1f0c5a2e3d4c6b8a9f0e1d2c3b4a59")
+                .addToAnnotations("kubernetes.io/config.source", "file")
+                .addNewOwnerReference().withApiVersion("v1").withKind("Node").withName(spec.name())
+                .withUid(nodeUid).withController(true).endOwnerReference()
+                .endMetadata()
+                .withNewSpec().withNodeName(spec.name())
+                .addNewContainer().withName("kube-apiserver").withImage("registry.k8s.io/kube-apiserver:v1.34.1")
+                .endContainer().endSpec()
+                .withNewStatus().withPhase("Running").endStatus()
+                .build();
     }
 
     /** Where batch-job pods run. */

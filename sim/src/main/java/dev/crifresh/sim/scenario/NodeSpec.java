@@ -63,6 +63,7 @@ public record NodeSpec(
     }
 
     /** Without bare or emptyDir pods, taints or a deletion. */
+    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
     public NodeSpec(String name, Role role, Duration bootedAgo, Duration containerdStartedAfterBoot,
             Duration configWrittenAfterBoot, CredentialChoice credential, ConfigUpdate configUpdate, Marker marker,
             AgentMode agent, boolean ready, boolean cordoned, RebootBehaviour reboot, int pods, EtcdMember etcd,
@@ -74,6 +75,7 @@ public record NodeSpec(
     }
 
     /** A node with an always-correct clock on the default Talos version. */
+    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
     public NodeSpec(String name, Role role, Duration bootedAgo, Duration containerdStartedAfterBoot,
             Duration configWrittenAfterBoot, CredentialChoice credential, ConfigUpdate configUpdate, Marker marker,
             AgentMode agent, boolean ready, boolean cordoned, RebootBehaviour reboot, int pods, EtcdMember etcd,

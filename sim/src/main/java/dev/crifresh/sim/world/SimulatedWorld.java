@@ -68,6 +68,7 @@ import java.util.function.Consumer;
  * and starts (one pod thread) run beside it, so that a
  * simulated fact (a pod gone, a node back) never waits for unrelated work on other nodes. Everything blocking; call it from a plain thread, never a Vert.x event loop.
  */
+@SuppressWarnings("checkstyle:filelength") // the simulated platform: the one owner of its nodes, threads and events
 public final class SimulatedWorld implements AutoCloseable {
     /** Kubelet status heartbeat period. */
     static final Duration HEARTBEAT = Duration.ofSeconds(5);

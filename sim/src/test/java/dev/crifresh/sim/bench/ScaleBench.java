@@ -74,6 +74,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code bench.podTerminationMillis} (50), {@code bench.agents} ({@code oneshot} | {@code real}),
  * {@code bench.rounds} (1), {@code bench.jfr} (a folder: record each case with JFR and print its top costs).
  */
+@SuppressWarnings("checkstyle:filelength") // one benchmark program
 public final class ScaleBench {
     static final String COORDINATOR = "coordinator-";
     static final String SIMULATION = "sim-";
@@ -128,6 +129,7 @@ public final class ScaleBench {
         System.exit(0);
     }
 
+    @SuppressWarnings("checkstyle:methodlength") // one benchmark measurement, set up, run and printed in order
     private static Row run(Case c, double staleFraction, int controlPlanes, Duration reboot, int pods,
             Duration termination, boolean real, Path recording) throws Exception {
         Scenario scenario = scenario(c, staleFraction, controlPlanes, reboot, pods, termination);

@@ -38,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * goes to {@code target/try-it-locally.txt}: the source for updating the doc. Skipped only when no kubectl
  * can be found, and then not under {@code CI=true}, where it fails.
  */
+@SuppressWarnings("checkstyle:filelength") // the walkthrough of docs/operations.md, step by step
 class TryItLocallyIT {
     private static final Path REPO = Path.of("").toAbsolutePath().getParent();
     private static final Path DOC = REPO.resolve("docs/operations.md");

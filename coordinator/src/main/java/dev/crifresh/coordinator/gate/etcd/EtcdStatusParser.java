@@ -48,18 +48,13 @@ public final class EtcdStatusParser {
         if (rows.isEmpty()) {
             return EtcdHealth.problem("talosctl etcd status printed no status table");
         }
-        Map<String, Map<String, String>> byNode = new LinkedHashMap<>();
-        for (Map<String, String> row : rows) {
-            String member = row.getOrDefault("MEMBER", "");
-            String leader = row.getOrDefault("LEADER", "");
-            String learner = row.getOrDefault("LEARNER", "");
-            if (!MEMBER_ID.matcher(member).matches() || !MEMBER_ID.matcher(leader).matches()
-                    || !(learner.equals("true") || learner.equals("false")) || !row.containsKey("ERRORS")) {
-                return EtcdHealth.problem("cannot read a line of talosctl etcd status (node " + row.getOrDefault("NODE", "?")
-                        + "): member '" + member + "', leader '" + leader + "', learner '" + learner + "'");
-            }
-            byNode.put(row.get("NODE"), row);
+        Optional<String> unreadable = rows.stream().map(EtcdStatusParser::unreadableStatus)
+                .flatMap(Optional::stream).findFirst();
+        if (unreadable.isPresent()) {
+            return EtcdHealth.problem(unreadable.get());
         }
+        Map<String, Map<String, String>> byNode = new LinkedHashMap<>();
+        rows.forEach(row -> byNode.put(row.get("NODE"), row));
         Set<String> memberIds = new LinkedHashSet<>();
         Set<String> leaders = new LinkedHashSet<>();
         for (ControlPlane cp : controlPlanes) {
@@ -91,14 +86,36 @@ public final class EtcdStatusParser {
         if (membership.isPresent()) {
             return EtcdHealth.problem(membership.get());
         }
+        Optional<String> alarm = raisedAlarm(controlPlanes, alarms);
+        if (alarm.isPresent()) {
+            return EtcdHealth.problem(alarm.get());
+        }
+        return EtcdHealth.ok("etcd healthy: " + memberIds.size() + (memberIds.size() == 1 ? " member" : " members") + ", leader " + leader + ", no alarms");
+    }
+
+    /** Why one line of {@code talosctl etcd status} cannot be read; empty when it can. */
+    private static Optional<String> unreadableStatus(Map<String, String> row) {
+        String member = row.getOrDefault("MEMBER", "");
+        String leader = row.getOrDefault("LEADER", "");
+        String learner = row.getOrDefault("LEARNER", "");
+        if (!MEMBER_ID.matcher(member).matches() || !MEMBER_ID.matcher(leader).matches()
+                || !(learner.equals("true") || learner.equals("false")) || !row.containsKey("ERRORS")) {
+            return Optional.of("cannot read a line of talosctl etcd status (node " + row.getOrDefault("NODE", "?")
+                    + "): member '" + member + "', leader '" + leader + "', learner '" + learner + "'");
+        }
+        return Optional.empty();
+    }
+
+    /** The first alarm {@code talosctl etcd alarm list} reports; empty when none. */
+    private static Optional<String> raisedAlarm(List<ControlPlane> controlPlanes, CommandOutput alarms) {
         for (Map<String, String> alarm : TalosctlTable.parse(alarms.stdout(), "NODE")) {
             String kind = alarm.getOrDefault("ALARM", "");
             if (!kind.isEmpty() && !kind.equals("NONE")) {
-                return EtcdHealth.problem("etcd alarm " + kind + " on member " + alarm.getOrDefault("MEMBER", "?")
+                return Optional.of("etcd alarm " + kind + " on member " + alarm.getOrDefault("MEMBER", "?")
                         + " (reported by " + nodeLabel(alarm.getOrDefault("NODE", "?"), controlPlanes) + ")");
             }
         }
-        return EtcdHealth.ok("etcd healthy: " + memberIds.size() + (memberIds.size() == 1 ? " member" : " members") + ", leader " + leader + ", no alarms");
+        return Optional.empty();
     }
 
     private static Optional<String> membership(List<ControlPlane> controlPlanes, CommandOutput members) {
