@@ -88,30 +88,7 @@ public final class ConfigFileReader {
             for (int i = 1; i < MAX_READS; i++) {
                 Attempt current = readOnce(onHost, times);
                 if (current.agreesWith(previous)) {
-                    Instant changedAt = current.mtime();
-                    String changedBy = "mtime";
-                    if (current.ctime().isAfter(changedAt)) {
-                        changedAt = current.ctime();
-                        changedBy = "ctime";
-                    }
-                    for (Link link : symlinks) {
-                        Instant linkCtime = times.ctime(link.onHost());
-                        if (linkCtime.isAfter(changedAt)) {
-                            changedAt = linkCtime;
-                            changedBy = "ctime of symlink " + link.nodePath();
-                        }
-                    }
-                    if (times.stampsDirectories()) {
-                        for (Link dir : directories) {
-                            Instant dirCtime = times.ctime(dir.onHost());
-                            if (dirCtime.isAfter(changedAt)) {
-                                changedAt = dirCtime;
-                                changedBy = "ctime of directory " + dir.nodePath();
-                            }
-                        }
-                    }
-                    return new FileRead(WatchedFile.readable(nodePath, current.mtime(), changedAt, changedBy,
-                            current.size(), current.sha256()), current.content());
+                    return readable(nodePath, current, symlinks, directories, times);
                 }
                 previous = current;
                 pause(i);
@@ -124,6 +101,35 @@ public final class ConfigFileReader {
         } catch (IOException e) {
             return unreadable(nodePath, IoErrors.describe(e));
         }
+    }
+
+    /** A settled read, stamped with the newest of its mtime, its ctime and the ctimes of the links and directories. */
+    private static FileRead readable(String nodePath, Attempt current, List<Link> symlinks, List<Link> directories,
+                                     ChangeTimes times) throws IOException {
+        Instant changedAt = current.mtime();
+        String changedBy = "mtime";
+        if (current.ctime().isAfter(changedAt)) {
+            changedAt = current.ctime();
+            changedBy = "ctime";
+        }
+        for (Link link : symlinks) {
+            Instant linkCtime = times.ctime(link.onHost());
+            if (linkCtime.isAfter(changedAt)) {
+                changedAt = linkCtime;
+                changedBy = "ctime of symlink " + link.nodePath();
+            }
+        }
+        if (times.stampsDirectories()) {
+            for (Link dir : directories) {
+                Instant dirCtime = times.ctime(dir.onHost());
+                if (dirCtime.isAfter(changedAt)) {
+                    changedAt = dirCtime;
+                    changedBy = "ctime of directory " + dir.nodePath();
+                }
+            }
+        }
+        return new FileRead(WatchedFile.readable(nodePath, current.mtime(), changedAt, changedBy,
+                current.size(), current.sha256()), current.content());
     }
 
     private Attempt readOnce(Path file, ChangeTimes times) throws IOException {
