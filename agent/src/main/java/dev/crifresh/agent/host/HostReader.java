@@ -126,6 +126,7 @@ public final class HostReader {
         List<WatchedFile> watched = new ArrayList<>();
         Map<String, String> texts = new LinkedHashMap<>();
         List<String> undecodable = new ArrayList<>();
+        List<String> torn = new ArrayList<>();
         WatchGlobs.Expansion expansion = view.globs().expand();
         watched.addAll(expansion.unlistable());
         for (String path : expansion.paths()) {
@@ -134,6 +135,9 @@ public final class HostReader {
             evidence.addAll(resolved.directories());
             ConfigFileReader.FileRead read = files.read(paths, resolved, times);
             watched.add(read.file());
+            if (read.torn()) {
+                torn.add(path);
+            }
             String text = null;
             if (read.content() != null) {
                 text = StrictUtf8.decode(read.content()).orElse(null);
@@ -192,7 +196,7 @@ public final class HostReader {
         Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, watched,
                 directories, closure == null ? List.of() : closure.unwatched(), observedAt,
                 mountProblems(pid, evidence), socket, null, listener);
-        return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable, hosts);
+        return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable, hosts, torn);
     }
 
     /**
