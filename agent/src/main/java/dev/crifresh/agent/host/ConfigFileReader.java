@@ -15,19 +15,29 @@ import java.util.Optional;
 
 /**
  * Reads one watched file: wall-clock mtime, ctime, size, SHA-256 and the bytes. Writers truncate and write in
- * place, so a single read may catch a half-written file: the file is read until two consecutive reads
- * agree on mtime, size and content, each read also checking that the attributes did not move while
- * the bytes were read.
+ * place, so a single read may catch a half-written file: the file is read back to back, at most
+ * {@link #READS} times, until two consecutive reads agree on mtime, ctime, size and content, each read also
+ * checking that the attributes did not move while the bytes were read. A file that never agrees is
+ * {@linkplain FileRead#torn() torn}: unreadable (a doubt, never fresh), and worth reading again a little later,
+ * which is the caller's to schedule (the agent's loop re-evaluates on its timer; nothing here sleeps).
  */
 public final class ConfigFileReader {
     public static final long DEFAULT_MAX_BYTES = 1024 * 1024;
-    static final int MAX_READS = 8;
-    private static final long PAUSE_MILLIS = 5;
+    /** Back-to-back reads of one file within one read of the node. */
+    static final int READS = 3;
 
     private final long maxBytes;
 
-    /** One file as read: the evidence, and the bytes when readable (kept in memory for registry parsing only). */
-    public record FileRead(WatchedFile file, byte[] content) {
+    /**
+     * One file as read: the evidence, and the bytes when readable (kept in memory for registry parsing only).
+     *
+     * @param torn the file kept changing while it was read (it is unreadable): read it again a little later
+     */
+    public record FileRead(WatchedFile file, byte[] content, boolean torn) {
+        FileRead(WatchedFile file, byte[] content) {
+            this(file, content, false);
+        }
+
         public Optional<byte[]> bytes() {
             return Optional.ofNullable(content);
         }
@@ -85,38 +95,14 @@ public final class ConfigFileReader {
                          ChangeTimes times) {
         try {
             Attempt previous = readOnce(onHost, times);
-            for (int i = 1; i < MAX_READS; i++) {
+            for (int i = 1; i < READS; i++) {
                 Attempt current = readOnce(onHost, times);
                 if (current.agreesWith(previous)) {
-                    Instant changedAt = current.mtime();
-                    String changedBy = "mtime";
-                    if (current.ctime().isAfter(changedAt)) {
-                        changedAt = current.ctime();
-                        changedBy = "ctime";
-                    }
-                    for (Link link : symlinks) {
-                        Instant linkCtime = times.ctime(link.onHost());
-                        if (linkCtime.isAfter(changedAt)) {
-                            changedAt = linkCtime;
-                            changedBy = "ctime of symlink " + link.nodePath();
-                        }
-                    }
-                    if (times.stampsDirectories()) {
-                        for (Link dir : directories) {
-                            Instant dirCtime = times.ctime(dir.onHost());
-                            if (dirCtime.isAfter(changedAt)) {
-                                changedAt = dirCtime;
-                                changedBy = "ctime of directory " + dir.nodePath();
-                            }
-                        }
-                    }
-                    return new FileRead(WatchedFile.readable(nodePath, current.mtime(), changedAt, changedBy,
-                            current.size(), current.sha256()), current.content());
+                    return readable(nodePath, current, symlinks, directories, times);
                 }
                 previous = current;
-                pause(i);
             }
-            return unreadable(nodePath, "kept changing during " + MAX_READS + " reads");
+            return new FileRead(WatchedFile.unreadable(nodePath, "kept changing during " + READS + " reads"), null, true);
         } catch (TooLarge e) {
             return unreadable(nodePath, "larger than " + maxBytes + " bytes");
         } catch (NotRegular e) {
@@ -124,6 +110,35 @@ public final class ConfigFileReader {
         } catch (IOException e) {
             return unreadable(nodePath, IoErrors.describe(e));
         }
+    }
+
+    /** A settled read, stamped with the newest of its mtime, its ctime and the ctimes of the links and directories. */
+    private static FileRead readable(String nodePath, Attempt current, List<Link> symlinks, List<Link> directories,
+                                     ChangeTimes times) throws IOException {
+        Instant changedAt = current.mtime();
+        String changedBy = "mtime";
+        if (current.ctime().isAfter(changedAt)) {
+            changedAt = current.ctime();
+            changedBy = "ctime";
+        }
+        for (Link link : symlinks) {
+            Instant linkCtime = times.ctime(link.onHost());
+            if (linkCtime.isAfter(changedAt)) {
+                changedAt = linkCtime;
+                changedBy = "ctime of symlink " + link.nodePath();
+            }
+        }
+        if (times.stampsDirectories()) {
+            for (Link dir : directories) {
+                Instant dirCtime = times.ctime(dir.onHost());
+                if (dirCtime.isAfter(changedAt)) {
+                    changedAt = dirCtime;
+                    changedBy = "ctime of directory " + dir.nodePath();
+                }
+            }
+        }
+        return new FileRead(WatchedFile.readable(nodePath, current.mtime(), changedAt, changedBy,
+                current.size(), current.sha256()), current.content());
     }
 
     private Attempt readOnce(Path file, ChangeTimes times) throws IOException {
@@ -152,15 +167,6 @@ public final class ConfigFileReader {
 
     private static FileRead unreadable(String nodePath, String why) {
         return new FileRead(WatchedFile.unreadable(nodePath, why), null);
-    }
-
-    private static void pause(int attempt) throws IOException {
-        try {
-            Thread.sleep(PAUSE_MILLIS * attempt);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while re-reading");
-        }
     }
 
     private static final class TooLarge extends IOException {

@@ -154,11 +154,12 @@ public final class HostReader {
         Observation observation = new Observation(bootId, boot, hostError, ProcStat.CLK_TCK, candidates, fileReads.watched(),
                 directories, closure == null ? List.of() : closure.unwatched(), observedAt,
                 mountProblems(pid, evidence), socket, null, listener);
-        return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable, hosts);
+        return new HostSnapshot(observation, toml, unreadableProcesses, loadedUndecodable, hosts, fileReads.torn());
     }
 
     /** What reading the watched files gave: each file's stamp, its text (null when unreadable or not UTF-8). */
-    private record FileReads(List<WatchedFile> watched, Map<String, String> texts, List<String> undecodable) {
+    private record FileReads(List<WatchedFile> watched, Map<String, String> texts, List<String> undecodable,
+                             List<String> torn) {
     }
 
     /** Reads every watched file, adding each one's real path and directories to {@code evidence}. */
@@ -166,12 +167,16 @@ public final class HostReader {
         List<WatchedFile> watched = new ArrayList<>(expansion.unlistable());
         Map<String, String> texts = new LinkedHashMap<>();
         List<String> undecodable = new ArrayList<>();
+        List<String> torn = new ArrayList<>();
         for (String path : expansion.paths()) {
             HostPaths.Resolved resolved = paths.resolve(path);
             evidence.add(resolved.realPath());
             evidence.addAll(resolved.directories());
             ConfigFileReader.FileRead read = files.read(paths, resolved, times);
             watched.add(read.file());
+            if (read.torn()) {
+                torn.add(path);
+            }
             String text = null;
             if (read.content() != null) {
                 text = StrictUtf8.decode(read.content()).orElse(null);
@@ -182,7 +187,7 @@ public final class HostReader {
             texts.put(path, text);
         }
         watched.sort(Comparator.comparing(WatchedFile::path));
-        return new FileReads(watched, texts, undecodable);
+        return new FileReads(watched, texts, undecodable, torn);
     }
 
     /**

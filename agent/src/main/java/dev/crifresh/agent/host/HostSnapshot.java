@@ -12,12 +12,16 @@ import java.util.Objects;
  * that are not valid UTF-8 ({@code path: problem}; containerd cannot parse them either), and the
  * {@code hosts.toml} tree under {@code registry.config_path} as seen from the same root (read when the registry
  * fingerprints are computed: containerd reads it at every pull, not at its start).
+ *
+ * @param torn the watched files that kept changing while read ({@link ConfigFileReader.FileRead#torn()}): unreadable
+ *             in this snapshot, worth reading again a little later
  */
 public record HostSnapshot(Observation observation, List<ConfigDocument> tomlDocuments,
                            List<String> unreadableProcesses, List<String> undecodable,
-                           PullCredentials.HostsFiles hosts) {
+                           PullCredentials.HostsFiles hosts, List<String> torn) {
     public HostSnapshot {
         Objects.requireNonNull(hosts, "hosts");
+        torn = List.copyOf(torn);
         tomlDocuments = List.copyOf(tomlDocuments);
         unreadableProcesses = List.copyOf(unreadableProcesses);
         undecodable = List.copyOf(undecodable);

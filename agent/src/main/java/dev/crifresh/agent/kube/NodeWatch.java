@@ -1,5 +1,6 @@
 package dev.crifresh.agent.kube;
 
+import dev.crifresh.common.retry.Retry;
 import dev.crifresh.common.retry.RetryPolicy;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Future;
@@ -36,7 +37,8 @@ final class NodeWatch {
     private volatile boolean closed;
     private WebSocket socket;
     private String resourceVersion;
-    private int failures;
+    /** The failures in a row since the last Node or normal end (null: none), with the API's watch back-off. */
+    private Retry failures;
     private long timer = -1;
     private long connectedAt;
 
@@ -146,7 +148,7 @@ final class NodeWatch {
         switch (type) {
             case "ADDED", "MODIFIED" -> {
                 remember(object);
-                failures = 0;
+                failures = null;
                 deliver(NodeJson.read(object));
             }
             case "DELETED", "BOOKMARK" -> remember(object);
@@ -177,7 +179,7 @@ final class NodeWatch {
         }
         socket = null;
         if (System.nanoTime() - connectedAt >= SHORT_LIVED.toNanos() && resourceVersion != null) {
-            failures = 0;
+            failures = null;
             watch(); // a normal end: continue from where we are
         } else {
             onError.accept(new ApiException(0, "watch on Node " + name + " closed right after it opened", null));
@@ -198,8 +200,8 @@ final class NodeWatch {
         if (closed) {
             return;
         }
-        failures++;
-        long delay = Math.max(1, api.watchBackoff().delay(failures).toMillis());
+        failures = (failures == null ? Retry.first(api.watchBackoff(), System.nanoTime() / 1_000_000) : failures).failed();
+        long delay = Math.max(1, failures.delay().toMillis());
         timer = api.vertx().setTimer(delay, id -> {
             timer = -1;
             list();

@@ -2,6 +2,7 @@ package dev.crifresh.agent.loop;
 
 import dev.crifresh.agent.host.HostReader;
 import dev.crifresh.common.evidence.Evaluation;
+import dev.crifresh.common.retry.Retry;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The event-driven evaluator. Triggers: a watched file changed (debounced), the periodic probe saw the
  * tracked containerd go away or a file's attributes move, the kubelet witness changed its conclusion, the heartbeat. Evaluations run one at a
- * time on a worker thread; triggers that arrive meanwhile coalesce into one follow-up evaluation. All
+ * time on a worker thread; triggers that arrive meanwhile coalesce into one follow-up evaluation. An evaluation that
+ * caught a watched file mid-write is not handed on: the node is read again on a timer ({@link Reread}). All
  * state lives on one Vert.x context.
  */
 public final class AgentLoop {
@@ -50,6 +52,9 @@ public final class AgentLoop {
     private long debounceTimer = -1;
     private long pollTimer = -1;
     private long heartbeatTimer = -1;
+    private long rereadTimer = -1;
+    /** The re-reads in a row of evaluations that caught a file mid-write; null when the last one did not. */
+    private Retry reread;
     private ChangeProbe.Baseline baseline;
     private Evaluation lastLogged;
     private Promise<Void> idle;
@@ -101,6 +106,7 @@ public final class AgentLoop {
             vertx.cancelTimer(pollTimer);
             vertx.cancelTimer(heartbeatTimer);
             vertx.cancelTimer(debounceTimer);
+            vertx.cancelTimer(rereadTimer);
             watcher.close();
             if (evaluating || pollInFlight) {
                 idle = done;
@@ -166,11 +172,7 @@ public final class AgentLoop {
         if (stopped) {
             return;
         }
-        pendingHeartbeat |= heartbeat;
-        if (changeNanos != null && (pendingChangeNanos == null || changeNanos < pendingChangeNanos)) {
-            pendingChangeNanos = changeNanos;
-        }
-        pendingWhy = pendingWhy == null ? why : pendingWhy;
+        carry(why, heartbeat, changeNanos);
         if (evaluating) {
             rerun = true;
             return;
@@ -178,9 +180,20 @@ public final class AgentLoop {
         evaluate();
     }
 
+    /** Adds a trigger to what the next evaluation covers: the first reason, any heartbeat, the earliest change. */
+    private void carry(String why, boolean heartbeat, Long changeNanos) {
+        pendingHeartbeat |= heartbeat;
+        if (changeNanos != null && (pendingChangeNanos == null || changeNanos < pendingChangeNanos)) {
+            pendingChangeNanos = changeNanos;
+        }
+        pendingWhy = pendingWhy == null ? why : pendingWhy;
+    }
+
     private void evaluate() {
         evaluating = true;
         rerun = false;
+        vertx.cancelTimer(rereadTimer); // this evaluation is the re-read
+        rereadTimer = -1;
         boolean heartbeat = pendingHeartbeat;
         Long change = pendingChangeNanos;
         String why = pendingWhy;
@@ -197,19 +210,12 @@ public final class AgentLoop {
             evaluating = false;
             if (ar.succeeded()) {
                 baseline = ar.result().baseline();
-                Assessment a = ar.result().assessment();
-                logIfChanged(a.evaluation(), why);
-                if (!stopped) {
-                    listener.evaluated(a, heartbeat, change);
-                }
+                evaluated(ar.result().assessment(), why, heartbeat, change);
             } else {
                 LOG.error("[{}] evaluation failed: {}", node, ar.cause().toString());
                 // Publish the failure as unknown rather than leave the last verdict standing until its exp.
-                Assessment failed = Assessment.failed("evaluation failed: " + ar.cause(), started);
-                logIfChanged(failed.evaluation(), why);
-                if (!stopped) {
-                    listener.evaluated(failed, heartbeat, change);
-                }
+                reread = null;
+                handOn(Assessment.failed("evaluation failed: " + ar.cause(), started), why, heartbeat, change);
             }
             if (rerun && !stopped) {
                 evaluate();
@@ -217,6 +223,40 @@ public final class AgentLoop {
                 settleIfIdle();
             }
         });
+    }
+
+    /** Hands a completed evaluation on, or reads the node again first when it caught a file mid-write. */
+    private void evaluated(Assessment a, String why, boolean heartbeat, Long change) {
+        Reread.Next next = Reread.after(reread, a.torn(), System.nanoTime() / 1_000_000);
+        if (next instanceof Reread.ReadAgain again) {
+            reread = again.retry();
+            // Nothing is handed on yet: what this evaluation was asked for carries over to the re-read.
+            carry(why, heartbeat, change);
+            LOG.info("[{}] {} changed while read; reading the node again in {} ms (re-read {} of {})", node, a.torn(),
+                    again.after().toMillis(), again.retry().failures(), Reread.REREADS);
+            if (!stopped) {
+                rereadTimer = vertx.setTimer(Math.max(1, again.after().toMillis()), id -> {
+                    rereadTimer = -1;
+                    request("a re-read of " + a.torn().get(0), false, null);
+                });
+            }
+        } else if (next instanceof Reread.HandOn handOn) {
+            reread = null;
+            if (handOn.gaveUp()) {
+                LOG.warn("[{}] {} kept changing through {} re-reads: published as unreadable", node, a.torn(),
+                        Reread.REREADS);
+            }
+            handOn(a, why, heartbeat, change);
+        } else {
+            throw new IllegalStateException("no handling for " + next);
+        }
+    }
+
+    private void handOn(Assessment a, String why, boolean heartbeat, Long change) {
+        logIfChanged(a.evaluation(), why);
+        if (!stopped) {
+            listener.evaluated(a, heartbeat, change);
+        }
     }
 
     private void settleIfIdle() {

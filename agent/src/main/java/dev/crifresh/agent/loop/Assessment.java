@@ -15,16 +15,19 @@ import java.util.Map;
  *
  * @param evaluatedNanos {@link System#nanoTime()} when the read began, to measure detection latency
  * @param fallback       a requested proof that did not apply and what was used instead; null when none
+ * @param torn           the watched files that kept changing while read (unreadable here): the loop reads the node
+ *                       again a little later before it hands this assessment on ({@link Reread})
  */
 public record Assessment(Observation observation, Evaluation evaluation, Map<String, String> registries,
-                         long evaluatedNanos, ProofFallback fallback) {
+                         long evaluatedNanos, ProofFallback fallback, List<String> torn) {
     public Assessment {
         registries = Map.copyOf(registries);
+        torn = List.copyOf(torn);
     }
 
     public Assessment(Observation observation, Evaluation evaluation, Map<String, String> registries,
                       long evaluatedNanos) {
-        this(observation, evaluation, registries, evaluatedNanos, null);
+        this(observation, evaluation, registries, evaluatedNanos, null, List.of());
     }
 
     /**

@@ -102,7 +102,7 @@ public final class Evaluator {
             memory = evaluation.memory();
         }
         return new Assessment(observation, evaluation, fingerprintKey == null ? Map.of() : registries.fingerprints(),
-                started, fallback);
+                started, fallback, snapshot.torn());
     }
 
     private static byte[] ownKey() {

@@ -12,6 +12,7 @@ import dev.crifresh.common.evidence.Evaluation;
 import dev.crifresh.common.evidence.Verdict;
 import dev.crifresh.common.kube.AttestationMessage;
 import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.common.retry.Retry;
 import dev.crifresh.common.retry.RetryPolicy;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -29,14 +30,18 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes the ContainerdConfigFresh condition of one Node (docs/design.md, "The attestation and its verifier"). Publishes when the assessment's
  * {@link PublishKey} changes and on every heartbeat, never before the first assessment; re-publishes
- * when the watched Node shows our entry removed or different from what we wrote. API failures are
- * retried with {@link RetryPolicy}, always with the latest assessment. State lives on one Vert.x context;
- * API calls run on worker threads.
+ * when the watched Node shows our entry removed or different from what we wrote. A patch the server rejects (a
+ * concurrent writer) is decided again on a fresh read after {@link #CONFLICT}'s delay, at most
+ * {@link #MAX_CONFLICT_RETRIES} times in a row; other API failures, and a rejection beyond those, are retried with the
+ * given {@link RetryPolicy}. Each loop keeps its {@link Retry}; every retry publishes the latest assessment. State lives
+ * on one Vert.x context; API calls run on worker threads.
  */
 public final class ConditionPublisher {
     private static final Logger LOG = LoggerFactory.getLogger(ConditionPublisher.class);
     /** Guarded patches rejected in a row (a concurrent writer) before falling back to the backoff. */
     static final int MAX_CONFLICT_RETRIES = 3;
+    /** The wait before a rejected patch is decided again on a fresh read: 10 ms, as client-go's retry.DefaultRetry. */
+    static final RetryPolicy CONFLICT = RetryPolicy.constant(Duration.ofMillis(10));
 
     private final Vertx vertx;
     private final Context context;
@@ -56,7 +61,10 @@ public final class ConditionPublisher {
     private boolean recheckAfterFlight;
     private boolean confirming;
     private long retryTimer = -1;
-    private int failures;
+    /** The API failures in a row (null: the last publish succeeded), with {@link #backoff}. */
+    private Retry failures;
+    /** The rejected patches in a row (null: none), with {@link #CONFLICT}. */
+    private Retry conflicts;
     private Long pendingChangeNanos;
     private boolean stopped;
     private boolean watchFailing;
@@ -177,7 +185,7 @@ public final class ConditionPublisher {
             inFlight = false;
             if (ar.succeeded()) {
                 succeeded(snapshot, ar.result());
-            } else {
+            } else if (!conflicted(ar.cause())) {
                 failed(ar.cause());
             }
             if (recheckAfterFlight) {
@@ -191,58 +199,74 @@ public final class ConditionPublisher {
 
     private Outcome publishBlocking(Assessment a) throws ApiException {
         Evaluation e = a.evaluation();
-        for (int conflicts = 0; ; conflicts++) {
-            Node current;
+        Node current;
+        try {
+            current = api.get(node);
+        } catch (ApiException ex) {
+            metrics.apiError("get");
+            throw ex;
+        }
+        if (current == null) {
+            metrics.apiError("get");
+            throw new ApiException(404, "Node " + node + " does not exist", null);
+        }
+        Instant now = clock.wallNow();
+        AttestationClaims claims = null;
+        String token = null;
+        String unsignable = UnsignedCondition.problem(a);
+        if (unsignable == null) {
             try {
-                current = api.get(node);
-            } catch (ApiException ex) {
-                metrics.apiError("get");
-                throw ex;
-            }
-            if (current == null) {
-                metrics.apiError("get");
-                throw new ApiException(404, "Node " + node + " does not exist", null);
-            }
-            Instant now = clock.wallNow();
-            AttestationClaims claims = null;
-            String token = null;
-            String unsignable = UnsignedCondition.problem(a);
-            if (unsignable == null) {
-                try {
-                    claims = ClaimsFactory.claims(a, node, current.getMetadata().getUid(), now,
-                            settings.validity(), settings.rules().margin(), settings.agentVersion());
-                    token = signer.sign(claims);
-                } catch (RuntimeException ex) {
-                    claims = null;
-                    unsignable = "the attestation could not be signed (" + ex.getMessage() + ")";
-                }
-            }
-            DesiredCondition desired = token != null
-                    ? ConditionPatch.desired(current, e.verdict().conditionStatus(), e.reason().code(),
-                            AttestationMessage.format(e.message(), token), now)
-                    : ConditionPatch.desired(current, Verdict.UNKNOWN.conditionStatus(),
-                            UnsignedCondition.reason(e).code(), UnsignedCondition.message(e, unsignable), now);
-            NodeCondition before = ConditionPatch.ours(current);
-            try {
-                api.patchStatus(node, ConditionPatch.build(current, desired));
-                boolean transition = before == null || !desired.status().equals(before.getStatus());
-                return new Outcome(claims, token, new Written(desired.status(), desired.reason(), desired.message()),
-                        transition);
-            } catch (ApiException ex) {
-                metrics.apiError("patch");
-                if (ex.rejected() && conflicts < MAX_CONFLICT_RETRIES) {
-                    metrics.publishFailed("conflict");
-                    LOG.info("[{}] condition patch rejected ({}), re-reading the Node", node, ex.code());
-                    continue;
-                }
-                throw ex;
+                claims = ClaimsFactory.claims(a, node, current.getMetadata().getUid(), now,
+                        settings.validity(), settings.rules().margin(), settings.agentVersion());
+                token = signer.sign(claims);
+            } catch (RuntimeException ex) {
+                claims = null;
+                unsignable = "the attestation could not be signed (" + ex.getMessage() + ")";
             }
         }
+        DesiredCondition desired = token != null
+                ? ConditionPatch.desired(current, e.verdict().conditionStatus(), e.reason().code(),
+                        AttestationMessage.format(e.message(), token), now)
+                : ConditionPatch.desired(current, Verdict.UNKNOWN.conditionStatus(),
+                        UnsignedCondition.reason(e).code(), UnsignedCondition.message(e, unsignable), now);
+        NodeCondition before = ConditionPatch.ours(current);
+        try {
+            api.patchStatus(node, ConditionPatch.build(current, desired));
+        } catch (ApiException ex) {
+            metrics.apiError("patch");
+            throw ex;
+        }
+        boolean transition = before == null || !desired.status().equals(before.getStatus());
+        return new Outcome(claims, token, new Written(desired.status(), desired.reason(), desired.message()), transition);
+    }
+
+    /**
+     * A patch the server rejected (a concurrent writer changed the Node between our read and our patch): publish
+     * again on a fresh read after {@link #CONFLICT}'s delay, unless {@link #MAX_CONFLICT_RETRIES} rejections in a row
+     * were retried already (then false: the caller backs off as after any failure).
+     */
+    private boolean conflicted(Throwable cause) {
+        if (!(cause instanceof ApiException ex && ex.rejected())) {
+            conflicts = null;
+            return false;
+        }
+        Retry next = (conflicts == null ? Retry.first(CONFLICT, System.nanoTime() / 1_000_000) : conflicts).failed();
+        if (next.failures() > MAX_CONFLICT_RETRIES) {
+            conflicts = null;
+            return false;
+        }
+        conflicts = next;
+        dirty = true;
+        metrics.publishFailed("conflict");
+        LOG.info("[{}] condition patch rejected ({}), re-reading the Node in {} ms", node, ex.code(), next.delay().toMillis());
+        retryLater(next.delay());
+        return true;
     }
 
     private void succeeded(Assessment snapshot, Outcome outcome) {
-        boolean recovered = failures > 0;
-        failures = 0;
+        boolean recovered = failures != null;
+        failures = null;
+        conflicts = null;
         Evaluation e = snapshot.evaluation();
         boolean asEvaluated = outcome.written().status().equals(e.verdict().conditionStatus())
                 && outcome.written().reason().equals(e.reason().code());
@@ -268,12 +292,16 @@ public final class ConditionPublisher {
     }
 
     private void failed(Throwable cause) {
-        failures++;
+        failures = (failures == null ? Retry.first(backoff, System.nanoTime() / 1_000_000) : failures).failed();
         dirty = true;
         metrics.publishFailed("error");
-        Duration delay = backoff.delay(failures);
-        LOG.warn("[{}] publish failed (attempt {}), retrying in {} ms: {}", node, failures, delay.toMillis(),
+        Duration delay = failures.delay();
+        LOG.warn("[{}] publish failed (attempt {}), retrying in {} ms: {}", node, failures.failures(), delay.toMillis(),
                 cause instanceof ApiException ? cause.getMessage() : cause.toString());
+        retryLater(delay);
+    }
+
+    private void retryLater(Duration delay) {
         if (!stopped) {
             retryTimer = vertx.setTimer(Math.max(1, delay.toMillis()), id -> {
                 retryTimer = -1;

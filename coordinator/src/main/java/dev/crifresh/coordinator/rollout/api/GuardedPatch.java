@@ -1,8 +1,13 @@
 package dev.crifresh.coordinator.rollout.api;
 
+import dev.crifresh.common.retry.Retry;
+import dev.crifresh.common.retry.RetryPolicy;
 import dev.crifresh.coordinator.kube.NodeOps;
+import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.time.Duration;
 import java.util.function.Function;
 
 /**
@@ -10,8 +15,9 @@ import java.util.function.Function;
  * ({@link dev.crifresh.coordinator.kube.NodePatches}): read the Node, let {@code decide} look at it (is the
  * ownership still what we expect?) and build the JSON Patch; a refused guard (409, 422: the node changed in
  * between) reads and decides again. Genuine conflicts — the node's resourceVersion moved since the read the
- * patch was built on — are retried for as long as the run holds the Lease; a refusal of a node that did not
- * change (an injected or unexplained 409/422) at most {@link #UNCHANGED_CONFLICTS} times. Reads and patches are
+ * patch was built on — are decided again at once, for as long as the run holds the Lease; a refusal of a node that did
+ * not change (an injected or unexplained 409/422) is retried after {@link #UNCHANGED}'s delay, kept as a {@link Retry},
+ * at most {@link #UNCHANGED_CONFLICTS} times. Reads and patches are
  * retried on transient errors ({@link ApiRetry}); nothing is sent once the run no longer holds the Lease
  * ({@link Fenced}); while an allowed API outage lasts, nothing is sent until the Lease is renewed again, and then the
  * patch is decided anew on a fresh read.
@@ -23,6 +29,11 @@ import java.util.function.Function;
 public final class GuardedPatch {
     /** Refusals of a patch on a node that did not change in between, before the patch fails. */
     static final int UNCHANGED_CONFLICTS = 10;
+    /**
+     * The wait before a refusal of a node that did not change is tried again: 10 ms doubling to 100 ms (650 ms over the
+     * {@link #UNCHANGED_CONFLICTS} retries). The first refusal is read again at once: the node may have changed.
+     */
+    static final RetryPolicy UNCHANGED = RetryPolicy.doubling(Duration.ofMillis(10), Duration.ofMillis(100));
 
     /** What to do with the node as it was just read. */
     public sealed interface Step permits Patch, Skip, Refuse {
@@ -54,17 +65,20 @@ public final class GuardedPatch {
         }
     }
 
-    /** What a guarded patch needs from its caller: the node API, its retry, and the fence every call passes. */
+    /** What a guarded patch needs from its caller: the node API, its retry, the fence every call passes, its timers. */
     public interface Host {
         NodeOps nodes();
 
         ApiRetry retry();
 
         Fence fence();
+
+        /** The timers of the waits between refusals of an unchanged node ({@link #UNCHANGED}). */
+        Ticker ticker();
     }
 
-    /** Where a guarded patch is sent: the node API, its retry, and the fence every call passes. */
-    public record Target(NodeOps nodes, ApiRetry retry, Fence fence) implements Host {
+    /** Where a guarded patch is sent: the node API, its retry, the fence every call passes, and the run's ticker. */
+    public record Target(NodeOps nodes, ApiRetry retry, Fence fence, Ticker ticker) implements Host {
     }
 
     private GuardedPatch() {
@@ -75,12 +89,12 @@ public final class GuardedPatch {
      * @return the patched node, or the fresh one on {@link Skip}
      */
     public static Future<Node> apply(Host host, String name, Function<Node, Step> decide) {
-        return attempt(host, name, decide, 0, null, null);
+        return attempt(host, name, decide, null, null, null);
     }
 
     /** Like {@link #apply(Host, String, Function)}, deciding first on {@code known} (a copy of the node; null: read it). */
     public static Future<Node> apply(Host host, String name, Node known, Function<Node, Step> decide) {
-        return attempt(host, name, decide, 0, null, known);
+        return attempt(host, name, decide, null, null, known);
     }
 
     /**
@@ -93,7 +107,7 @@ public final class GuardedPatch {
 
     /** Like {@link #claim(Host, String, Function)}, deciding first on {@code known} (null: read the node). */
     public static Future<Node> claim(Host host, String name, Node known, Function<Node, Step> decide) {
-        return host.fence().confirm().compose(v -> attempt(host, name, decide, 0, null, known));
+        return host.fence().confirm().compose(v -> attempt(host, name, decide, null, null, known));
     }
 
     /** Whether the server refused the patch's guard: a {@code test} op (422) or a resource version (409). */
@@ -101,8 +115,13 @@ public final class GuardedPatch {
         return ApiFailure.ofGuardedPatch(e) == ApiFailure.CONFLICT;
     }
 
-    /** One read-decide-patch round; {@code known}: decide on this copy instead of reading (null: read). */
-    private static Future<Node> attempt(Host host, String name, Function<Node, Step> decide, int unchanged, String lastVersion,
+    /**
+     * One read-decide-patch round; {@code known}: decide on this copy instead of reading (null: read).
+     *
+     * @param unchanged   the refusals so far of the node at {@code lastVersion} (null before the first refusal)
+     * @param lastVersion the resourceVersion of the node as read for the last refused patch
+     */
+    private static Future<Node> attempt(Host host, String name, Function<Node, Step> decide, Retry unchanged, String lastVersion,
                                         Node known) {
         if (!host.fence().mayWrite()) {
             // After an allowed API outage (the Lease renewed again), decided anew on a fresh read; else fenced.
@@ -124,14 +143,22 @@ public final class GuardedPatch {
                 return host.fence().whenMayWrite().compose(v -> attempt(host, name, decide, unchanged, lastVersion, null));
             }
             String version = node.getMetadata().getResourceVersion();
-            int same = version != null && version.equals(lastVersion) ? unchanged + 1 : 0;
+            Retry refusals = version != null && version.equals(lastVersion) ? unchanged.failed()
+                    : Retry.first(UNCHANGED, host.ticker().nanoTime() / 1_000_000);
             String json = ((Patch) step).json();
             return host.retry().call(() -> host.nodes().jsonPatch(name, json)).recover(e -> {
-                if (refusedGuard(e) && same < UNCHANGED_CONFLICTS) {
-                    return attempt(host, name, decide, same, version, null);
+                if (!refusedGuard(e) || refusals.failures() >= UNCHANGED_CONFLICTS) {
+                    return Future.failedFuture(e);
                 }
-                return Future.failedFuture(e);
+                Future<Void> pause = refusals.failures() == 0 ? Future.succeededFuture() : after(host.ticker(), refusals.delay());
+                return pause.compose(v -> attempt(host, name, decide, refusals, version, null));
             });
         });
+    }
+
+    private static Future<Void> after(Ticker ticker, Duration delay) {
+        Promise<Void> elapsed = Promise.promise();
+        ticker.setTimer(delay, () -> elapsed.complete());
+        return elapsed.future();
     }
 }

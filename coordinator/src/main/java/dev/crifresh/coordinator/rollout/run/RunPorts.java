@@ -56,6 +56,6 @@ record RunPorts(GuardedPatch.Target nodes, GuardedPatch.Target cleanup, PodOps p
     private static GuardedPatch.Target nodePath(NodeOps api, Fence fence, Ticker ticker, Duration leaseDuration,
                                                 Consumer<Node> patched) {
         NodeOps ops = new PatchEchoNodeOps(api.gated(WorkerFence.gate(fence)), patched);
-        return new GuardedPatch.Target(ops, new ApiRetry(ticker, fence, leaseDuration), fence);
+        return new GuardedPatch.Target(ops, new ApiRetry(ticker, fence, leaseDuration), fence, ticker);
     }
 }

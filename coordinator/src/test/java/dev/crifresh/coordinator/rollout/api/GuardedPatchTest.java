@@ -17,8 +17,10 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,6 +40,8 @@ class GuardedPatchTest {
     private ApiFixture cluster;
     private Vertx vertx;
     private Context context;
+    /** The waits the patches asked their ticker for, in order (the ticker fires them at once: no real time passes). */
+    private final List<Duration> waits = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void start() {
@@ -106,6 +110,7 @@ class GuardedPatchTest {
 
         assertEquals(refusals + 1, nodes.patches.get());
         assertNull(cluster.node("w1").getMetadata().getAnnotations().get(CrifreshAnnotations.ROLLOUT));
+        assertEquals(List.of(), waits, "a refusal the node's change explains is decided again at once");
     }
 
     @Test
@@ -117,6 +122,8 @@ class GuardedPatchTest {
         assertTrue(e instanceof KubernetesClientException k && k.getCode() == 409, String.valueOf(e));
         assertEquals(GuardedPatch.UNCHANGED_CONFLICTS + 1, nodes.patches.get());
         assertEquals("run-a/verifying", cluster.node("w1").getMetadata().getAnnotations().get(CrifreshAnnotations.ROLLOUT));
+        // the first refusal is read again at once; the next ones of the unchanged node back off, 10 ms doubling to 100 ms
+        assertEquals(List.of(10L, 20L, 40L, 80L, 100L, 100L, 100L, 100L, 100L), waits.stream().map(Duration::toMillis).toList());
     }
 
     @Test
@@ -193,7 +200,7 @@ class GuardedPatchTest {
     private CompletableFuture<Node> apply(NodeOps nodes, boolean held, Node known, Function<Node, GuardedPatch.Step> decide) {
         CompletableFuture<Node> out = new CompletableFuture<>();
         Fence fence = Fence.of(() -> held);
-        GuardedPatch.Target target = new GuardedPatch.Target(nodes, new ApiRetry(Ticker.of(vertx), fence), fence);
+        GuardedPatch.Target target = new GuardedPatch.Target(nodes, new ApiRetry(Ticker.of(vertx), fence), fence, new AtOnce());
         context.runOnContext(v -> GuardedPatch.apply(target, "w1", known, decide).onComplete(ar -> {
             if (ar.succeeded()) {
                 out.complete(ar.result());
@@ -277,6 +284,29 @@ class GuardedPatchTest {
         @Override
         public Future<NodeWatch> watchAll(NodeEvents events) {
             throw new UnsupportedOperationException();
+        }
+    }
+
+    /** A ticker that records each wait and fires it at once on the test's context. */
+    private final class AtOnce implements Ticker {
+        private long now;
+
+        @Override
+        public long nanoTime() {
+            return now;
+        }
+
+        @Override
+        public long setTimer(Duration delay, Runnable action) {
+            waits.add(delay);
+            now += delay.toNanos();
+            context.runOnContext(v -> action.run());
+            return waits.size();
+        }
+
+        @Override
+        public void cancelTimer(long id) {
+            throw new AssertionError("a guarded patch cancels no wait");
         }
     }
 }
