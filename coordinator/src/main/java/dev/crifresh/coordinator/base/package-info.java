@@ -3,7 +3,7 @@
  * stale taint, the progress listener, a gate's verdict.
  */
 @NoIo
-@MayUse({"coordinator.classify"})
+@MayUse({})
 package dev.crifresh.coordinator.base;
 
 import dev.crifresh.common.arch.MayUse;
