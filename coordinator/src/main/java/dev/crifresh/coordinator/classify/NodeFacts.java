@@ -1,8 +1,8 @@
 package dev.crifresh.coordinator.classify;
 
 import dev.crifresh.common.kube.ConditionContract;
+import dev.crifresh.coordinator.base.InternalIps;
 import dev.crifresh.coordinator.base.NodeAction;
-import dev.crifresh.coordinator.driver.InternalIps;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import java.time.Instant;
