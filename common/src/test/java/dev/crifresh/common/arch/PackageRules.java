@@ -23,9 +23,13 @@ import java.util.TreeSet;
  * {@link NoIo} package uses no I/O type. A violation fails the test naming the class and the dependency.
  */
 public final class PackageRules {
-    /** The packages whose types do I/O: a {@link NoIo} package uses none of them. */
+    /**
+     * The packages whose types do I/O: a {@link NoIo} package uses none of them. Of {@code java.nio}, the files and
+     * channels: its buffers ({@code java.nio}) and {@code java.nio.charset} only turn bytes into text and back.
+     */
     public static final List<String> IO_PACKAGES = List.of(
-            "io.fabric8.kubernetes.client..", "io.vertx..", "java.io..", "java.nio..", "java.net..");
+            "io.fabric8.kubernetes.client..", "io.vertx..", "java.io..", "java.nio.file..", "java.nio.channels..",
+            "java.net..");
 
     private static final String PREFIX = "dev.crifresh.";
 

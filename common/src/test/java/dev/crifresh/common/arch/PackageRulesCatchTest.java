@@ -43,5 +43,6 @@ class PackageRulesCatchTest {
         String m = assertThrows(AssertionError.class, () -> RULES.noIo(FIXTURE).check(FIXTURE)).getMessage();
         assertTrue(m.contains("every @NoIo package of archfixture uses no I/O type"), m);
         assertTrue(m.contains("Field <dev.crifresh.archfixture.pure.Pure.seam> has type <dev.crifresh.archfixture.seam.Seam>"), m);
+        assertTrue(!m.contains("Pure.charset"), "a charset turns bytes into text, no I/O: " + m);
     }
 }
