@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaPackage;
@@ -12,6 +13,7 @@ import com.tngtech.archunit.lang.CompositeArchRule;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -160,6 +162,26 @@ public final class PackageRules {
             throw new IllegalStateException("no package of " + relative(root) + " is marked @NoIo");
         }
         return CompositeArchRule.of(rules).as("every @NoIo package of " + relative(root) + " uses no I/O type");
+    }
+
+    /** The clock reads {@link #noClockReads} forbids: owner class, then method names. */
+    private static final Map<String, Set<String>> CLOCK_READS = Map.of(
+            "java.lang.System", Set.of("nanoTime"),
+            "java.time.Instant", Set.of("now"),
+            "java.time.Clock", Set.of("systemUTC"));
+
+    /**
+     * No class in {@code packageIdentifier} (ArchUnit's syntax: {@code "dev.crifresh.coordinator.rollout.."}) reads
+     * the machine's clock itself: no call of or reference to {@code System.nanoTime}, {@code Instant.now} (any
+     * overload) or {@code Clock.systemUTC}. Time comes injected, so tests move it by hand.
+     */
+    public static ArchRule noClockReads(String packageIdentifier) {
+        DescribedPredicate<JavaAccess<?>> clockRead = DescribedPredicate.describe(
+                "System.nanoTime, Instant.now or Clock.systemUTC", a -> CLOCK_READS
+                        .getOrDefault(a.getTargetOwner().getName(), Set.of()).contains(a.getName()));
+        return noClasses().that().resideInAPackage(packageIdentifier).should().accessTargetWhere(clockRead)
+                .as("no class in " + packageIdentifier + " reads System.nanoTime, Instant.now or Clock.systemUTC "
+                        + "(time comes injected)");
     }
 
     /** The rules' own annotations, which every package-info uses. */
