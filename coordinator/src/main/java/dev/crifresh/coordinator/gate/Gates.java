@@ -75,10 +75,6 @@ public final class Gates implements NodeGates {
         return new Gates(vertx, context, GateSettings.off(), null, null, null, ProgressListener.NONE);
     }
 
-    public GateSettings settings() {
-        return settings;
-    }
-
     public List<GateNote> notes() {
         return List.copyOf(notes);
     }
