@@ -193,16 +193,7 @@ public final class AgentRuntime {
         return publisher.published();
     }
 
-    /** The expiry candidate, when this agent is one. */
-    public Optional<ExpiryController> expiry() {
-        return Optional.ofNullable(expiry);
-    }
-
     public AgentMetrics metrics() {
         return metrics;
-    }
-
-    public AgentSettings settings() {
-        return settings;
     }
 }

@@ -124,16 +124,6 @@ public record AgentSettings(
                 procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, socket, containerdIntrospection);
     }
 
-    public AgentSettings withContainerdGeneration(ContainerdReading.Generation generation) {
-        return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion, mounts, generation, criSocket, containerdIntrospection);
-    }
-
-    public AgentSettings withMounts(MountPolicy newMounts) {
-        return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion, newMounts, containerdGeneration, criSocket, containerdIntrospection);
-    }
-
     /** Production defaults (docs/design.md, "The rules"; issue 3) for one node. */
     public static AgentSettings defaults(String nodeName) {
         return new AgentSettings(nodeName, Path.of("/proc"), Path.of("/host"), WatchGlobs.TALOS_DEFAULT,
@@ -155,16 +145,6 @@ public record AgentSettings(
                                     Duration newDebounce) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, newHeartbeat,
                 newValidity, newProcPoll, newDebounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket, containerdIntrospection);
-    }
-
-    public AgentSettings withMatcher(ContainerdMatcher newMatcher) {
-        return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, newMatcher, rules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket, containerdIntrospection);
-    }
-
-    public AgentSettings withRules(RuleSettings newRules) {
-        return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, newRules, heartbeat, validity,
-                procPoll, debounce, metricsPort, agentVersion, mounts, containerdGeneration, criSocket, containerdIntrospection);
     }
 
     private static void requireText(String value, String name) {

@@ -55,6 +55,13 @@ class PackageRulesTest {
         RULES.noIo(classes).check(classes);
     }
 
+    /**
+     * The rollout reads no clock itself: time comes through {@code Ticker} and the injected {@code Clock}, so a test
+     * moves it by hand (docs/internals.md, "The run").
+     */
+    @ArchTest
+    static final ArchRule rolloutReadsNoClock = PackageRules.noClockReads("dev.crifresh.coordinator.rollout..");
+
     /** The rollout's seams: the Kubernetes operations (kube), the fence and retry (rollout.api), a roll's host and reboot. */
     private static final DescribedPredicate<JavaClass> SEAMS = DescribedPredicate.describe(
             "interfaces of the rollout's seams (coordinator.kube, rollout.api, RollHost, RollPorts.Reboot)",

@@ -36,11 +36,6 @@ public record ContainerdGeneration(String name, Path binary, Layout layout, Opti
                 cached("2.3", Layout.TALOS_1_14));
     }
 
-    /** The same containerd started with another Talos layout (e.g. 2.3 with Talos 1.15's version 4). */
-    public ContainerdGeneration withLayout(Layout other) {
-        return new ContainerdGeneration(name, binary, other, missing);
-    }
-
     public static ContainerdGeneration named(String name) {
         return all().stream().filter(g -> g.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no containerd generation " + name));

@@ -5,7 +5,6 @@ import dev.crifresh.reality.cri.v1.ImageSpec;
 import dev.crifresh.reality.cri.v1.PullImageRequest;
 import dev.crifresh.reality.cri.v1.RemoveImageRequest;
 import dev.crifresh.reality.cri.v1.RuntimeServiceGrpc;
-import dev.crifresh.reality.cri.v1.StatusRequest;
 import dev.crifresh.reality.cri.v1.VersionRequest;
 import dev.crifresh.reality.cri.v1.VersionResponse;
 import io.grpc.Grpc;
@@ -13,7 +12,6 @@ import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -67,11 +65,6 @@ public final class CriClient implements AutoCloseable {
 
     public VersionResponse version() {
         return runtime().version(VersionRequest.newBuilder().setVersion("v1").build());
-    }
-
-    /** {@code Status(verbose=true).info}: containerd 1.x puts its loaded config as JSON under {@code config}. */
-    public Map<String, String> statusInfo() {
-        return runtime().status(StatusRequest.newBuilder().setVerbose(true).build()).getInfoMap();
     }
 
     boolean ready() {

@@ -135,8 +135,4 @@ public final class CriNode {
     public static List<String> watchGlobs() {
         return List.of(TalosConfigFiles.CONTAINERD_TOML, TalosConfigFiles.CRI_TOML, "/etc/cri/conf.d/*.part");
     }
-
-    TalosConfigFiles.CriSettings settings() {
-        return settings;
-    }
 }

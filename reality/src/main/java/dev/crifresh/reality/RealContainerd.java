@@ -138,29 +138,19 @@ public final class RealContainerd implements AutoCloseable {
     /** containerd exited before its CRI service answered (e.g. it refused its config): its pid and last lines. */
     public static final class Exited extends IllegalStateException {
         private final long pid;
-        private final String log;
 
         Exited(long pid, int code, String log) {
             super("containerd (pid " + pid + ") exited " + code + ": " + log);
             this.pid = pid;
-            this.log = log;
         }
 
         public long pid() {
             return pid;
         }
-
-        public String log() {
-            return log;
-        }
     }
 
     public long pid() {
         return process.pid();
-    }
-
-    public boolean isAlive() {
-        return process.isAlive();
     }
 
     public CriClient cri() {

@@ -75,11 +75,6 @@ public final class RealRegistry implements AutoCloseable {
         return host;
     }
 
-    /** The credential the registry accepts now. */
-    public Credential credential() {
-        return credential;
-    }
-
     /**
      * From now on only {@code next} logs in: the htpasswd file is written anew beside the old one and renamed
      * over it. Returns once the registry refuses the old credential and accepts the new one.

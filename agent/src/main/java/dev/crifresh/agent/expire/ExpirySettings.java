@@ -36,15 +36,6 @@ public record ExpirySettings(String leaseNamespace, String leaseName, String ide
         }
     }
 
-    /**
-     * How long after an attestation's {@code exp} its condition reads {@code Unknown} at the latest while the API
-     * answers: a leader looks every period; a leader that died keeps the others out for the lease duration, and
-     * a follower tries once per period.
-     */
-    public Duration bound() {
-        return leaseDuration.plus(period);
-    }
-
     private static void requireText(String value, String name) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException(name + " must not be empty");

@@ -1,5 +1,5 @@
 /**
- * What every command line shares: version and help text.
+ * What every command line shares: version and help text (read from the jar's resources: I/O).
  */
 @MayUse({})
 package dev.crifresh.common.cli;

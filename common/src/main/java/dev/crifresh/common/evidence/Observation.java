@@ -94,12 +94,6 @@ public record Observation(
                 mountProblems, null);
     }
 
-    /** The same observation with this socket witness. */
-    public Observation withContainerdSocket(ContainerdSocket socket) {
-        return new Observation(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports,
-                observedAt, mountProblems, socket, introspection, listener);
-    }
-
     /** An observation without directory stamps or import check (simulations and rule tests). */
     public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
                        List<WatchedFile> files, Instant observedAt) {

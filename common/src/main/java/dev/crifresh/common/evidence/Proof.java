@@ -24,13 +24,4 @@ public enum Proof {
     public String wire() {
         return wire;
     }
-
-    public static Proof fromWire(String value) {
-        for (Proof p : values()) {
-            if (p.wire.equals(value)) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("unknown proof: " + value);
-    }
 }

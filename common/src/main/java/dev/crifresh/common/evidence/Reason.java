@@ -101,13 +101,4 @@ public enum Reason {
     public Verdict verdict() {
         return verdict;
     }
-
-    public static java.util.Optional<Reason> fromCode(String code) {
-        for (Reason r : values()) {
-            if (r.code.equals(code)) {
-                return java.util.Optional.of(r);
-            }
-        }
-        return java.util.Optional.empty();
-    }
 }

@@ -23,13 +23,4 @@ public enum Verdict {
     public String conditionStatus() {
         return conditionStatus;
     }
-
-    public static Verdict fromWire(String value) {
-        for (Verdict v : values()) {
-            if (v.wire.equals(value)) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("unknown verdict: " + value);
-    }
 }

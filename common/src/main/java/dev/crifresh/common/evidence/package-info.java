@@ -4,7 +4,9 @@
  * sends is the one the files spell (rule 8, from {@code common.registry}'s pull path), and whether the kubelet sees
  * the runtime serve (rule 10).
  */
+@NoIo
 @MayUse({"common.registry", "common.text"})
 package dev.crifresh.common.evidence;
 
 import dev.crifresh.common.arch.MayUse;
+import dev.crifresh.common.arch.NoIo;

@@ -1,4 +1,4 @@
-/** Fixture: claims no I/O, yet uses the seam. */
+/** Fixture: claims no I/O, yet uses the seam (its charset is no I/O). */
 @NoIo
 @MayUse({"archfixture.seam"})
 package dev.crifresh.archfixture.pure;

@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaPackage;
@@ -12,6 +13,7 @@ import com.tngtech.archunit.lang.CompositeArchRule;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -23,9 +25,13 @@ import java.util.TreeSet;
  * {@link NoIo} package uses no I/O type. A violation fails the test naming the class and the dependency.
  */
 public final class PackageRules {
-    /** The packages whose types do I/O: a {@link NoIo} package uses none of them. */
+    /**
+     * The packages whose types do I/O: a {@link NoIo} package uses none of them. Of {@code java.nio}, the files and
+     * channels: its buffers ({@code java.nio}) and {@code java.nio.charset} only turn bytes into text and back.
+     */
     public static final List<String> IO_PACKAGES = List.of(
-            "io.fabric8.kubernetes.client..", "io.vertx..", "java.io..", "java.nio..", "java.net..");
+            "io.fabric8.kubernetes.client..", "io.vertx..", "java.io..", "java.nio.file..", "java.nio.channels..",
+            "java.net..");
 
     private static final String PREFIX = "dev.crifresh.";
 
@@ -156,6 +162,26 @@ public final class PackageRules {
             throw new IllegalStateException("no package of " + relative(root) + " is marked @NoIo");
         }
         return CompositeArchRule.of(rules).as("every @NoIo package of " + relative(root) + " uses no I/O type");
+    }
+
+    /** The clock reads {@link #noClockReads} forbids: owner class, then method names. */
+    private static final Map<String, Set<String>> CLOCK_READS = Map.of(
+            "java.lang.System", Set.of("nanoTime"),
+            "java.time.Instant", Set.of("now"),
+            "java.time.Clock", Set.of("systemUTC"));
+
+    /**
+     * No class in {@code packageIdentifier} (ArchUnit's syntax: {@code "dev.crifresh.coordinator.rollout.."}) reads
+     * the machine's clock itself: no call of or reference to {@code System.nanoTime}, {@code Instant.now} (any
+     * overload) or {@code Clock.systemUTC}. Time comes injected, so tests move it by hand.
+     */
+    public static ArchRule noClockReads(String packageIdentifier) {
+        DescribedPredicate<JavaAccess<?>> clockRead = DescribedPredicate.describe(
+                "System.nanoTime, Instant.now or Clock.systemUTC", a -> CLOCK_READS
+                        .getOrDefault(a.getTargetOwner().getName(), Set.of()).contains(a.getName()));
+        return noClasses().that().resideInAPackage(packageIdentifier).should().accessTargetWhere(clockRead)
+                .as("no class in " + packageIdentifier + " reads System.nanoTime, Instant.now or Clock.systemUTC "
+                        + "(time comes injected)");
     }
 
     /** The rules' own annotations, which every package-info uses. */

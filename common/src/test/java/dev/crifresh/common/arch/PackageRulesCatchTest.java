@@ -43,5 +43,25 @@ class PackageRulesCatchTest {
         String m = assertThrows(AssertionError.class, () -> RULES.noIo(FIXTURE).check(FIXTURE)).getMessage();
         assertTrue(m.contains("every @NoIo package of archfixture uses no I/O type"), m);
         assertTrue(m.contains("Field <dev.crifresh.archfixture.pure.Pure.seam> has type <dev.crifresh.archfixture.seam.Seam>"), m);
+        assertTrue(!m.contains("Pure.charset"), "a charset turns bytes into text, no I/O: " + m);
+    }
+
+    @Test
+    void aClockReadFailsNamingEachCallAndReference() {
+        String m = assertThrows(AssertionError.class,
+                () -> PackageRules.noClockReads("dev.crifresh.archfixture.clock..").check(FIXTURE)).getMessage();
+        assertTrue(m.contains("no class in dev.crifresh.archfixture.clock.. reads System.nanoTime, Instant.now or Clock.systemUTC"), m);
+        assertTrue(m.contains("Method <dev.crifresh.archfixture.clock.Clocks.nanos()> calls method <java.lang.System.nanoTime()>"), m);
+        assertTrue(m.contains("Method <dev.crifresh.archfixture.clock.Clocks.now()> calls method <java.time.Instant.now()>"), m);
+        assertTrue(m.contains("Method <dev.crifresh.archfixture.clock.Clocks.nowOf(java.time.Clock)> calls method <java.time.Instant.now(java.time.Clock)>"), m);
+        assertTrue(m.contains("Method <dev.crifresh.archfixture.clock.Clocks.utc()> calls method <java.time.Clock.systemUTC()>"), m);
+        assertTrue(m.contains("Clocks.nanosLater()> references method <java.lang.System.nanoTime()>"), m);
+        assertTrue(m.contains("Clocks.nowLater()> references method <java.time.Instant.now()>"), m);
+        assertTrue(!m.contains("Clocks.injected"), "an injected clock is no clock read: " + m);
+    }
+
+    @Test
+    void aPackageThatReadsNoClockPasses() {
+        PackageRules.noClockReads("dev.crifresh.archfixture.high..").check(FIXTURE);
     }
 }

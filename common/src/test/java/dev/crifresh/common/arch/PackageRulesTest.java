@@ -23,4 +23,9 @@ class PackageRulesTest {
     static void everyPackageUsesOnlyWhatItsPackageInfoLists(JavaClasses classes) {
         RULES.mayUse(classes).check(classes);
     }
+
+    @ArchTest
+    static void noIoPackagesDoNoIo(JavaClasses classes) {
+        RULES.noIo(classes).check(classes);
+    }
 }

@@ -25,10 +25,6 @@ public record DrainRules(boolean force, boolean deleteEmptyDirData, String selfN
         return new DrainRules(v, deleteEmptyDirData, selfNode, selfPod);
     }
 
-    public DrainRules withDeleteEmptyDirData(boolean v) {
-        return new DrainRules(force, v, selfNode, selfPod);
-    }
-
     public DrainRules withSelf(String node, String pod) {
         return new DrainRules(force, deleteEmptyDirData, node, pod);
     }

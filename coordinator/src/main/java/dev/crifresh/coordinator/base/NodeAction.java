@@ -1,7 +1,5 @@
 package dev.crifresh.coordinator.base;
 
-import dev.crifresh.coordinator.classify.NodeFacts;
-
 /**
  * What {@code --action} means for one stale or unknown node (pure): {@link Action#REBOOT} or {@link Action#NONE}
  * (wait for containerd to restart itself). {@code auto} resolves per node from its Talos version; anything that is
@@ -11,6 +9,14 @@ import dev.crifresh.coordinator.classify.NodeFacts;
  * @param why    one phrase naming what the decision rests on
  */
 public record NodeAction(Action action, String why) {
+    /**
+     * What the decision reads of a node: the OS image it reports ({@code status.nodeInfo.osImage}, e.g.
+     * {@code Talos (v1.14.1)}), or null. {@code classify.NodeFacts} is one; base stays below the classification.
+     */
+    public interface Subject {
+        String osImage();
+    }
+
     /** The report's and plan's word for an action: {@code reboot} or {@code wait-restart}. */
     public String wire() {
         return wire(action);
@@ -20,7 +26,7 @@ public record NodeAction(Action action, String why) {
         return resolved == Action.REBOOT ? "reboot" : "wait-restart";
     }
 
-    public static NodeAction forNode(Action action, NodeFacts node) {
+    public static NodeAction forNode(Action action, Subject node) {
         return switch (action) {
             case REBOOT -> new NodeAction(Action.REBOOT, "--action reboot");
             case NONE -> new NodeAction(Action.NONE, "--action none");

@@ -1,9 +1,10 @@
 /**
  * The coordinator's shared vocabulary, below every room: the settings, the action and what it means per node, the
- * stale taint, the progress listener, a gate's verdict.
+ * stale taint, the progress listener, a gate's verdict, a node's InternalIPs. It uses no other package of the
+ * coordinator.
  */
 @NoIo
-@MayUse({"coordinator.classify"})
+@MayUse({})
 package dev.crifresh.coordinator.base;
 
 import dev.crifresh.common.arch.MayUse;

@@ -1,7 +1,8 @@
 package dev.crifresh.coordinator.classify;
 
 import dev.crifresh.common.kube.ConditionContract;
-import dev.crifresh.coordinator.driver.InternalIps;
+import dev.crifresh.coordinator.base.InternalIps;
+import dev.crifresh.coordinator.base.NodeAction;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import java.time.Instant;
@@ -35,7 +36,7 @@ public record NodeFacts(
         AttestationCondition attestation,
         String osImage,
         ReadyTimes kubelet,
-        List<String> taintKeys) {
+        List<String> taintKeys) implements NodeAction.Subject {
 
     /**
      * The {@code Ready} condition's times as the kubelet (or, for {@code Unknown}, the node lifecycle controller)

@@ -3,7 +3,7 @@
  * of every decision.
  */
 @NoIo
-@MayUse({"coordinator.driver"})
+@MayUse({"coordinator.base"})
 package dev.crifresh.coordinator.classify;
 
 import dev.crifresh.common.arch.MayUse;

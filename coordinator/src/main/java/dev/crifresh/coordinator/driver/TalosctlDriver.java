@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.driver;
 
+import dev.crifresh.coordinator.base.InternalIps;
 import io.fabric8.kubernetes.api.model.Node;
 import java.nio.file.Path;
 import java.util.ArrayList;

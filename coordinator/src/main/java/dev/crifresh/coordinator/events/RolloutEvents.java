@@ -73,9 +73,4 @@ public final class RolloutEvents {
         }
         return idle.future();
     }
-
-    /** Events that could not be written. */
-    public int failures() {
-        return failures;
-    }
 }

@@ -15,10 +15,6 @@ public enum EtcdCheckMode {
         this.wire = wire;
     }
 
-    public String wire() {
-        return wire;
-    }
-
     public static EtcdCheckMode fromWire(String value) {
         for (EtcdCheckMode m : values()) {
             if (m.wire.equals(value)) {

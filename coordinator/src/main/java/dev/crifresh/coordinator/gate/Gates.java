@@ -70,10 +70,6 @@ public final class Gates implements NodeGates {
         return new Gates(Ticker.of(vertx), context, GateSettings.off(), null, null, null, ProgressListener.NONE);
     }
 
-    public GateSettings settings() {
-        return settings;
-    }
-
     public List<GateNote> notes() {
         return List.copyOf(notes);
     }

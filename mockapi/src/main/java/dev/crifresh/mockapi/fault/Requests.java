@@ -13,11 +13,6 @@ public final class Requests {
     private Requests() {
     }
 
-    /** Every request. */
-    public static Predicate<RecordedRequest> any() {
-        return r -> true;
-    }
-
     /** Calls on {@code coordination.k8s.io} Leases (get, create, update, delete). */
     public static Predicate<RecordedRequest> leases() {
         return r -> r.getPath() != null && r.getPath().contains("/apis/coordination.k8s.io/") && r.getPath().contains("/leases");

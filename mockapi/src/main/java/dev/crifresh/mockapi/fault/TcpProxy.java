@@ -94,11 +94,6 @@ public final class TcpProxy implements AutoCloseable {
         delayMillis = Math.max(0, delay.toMillis());
     }
 
-    /** Connections open now. */
-    public int openConnections() {
-        return open.size() / 2;
-    }
-
     private void acceptLoop() {
         while (!closed) {
             Socket downstream;

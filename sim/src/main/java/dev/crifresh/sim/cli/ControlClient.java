@@ -106,10 +106,6 @@ final class ControlClient {
         return new Answer(response.statusCode(), body);
     }
 
-    String server() {
-        return server;
-    }
-
     /** A user mistake: one line, exit 2. */
     static final class UsageError extends RuntimeException {
         UsageError(String message) {

@@ -61,11 +61,6 @@ public final class MockApi implements AutoCloseable {
         return client;
     }
 
-    /** The API server's URL, as a kubeconfig would name it. */
-    public String url() {
-        return server.url("/");
-    }
-
     /** The API server as the simulated pods reach it (HTTPS, service account); started at the first call. */
     public synchronized InClusterEndpoint inCluster() {
         if (inCluster == null) {

@@ -78,10 +78,6 @@ public final class SimulatedNode {
         return spec;
     }
 
-    public int index() {
-        return index;
-    }
-
     public String internalIp() {
         return NodeObjects.internalIp(index);
     }

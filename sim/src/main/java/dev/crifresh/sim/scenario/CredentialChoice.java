@@ -7,10 +7,6 @@ package dev.crifresh.sim.scenario;
 public record CredentialChoice(Credential explicit) {
     public static final CredentialChoice DESIRED = new CredentialChoice(null);
 
-    public boolean isDesired() {
-        return explicit == null;
-    }
-
     public Credential resolve(Credential desired) {
         return explicit == null ? desired : explicit;
     }

@@ -162,10 +162,6 @@ public final class ServedSimulation implements AutoCloseable {
         }
     }
 
-    public SimulatedWorld cluster() {
-        return cluster;
-    }
-
     /** The API server's URL as the kubeconfig names it (the {@link HttpWatchGateway} in front of the mock). */
     public String apiUrl() {
         return apiUrl;

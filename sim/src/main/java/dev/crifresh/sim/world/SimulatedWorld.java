@@ -570,11 +570,6 @@ public final class SimulatedWorld implements AutoCloseable {
         return List.copyOf(rebootRequests);
     }
 
-    /** The scenario's registry, as the simulated kubelet pulls from it. */
-    public SimulatedRegistry registry() {
-        return registry;
-    }
-
     /** The simulated Prometheus ({@code --prometheus-url}). */
     public SimulatedPrometheus prometheus() {
         return prometheus;

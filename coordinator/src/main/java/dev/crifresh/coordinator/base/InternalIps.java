@@ -1,4 +1,4 @@
-package dev.crifresh.coordinator.driver;
+package dev.crifresh.coordinator.base;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;

@@ -1,0 +1,27 @@
+package dev.crifresh.reality;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import dev.crifresh.common.arch.PackageRules;
+
+/** The package rules of the reality module, as its packages' package-info state them (see {@link PackageRules}). */
+@AnalyzeClasses(packages = "dev.crifresh.reality", importOptions = ImportOption.DoNotIncludeTests.class)
+class PackageRulesTest {
+    private static final PackageRules RULES = PackageRules.of("reality", "reality.cri.v1");
+
+    @ArchTest
+    static final ArchRule noCycleBetweenPackages = PackageRules.noCycles();
+
+    @ArchTest
+    static void everyPackageStatesWhatItMayUse(JavaClasses classes) {
+        RULES.assertStated(classes);
+    }
+
+    @ArchTest
+    static void everyPackageUsesOnlyWhatItsPackageInfoLists(JavaClasses classes) {
+        RULES.mayUse(classes).check(classes);
+    }
+}
