@@ -98,7 +98,7 @@ public final class Rollout {
         this.events = new RolloutEvents(ports.events(), settings.runId(), view::raw, progress, clock, fence.closing()::mayWrite);
         this.observer = new RunObserver(progress, events);
         // The taints come off also while the run ends (after it is done): retried for as long as the Lease is held.
-        this.taints = new StaleNodeTaints(ports.cleanup(), settings.runId(), settings.staleTaint(), observer);
+        this.taints = new StaleNodeTaints(ports.cleanup(), settings.runId(), settings.staleTaint(), observer, view::raw);
         this.informers = new RunInformers(context, classifier, clock, new ClassificationCache(classifier), roll.nodes(), view,
                 settings.nodeSelector() != null, () -> loop.machine().done());
         this.freshNodes = new SharedNodeList<>(() -> roll.retry().call(roll.nodes()::listAll).map(NodeFacts::all));
