@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.kube;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeList;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
@@ -61,7 +62,7 @@ public final class Fabric8NodeOps implements NodeOps {
     public Future<Node> mergePatch(String name, String patch) {
         return context.executeBlocking(() -> {
             gate.check();
-            return client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+            return named(name).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
         }, false);
     }
 
@@ -69,8 +70,18 @@ public final class Fabric8NodeOps implements NodeOps {
     public Future<Node> jsonPatch(String name, String patch) {
         return context.executeBlocking(() -> {
             gate.check();
-            return client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON), patch);
+            return named(name).patch(PatchContext.of(PatchType.JSON), patch);
         }, false);
+    }
+
+    /**
+     * The node to patch, by name alone. {@code withName(name).patch(context, String)} first GETs the node only to learn
+     * its name and namespace (fabric8 8.0's {@code HasMetadataOperation.patch} → {@code getItemOrRequireFromServer}):
+     * one hidden round trip per patch. A patch carries its own guards, and a deleted node answers the PATCH with 404 as
+     * it did the GET.
+     */
+    private Resource<Node> named(String name) {
+        return client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build());
     }
 
     @Override

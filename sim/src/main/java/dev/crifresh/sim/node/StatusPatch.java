@@ -44,7 +44,8 @@ public final class StatusPatch {
                 patch.addObject().put("op", "replace").put("path", "/status/nodeInfo/bootID").put("value", bootId);
             }
             try {
-                client.nodes().withName(nodeName).subresource("status")
+                // resource(node), not withName(name): fabric8's patch of a named resource GETs it first, only for its name
+                client.nodes().resource(node).subresource("status")
                         .patch(PatchContext.of(PatchType.JSON), patch.toString());
                 return;
             } catch (KubernetesClientException e) {

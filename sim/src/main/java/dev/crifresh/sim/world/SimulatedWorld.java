@@ -55,6 +55,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiFunction;
@@ -75,6 +76,8 @@ public final class SimulatedWorld implements AutoCloseable {
     /** Talos >= 1.14: how long after a CRI config write containerd is running again. */
     static final Duration CONTAINERD_RESTART_DELAY = Duration.ofMillis(250);
     private static final Duration PLATFORM_CALL_TIMEOUT = Duration.ofSeconds(30);
+    /** How long {@link #close} waits for each group of the simulation's threads to finish what they are doing. */
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
     /** Agents starting at once (after a wave of reboots, or all at the simulation's start). */
     private static final int AGENT_STARTERS = 4;
     private static final int KUBELET_POSTERS = 4;
@@ -610,8 +613,32 @@ public final class SimulatedWorld implements AutoCloseable {
         return runStartedAt;
     }
 
+    /** A scheduler whose delayed and periodic tasks are dropped when it shuts down (those running finish). */
     private static ScheduledExecutorService daemonScheduler(String name, int threads) {
-        return Executors.newScheduledThreadPool(threads, daemon(name));
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(threads, daemon(name));
+        scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        return scheduler;
+    }
+
+    /**
+     * Shuts the executors down, group after group, each group's running and queued tasks finished before the next
+     * group's shutdown; a group that does not finish within {@link #STOP_TIMEOUT} is interrupted.
+     */
+    private static void stopInOrder(List<List<ExecutorService>> groups) {
+        for (List<ExecutorService> group : groups) {
+            group.forEach(ExecutorService::shutdown);
+            long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
+            for (ExecutorService executor : group) {
+                try {
+                    if (!executor.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                        executor.shutdownNow();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    executor.shutdownNow();
+                }
+            }
+        }
     }
 
     private static ThreadFactory daemon(String name) {
@@ -640,18 +667,11 @@ public final class SimulatedWorld implements AutoCloseable {
         } finally {
             pods.close();
             prometheus.close();
-            kubeletHeartbeats.shutdownNow();
-            kubeletPosts.shutdownNow();
-            terminations.shutdownNow();
-            podThread.shutdownNow();
-            agentStarter.shutdownNow();
-            platform.shutdownNow();
-            try {
-                // a platform action still running (a heartbeat) finishes before the API goes away
-                platform.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            // Nothing may call the API server once it is gone: each thread stops taking work and finishes the call it
+            // is in (not interrupted: an interrupted call fails, and a failed call is a simulation error), the
+            // threads that hand work on before those they hand it to; only then does the API server stop.
+            stopInOrder(List.of(List.of(platform, kubeletHeartbeats), List.of(terminations), List.of(podThread),
+                    List.of(kubeletPosts, agentStarter)));
             api.close();
             HostRoot.deleteTree(workDir);
         }

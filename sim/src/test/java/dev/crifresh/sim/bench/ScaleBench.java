@@ -185,10 +185,12 @@ public final class ScaleBench {
             System.gc();
             String loadStart = RolloutBench.loadAverage();
             requests.reset();
+            requests.trace(recording != null);
             JfrProfile profile = recording == null ? null : new JfrProfile(recording);
             ThreadCpu cpu = new ThreadCpu(ScaleBench::group);
             long start = System.nanoTime();
             startedAt[0] = start;
+            requests.startAt(start);
             cluster.beginRun();
             Report report = coordinator.rollout().toCompletionStage().toCompletableFuture()
                     .get(30, TimeUnit.MINUTES);
@@ -225,6 +227,9 @@ public final class ScaleBench {
                 live.close();
                 System.out.println("    progress lines with their time since the start: "
                         + recording.toString().replace(".jfr", ".progress.txt"));
+                Path traced = Path.of(recording.toString().replace(".jfr", ".requests.txt"));
+                Files.write(traced, requests.traced());
+                System.out.println("    the coordinator's requests with their time since the start: " + traced);
             }
             if (profile != null) {
                 profile.print(ScaleBench::group, List.of("coordinator", "api-server", "simulation"), 15);
@@ -425,14 +430,24 @@ public final class ScaleBench {
     /** Counts the API server's requests by method (watches apart). */
     static final class RequestCounter {
         private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+        /** With a recording: every request of the coordinator, in order (time since {@link #reset}, method, path, body). */
+        private final java.util.Queue<String> trace = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        private volatile long since = System.nanoTime();
+        private volatile boolean tracing;
 
         Dispatcher wrap(Dispatcher inner) {
             return new Dispatcher() {
                 @Override
                 public MockResponse dispatch(RecordedRequest request) {
+                    String body = tracing ? body(request) : ""; // read before the server consumes it
                     MockResponse response = inner.dispatch(request);
                     int code = response == null ? 0 : response.code();
-                    counts.computeIfAbsent(kind(request) + (code >= 400 ? " → " + code : ""), k -> new LongAdder()).increment();
+                    String kind = kind(request);
+                    counts.computeIfAbsent(kind + (code >= 400 ? " → " + code : ""), k -> new LongAdder()).increment();
+                    if (tracing && kind.startsWith("coordinator ")) {
+                        trace.add(String.format(Locale.ROOT, "%9.3f %d %s %s %s", (System.nanoTime() - since) / 1e9, code,
+                                request.getMethod(), request.getPath(), body));
+                    }
                     return response;
                 }
 
@@ -465,6 +480,37 @@ public final class ScaleBench {
 
         void reset() {
             counts.values().forEach(LongAdder::reset);
+            trace.clear();
+            since = System.nanoTime();
+        }
+
+        /** The time the traced requests count from (the progress lines' start). */
+        void startAt(long nanos) {
+            since = nanos;
+        }
+
+        void trace(boolean on) {
+            tracing = on;
+        }
+
+        /** The traced requests, one a line. */
+        List<String> traced() {
+            return List.copyOf(trace);
+        }
+
+        /** A patch's body, or an Event's reason, object and message, on one line (abbreviated). */
+        private static String body(RecordedRequest request) {
+            String b = request.getBody() == null ? "" : new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (b.isEmpty() || "GET".equals(request.getMethod())) {
+                return "";
+            }
+            String one = b.replaceAll("\\s+", " ");
+            if (request.getPath() != null && request.getPath().contains("/events")) {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"reason\"\\s*:\\s*\"([^\"]*)\"").matcher(one);
+                java.util.regex.Matcher o = java.util.regex.Pattern.compile("\"involvedObject\"\\s*:\\s*\\{[^}]*\"name\"\\s*:\\s*\"([^\"]*)\"").matcher(one);
+                return (m.find() ? m.group(1) : "?") + " " + (o.find() ? o.group(1) : "?");
+            }
+            return one.length() > 300 ? one.substring(0, 300) + "…" : one;
         }
 
         long total() {

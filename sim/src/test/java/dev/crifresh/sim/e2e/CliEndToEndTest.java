@@ -45,6 +45,7 @@ class CliEndToEndTest {
         assertTrue(story.contains("pull proof passed: the node pulled ghcr.io/example/pull-probe:1"), story);
         assertTrue(story.contains("etcd healthy before its reboot"), story);
         assertFalse(story.contains("token-v") || err.toString().contains("token-v"), "a password was printed");
+        assertFalse((story + err).contains("SIMULATION ERROR"), "a clean run reported a simulation error:\n" + story + err);
     }
 
     @Test
@@ -60,6 +61,7 @@ class CliEndToEndTest {
         assertEquals(1, report.get("summary").get("skipped").intValue());
         assertTrue(err.toString().contains("worker-old"), err.toString());
         assertFalse(out.toString().contains("token-v2") || err.toString().contains("token-v2"), "a password was printed");
+        assertFalse(err.toString().contains("SIMULATION ERROR"), "a clean run reported a simulation error:\n" + err);
     }
 
     @Test

@@ -22,8 +22,9 @@ import java.util.function.Function;
  * drain and takes it off again: after a node's reboot, and for every node when the run ends, whatever the
  * exit path. A rerun also removes what a killed run left behind (any value of the key: the Lease makes
  * sure no other run is working). Each change is a {@link GuardedPatch} on the run's cleanup target (the
- * closing fence: it still writes after the run ended, only while the Lease is held), so a refused guard is
- * decided again on a fresh read and transient API errors are retried ({@link ApiRetry}), also at the end of
+ * closing fence: it still writes after the run ended, only while the Lease is held), decided first on the run's
+ * copy of the node (no read: a rebooted node's untaint is on the way to the next node's start), so a refused
+ * guard is decided again on a fresh read and transient API errors are retried ({@link ApiRetry}), also at the end of
  * the run. Best effort: a taint that cannot be set or removed is a warning and never fails the run — the
  * taint steers the scheduler, it guards nothing crifresh relies on. Called on the run's context.
  */
@@ -35,12 +36,21 @@ public final class StaleNodeTaints {
     /** Nodes this run tainted and has not untainted yet. */
     private final Set<String> tainted = new TreeSet<>();
 
-    /** @param target where the patches go: the run's nodes, with the closing fence and its retry */
-    public StaleNodeTaints(GuardedPatch.Target target, String runId, StaleTaint effect, Consumer<RunEvent> observer) {
+    /** The run's copy of a node (null: unknown), on which each change is decided first. */
+    private final Function<String, Node> known;
+
+    /**
+     * @param target where the patches go: the run's nodes, with the closing fence and its retry
+     * @param known  the run's copy of a node (null: read it), on which each change is decided first — a stale copy is
+     *               refused by the patch's guard and read again ({@link GuardedPatch})
+     */
+    public StaleNodeTaints(GuardedPatch.Target target, String runId, StaleTaint effect, Consumer<RunEvent> observer,
+                           Function<String, Node> known) {
         this.target = target;
         this.runId = runId;
         this.effect = effect;
         this.observer = observer;
+        this.known = known;
     }
 
     /** Taints every named node; completes when all patches are done (failures are warnings). */
@@ -105,12 +115,12 @@ public final class StaleNodeTaints {
     }
 
     /**
-     * Reads the node, computes the patch (null: nothing to do) and sends it as a {@link GuardedPatch}; true when a
-     * patch was sent (the last decision, on the read the patch landed on).
+     * Computes the patch on the run's copy of the node, or on a read of it (null: nothing to do; confirmed on a read) and
+     * sends it as a {@link GuardedPatch}; true when a patch was sent (the last decision, on the copy the patch landed on).
      */
     private Future<Boolean> change(String name, Function<Node, String> patchFor) {
         boolean[] patched = {false};
-        return GuardedPatch.apply(target, name, node -> {
+        return GuardedPatch.apply(target, name, known.apply(name), node -> {
             String patch = node == null ? null : patchFor.apply(node);
             patched[0] = patch != null;
             return patch == null ? new GuardedPatch.Skip() : new GuardedPatch.Patch(patch);

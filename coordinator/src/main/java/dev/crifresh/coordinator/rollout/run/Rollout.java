@@ -95,7 +95,7 @@ public final class Rollout {
         this.observer = new RunObserver(run.progress(), events);
         observer.also(run.options().runEvents());
         // The taints come off also while the run ends (after it is done): retried for as long as the Lease is held.
-        this.taints = new StaleNodeTaints(ports.cleanup(), runId, settings.limits().staleTaint(), observer);
+        this.taints = new StaleNodeTaints(ports.cleanup(), runId, settings.limits().staleTaint(), observer, view::raw);
         this.informers = new RunInformers(context, run.classifier(), run.clock(), new ClassificationCache(run.classifier()),
                 roll.nodes(), view, settings.selection().nodeSelector() != null, () -> loop.machine().done());
         this.freshNodes = new SharedNodeList<>(() -> roll.retry().call(roll.nodes()::listAll).map(NodeFacts::all));
