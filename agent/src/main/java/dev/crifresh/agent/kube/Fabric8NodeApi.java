@@ -1,6 +1,7 @@
 package dev.crifresh.agent.kube;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -29,7 +30,10 @@ public final class Fabric8NodeApi implements NodeApi {
     @Override
     public void patchStatus(String name, String jsonPatch) throws ApiException {
         try {
-            client.nodes().withName(name).subresource("status").patch(PatchContext.of(PatchType.JSON), jsonPatch);
+            // resource(<node named name>), not withName(name): fabric8 8.0's patch of a named resource GETs it first,
+            // only to learn its name (HasMetadataOperation.patch -> getItemOrRequireFromServer): a hidden round trip
+            Node named = new NodeBuilder().withNewMetadata().withName(name).endMetadata().build();
+            client.nodes().resource(named).subresource("status").patch(PatchContext.of(PatchType.JSON), jsonPatch);
         } catch (KubernetesClientException e) {
             throw wrap("patch", e);
         }

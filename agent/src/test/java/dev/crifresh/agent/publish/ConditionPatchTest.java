@@ -192,4 +192,20 @@ class ConditionPatchTest {
         return new NodeConditionBuilder().withType(type).withStatus("False").withReason("KubeletHas" + type)
                 .withMessage(type).withLastHeartbeatTime(T1.toString()).withLastTransitionTime(T1.toString()).build();
     }
+
+    @Test
+    void aStatusPatchIsOneRequestAndADeletedNodeStillAnswers404() throws Exception {
+        String name = newNode();
+        Node current = nodes.get(name);
+        String patch = ConditionPatch.build(current, ConditionPatch.desired(current, "True", "Fresh", "m", T1));
+        int before = api.requests().size();
+
+        nodes.patchStatus(name, patch);
+
+        List<String> sent = api.requests().subList(before, api.requests().size()).stream()
+                .map(r -> r.method() + " " + r.path()).toList();
+        assertEquals(List.of("PATCH /api/v1/nodes/" + name + "/status"), sent, "no GET before the patch");
+        ApiException gone = assertThrows(ApiException.class, () -> nodes.patchStatus("no-such-node", patch));
+        assertEquals(404, gone.code());
+    }
 }
