@@ -38,6 +38,7 @@ public final class RunObserver implements Consumer<RunEvent> {
         also.accept(e);
     }
 
+    @SuppressWarnings("checkstyle:methodlength") // one branch per RunEvent type in one place, ending in the loud failure
     private void say(RunEvent e) {
         if (e instanceof RunEvent.NodeProgress p) {
             if (p.level() == null) {

@@ -56,6 +56,7 @@ class RollStartsTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
+    @SuppressWarnings("checkstyle:parameternumber") // one parameter per column of the case table above
     void decides(String name, String cluster, String queued, String flying, String seed, int budget, String moves,
                  String blocker, boolean seedOver) {
         Map<String, NodeFacts> nodes = new LinkedHashMap<>();
