@@ -20,7 +20,6 @@ import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
-import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -378,9 +377,5 @@ public final class NodeRunner {
 
     private void say(String text) {
         run.progress(this, text);
-    }
-
-    public static String seconds(Duration d) {
-        return NodeStep.seconds(d);
     }
 }

@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.rollout.run;
 
 import dev.crifresh.common.retry.RetryPolicy;
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.report.Decision;
@@ -8,7 +9,6 @@ import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.lease.LeaseKeeper;
-import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.plan.ApiAway;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
@@ -169,7 +169,7 @@ final class RunStep {
             fx.add(new Classify());
             return run.to(new Deciding());
         } else if (in instanceof ConfigTimedOut t && run.state() instanceof ConfigWait) {
-            String seconds = NodeRunner.seconds(config.configTimeout());
+            String seconds = DurationText.format(config.configTimeout());
             Machine r = stop(run, StopReason.TIMED_OUT, t.details().size() + " node(s) did not hold the desired credential for "
                     + config.registry() + " within " + seconds + ": " + String.join(", ", t.details().keySet()) + "; nothing was rebooted", fx);
             t.details().forEach((name, detail) -> fx.add(new NodeRecord(name, Decision.WAIT, Outcome.FAILED,
@@ -221,7 +221,7 @@ final class RunStep {
             fx.add(new Preflight(w.reboots(), w.leftovers(), true));
             return run.to(new Deciding());
         } else if (in instanceof FreshTimedOut t && run.state() instanceof Waiting) {
-            String seconds = NodeRunner.seconds(config.attestTimeout());
+            String seconds = DurationText.format(config.attestTimeout());
             t.details().forEach((name, detail) -> fx.add(new NodeRecord(name, null, Outcome.FAILED,
                     "did not attest fresh within " + seconds + ": " + detail)));
             return finish(stop(run, StopReason.TIMED_OUT, t.details().size() + " node(s) did not attest fresh within " + seconds + ": "
@@ -233,7 +233,7 @@ final class RunStep {
         } else if (in instanceof Halt h) {
             return stop(run, h.reason(), h.why(), fx);
         } else if (in instanceof Blocked b) {
-            return stop(run, StopReason.TIMED_OUT, "no node could start for " + NodeRunner.seconds(config.rebootTimeout()) + ": " + b.why(), fx);
+            return stop(run, StopReason.TIMED_OUT, "no node could start for " + DurationText.format(config.rebootTimeout()) + ": " + b.why(), fx);
         } else if (in instanceof Idle) {
             if (run.stopping()) {
                 return finish(run, fx);
