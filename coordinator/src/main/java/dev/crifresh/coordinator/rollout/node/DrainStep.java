@@ -240,7 +240,7 @@ final class DrainStep {
 
     /** The delay of the book's latest back-off. */
     private static long backoff(Book book) {
-        return retryPolicy(book.timeout()).delay(book.retries()).toMillis();
+        return book.retry().delay().toMillis();
     }
 
     /** The "still waiting" line: how many pods the drain waits for, each named with why. */
