@@ -21,7 +21,6 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.function.Function;
 
@@ -41,10 +40,6 @@ import java.util.function.Function;
  * Every node patch is a {@link GuardedPatch}, decided first on the copy of the node the run already has.
  */
 public final class NodeRunner {
-    /** An input waiting its turn, with the epoch it was asked for in. */
-    private record Pending(long epoch, NodeInput input) {
-    }
-
     private final RollPorts ports;
     private final RollHost run;
     private final String name;
@@ -52,12 +47,10 @@ public final class NodeRunner {
     private final int index;
     private final int total;
     private final DrainRunner drain;
-    private final ArrayDeque<Pending> inbox = new ArrayDeque<>();
     private final String note;
+    /** The state, its epoch, and the inputs waiting their turn. */
+    private final NodeLoop loop;
 
-    private NodeState state;
-    private long epoch;
-    private boolean stepping;
     private long timer = -1;
     /** The epoch of the drain's state: its answers are dropped once the roll left it. */
     private long drainEpoch = -1;
@@ -84,10 +77,10 @@ public final class NodeRunner {
         this.role = facts.role();
         this.index = index;
         this.total = total;
-        this.state = NodeStep.start(NodeState.RollFacts.of(name, ports.settings().runId(), resumeFrom,
+        this.loop = new NodeLoop(NodeStep.start(NodeState.RollFacts.of(name, ports.settings().runId(), resumeFrom,
                 ports.settings().rebootTimeout(), ports.settings().attestTimeout(),
-                new UnsentReboot.Allowance(ports.settings().leaseDuration(), ports.settings().clockSkew())));
-        this.drain = new DrainRunner(ports, name, () -> state instanceof Draining && epoch == drainEpoch, this::say,
+                new UnsentReboot.Allowance(ports.settings().leaseDuration(), ports.settings().clockSkew()))), this::carryOut);
+        this.drain = new DrainRunner(ports, name, () -> state() instanceof Draining && loop.epoch() == drainEpoch, this::say,
                 () -> deliver(drainEpoch, new Drained()), why -> deliver(drainEpoch, new DrainFailed(why)));
     }
 
@@ -105,16 +98,16 @@ public final class NodeRunner {
 
     /** Whether this resumes a node an earlier run may already have rebooted. */
     public boolean resumed() {
-        return state.roll().resumed();
+        return state().roll().resumed();
     }
 
     public boolean finished() {
-        return state instanceof Done;
+        return state() instanceof Done;
     }
 
     /** How the roll ended, or null while it has not. */
     public NodeEnd end() {
-        return state instanceof Done done ? done.end() : null;
+        return state() instanceof Done done ? done.end() : null;
     }
 
     public Outcome outcome() {
@@ -129,7 +122,7 @@ public final class NodeRunner {
 
     /** The state, for tests. */
     NodeState state() {
-        return state;
+        return loop.state();
     }
 
     // ---- what the run tells the roll ---------------------------------------------------------------------------
@@ -139,67 +132,42 @@ public final class NodeRunner {
         if (facts != null && !ports.fence().mayWrite()) {
             // fenced: a lost Lease ends the run, which abandons this node untouched; after an allowed outage, start then
             ports.fence().whenMayWrite().onSuccess(v -> {
-                if (state instanceof Queued) {
+                if (state() instanceof Queued) {
                     start();
                 }
             });
             return;
         }
-        deliver(epoch, new Start(facts));
+        deliver(loop.epoch(), new Start(facts));
     }
 
     /** The informer saw a change of this node. */
     public void onUpdate() {
-        deliver(epoch, new NodeUpdated(run.facts(name)));
+        deliver(loop.epoch(), new NodeUpdated(run.facts(name)));
     }
 
     /** The informer saw the node disappear (while a call is in flight, its answer ends the node instead). */
     public void onDeleted() {
-        deliver(epoch, new NodeDeleted());
+        deliver(loop.epoch(), new NodeDeleted());
     }
 
     /** The run is interrupted: stop here and leave the node as it is, for a rerun to resume. */
     public void abandon(String why) {
-        deliver(epoch, new Abandon(why));
+        deliver(loop.epoch(), new Abandon(why));
     }
 
     // ---- the runner ------------------------------------------------------------------------------------------
 
     /** Takes an input asked for in {@code asked} (an epoch); dropped when the roll has moved on since. */
     private void deliver(long asked, NodeInput input) {
-        if (asked != epoch) {
-            return;
-        }
-        inbox.add(new Pending(asked, input));
-        if (stepping) {
-            return;
-        }
-        stepping = true;
-        try {
-            while (!inbox.isEmpty()) {
-                Pending next = inbox.poll();
-                if (next.epoch() != epoch) {
-                    continue;
-                }
-                NodeStep.Step step = NodeStep.next(state, next.input());
-                if (step.state().getClass() != state.getClass()) {
-                    epoch++;
-                }
-                state = step.state();
-                for (NodeEffect effect : step.effects()) {
-                    carryOut(effect);
-                }
-            }
-        } finally {
-            stepping = false;
-        }
+        loop.deliver(asked, input);
     }
 
     /** Carries out one effect of the step; a type this does not know fails loudly. Package-private for its test. */
     void carryOut(NodeEffect effect) {
-        long e = epoch;
+        long e = loop.epoch();
         if (effect instanceof Gate g) {
-            gates().beforeTakeDown(g.facts(), run.clusterView(), () -> epoch != e || run.stopping(), this::say)
+            gates().beforeTakeDown(g.facts(), run.clusterView(), () -> loop.epoch() != e || run.stopping(), this::say)
                     .onComplete(ar -> deliver(e, gateAnswer(ar)));
         } else if (effect instanceof Claim) {
             GuardedPatch.claim(ports, name, run.cached(name), RollPatches.claim(runId(), note)).onComplete(ar -> deliver(e, answer(ar, false)));
@@ -245,7 +213,7 @@ public final class NodeRunner {
                 return s;
             }).onComplete(ar -> deliver(e, answer(ar, uncordons[0])));
         } else if (effect instanceof Prove) {
-            gates().afterReturn(run.facts(name), run.clusterView(), () -> epoch != e, this::say)
+            gates().afterReturn(run.facts(name), run.clusterView(), () -> loop.epoch() != e, this::say)
                     .onComplete(ar -> deliver(e, gateAnswer(ar)));
         } else if (effect instanceof Look) {
             deliver(e, new NodeUpdated(run.facts(name)));
@@ -304,7 +272,7 @@ public final class NodeRunner {
     /** Phase rebooting, decided on the check's read; a refused guard reads the node again and checks it once more. */
     private void record(long e, RecordRebooting r) {
         whenMayWrite(e, () -> {
-            NodeFacts startedAs = state.roll().startedAs();
+            NodeFacts startedAs = state().roll().startedAs();
             RollPatches.Recording[] last = {null};
             GuardedPatch.apply(ports, name, r.node(), node -> {
                 last[0] = RollPatches.rebooting(runId(), r.recorded(), startedAs, r.cluster(), r.inFlight(), r.budget(), node,
@@ -364,7 +332,7 @@ public final class NodeRunner {
     }
 
     private String resumedRunId() {
-        Ownership from = state.roll().resumeFrom();
+        Ownership from = state().roll().resumeFrom();
         return from == null ? null : from.runId();
     }
 
