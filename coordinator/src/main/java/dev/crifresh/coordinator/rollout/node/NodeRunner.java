@@ -197,7 +197,14 @@ public final class NodeRunner {
                     deliver(e, new DriverAnswered(ar.succeeded() ? null : ErrorText.message(ar.cause())));
                 }
             }));
-        } else if (effect instanceof MarkVerifying) {
+        } else {
+            carryOutAfterReboot(effect, e);
+        }
+    }
+
+    /** The effects from the reboot request on (and the timer, progress and end); a type this does not know fails loudly. */
+    private void carryOutAfterReboot(NodeEffect effect, long e) {
+        if (effect instanceof MarkVerifying) {
             guarded(RollPatches.phase(runId(), resumedRunId(), Phase.VERIFYING)).onComplete(ar -> deliver(e, answer(ar, false)));
         } else if (effect instanceof ResetPhase) {
             guarded(RollPatches.phase(runId(), resumedRunId(), Phase.DRAINING)).onComplete(ar -> deliver(e, answer(ar, false)));

@@ -133,6 +133,7 @@ final class RunStep {
         return new Step(r, fx);
     }
 
+    /** The Lock and Observe steps, the interruption and the config wait; every other input goes on to {@link #preflight}. */
     private static Machine apply(Config config, Machine run, RunInput in, List<RunEffect> fx) {
         if (in instanceof LockAcquired) {
             fx.add(new Observe());
@@ -175,7 +176,13 @@ final class RunStep {
             t.details().forEach((name, detail) -> fx.add(new NodeRecord(name, Decision.WAIT, Outcome.FAILED,
                     "config did not hold the desired credential within " + seconds + ": " + detail)));
             return finish(r, fx);
-        } else if (in instanceof Planned p) {
+        }
+        return preflight(config, run, in, fx);
+    }
+
+    /** The plan, the gates and proofs, the preflight checks and the leftovers' release. */
+    private static Machine preflight(Config config, Machine run, RunInput in, List<RunEffect> fx) {
+        if (in instanceof Planned p) {
             record(config, p.plan(), fx);
             fx.add(new StartGates(p.plan()));
             return run;
@@ -209,7 +216,13 @@ final class RunStep {
                     + ": " + c.problems().values().iterator().next() + "; no node was touched", fx), fx);
         } else if (in instanceof Released r) {
             return released(run, r, fx);
-        } else if (in instanceof Placed p) {
+        }
+        return rolling(config, run, in, fx);
+    }
+
+    /** The roll, the fresh wait and the final inventory. */
+    private static Machine rolling(Config config, Machine run, RunInput in, List<RunEffect> fx) {
+        if (in instanceof Placed p) {
             fx.add(new StartRolling(p.ordered(), p.budget()));
             return run.to(new Rolling(p.budget()));
         } else if (in instanceof FreshWaitEnded && run.state() instanceof Waiting w) {
