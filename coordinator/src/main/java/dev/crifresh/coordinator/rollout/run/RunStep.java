@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout.run;
 
+import dev.crifresh.common.retry.Retry;
 import dev.crifresh.common.retry.RetryPolicy;
 import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.base.Action;
@@ -89,8 +90,20 @@ final class RunStep {
     record Locking() implements RunState {
     }
 
-    /** @param attempt how many times the informers were started (the backoff grows with it) */
-    record Observing(int attempt) implements RunState {
+    /**
+     * @param retry the observe back-off ({@link #OBSERVE_RETRY}): its failures are the failed starts of the informers so
+     *              far. Its first attempt is at 0: {@link ApiRetry} decides on its own clock whether to retry at all
+     */
+    record Observing(Retry retry) implements RunState {
+        /** The state at start attempt {@code attempt} (1 for the first). */
+        static Observing at(int attempt) {
+            return new Observing(new Retry(OBSERVE_RETRY, attempt - 1, 0));
+        }
+
+        /** How many times the informers were started, this start included. */
+        int attempt() {
+            return retry.failures() + 1;
+        }
     }
 
     record ConfigWait() implements RunState {
@@ -120,10 +133,6 @@ final class RunStep {
     /** The observe backoff: 500 ms doubling to 5 s; {@link ApiRetry} decides whether to retry at all. */
     static final RetryPolicy OBSERVE_RETRY = RetryPolicy.doubling(Duration.ofMillis(500), Duration.ofSeconds(5));
 
-    static Duration observeBackoff(int attempt) {
-        return OBSERVE_RETRY.delay(attempt);
-    }
-
     static Step next(Config config, Machine run, RunInput in) {
         List<RunEffect> fx = new ArrayList<>();
         if (run.done()) {
@@ -137,7 +146,7 @@ final class RunStep {
     private static Machine apply(Config config, Machine run, RunInput in, List<RunEffect> fx) {
         if (in instanceof LockAcquired) {
             fx.add(new Observe());
-            return run.to(new Observing(1));
+            return run.to(Observing.at(1));
         } else if (in instanceof LockNotAcquired n) {
             fx.add(new ReportOnly());
             return stop(run, StopReason.LOCK_NOT_ACQUIRED, n.why(), fx);
@@ -156,8 +165,9 @@ final class RunStep {
         } else if (in instanceof ObserveFailed f && run.state() instanceof Observing o) {
             if (f.retryable()) {
                 fx.add(new Emit(new RunEvent.WatchRetry(f.why())));
-                fx.add(new ObserveLater(observeBackoff(o.attempt())));
-                return run.to(new Observing(o.attempt() + 1));
+                Retry failed = o.retry().failed();
+                fx.add(new ObserveLater(failed.delay()));
+                return run.to(new Observing(failed));
             }
             return finish(stop(run, StopReason.NODE_FAILED, "cannot watch nodes: " + f.why(), fx), fx);
         } else if (in instanceof ObserveDue && run.state() instanceof Observing) {
