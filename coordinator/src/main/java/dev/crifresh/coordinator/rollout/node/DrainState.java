@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import dev.crifresh.common.retry.Retry;
 import dev.crifresh.coordinator.base.DrainRules;
 import java.time.Duration;
 import java.util.Collections;
@@ -42,13 +43,15 @@ sealed interface DrainState {
      * @param evicting   pods with an eviction call in flight
      * @param refused    pods whose eviction was refused or failed, with why, in the order refused; tried again once
      *                   the back-off timer fires
-     * @param retries    back-off delays taken since the drain started: eviction retries and failed lists share them
+     * @param retry      the back-off since the drain started ({@link DrainStep#retryPolicy}): eviction retries and failed
+     *                   lists share it; its failures are the delays taken. Its first attempt is at 0: the drain's own
+     *                   deadline timer ends the retries, so the retry never needs the time
      * @param retryArmed the back-off timer is set
      * @param lastLeft   the count of pods left in the last progress line (-1: none yet)
      * @param waitDetail what the drain waits for, in words (the reason a timeout gives)
      * @param rules      which pods are never evicted without an opt-in ({@link DrainSelection#refusals})
      */
-    record Book(Duration timeout, DrainRules rules, Set<String> evicted, Set<String> evicting, Map<String, String> refused, int retries,
+    record Book(Duration timeout, DrainRules rules, Set<String> evicted, Set<String> evicting, Map<String, String> refused, Retry retry,
                 boolean retryArmed, int lastLeft, String waitDetail) {
         public Book {
             evicted = Set.copyOf(evicted);
@@ -57,25 +60,31 @@ sealed interface DrainState {
         }
 
         static Book fresh(Duration timeout, DrainRules rules) {
-            return new Book(timeout, rules, Set.of(), Set.of(), Map.of(), 0, false, -1, "its pods were not listed yet");
+            return new Book(timeout, rules, Set.of(), Set.of(), Map.of(), Retry.first(DrainStep.retryPolicy(timeout), 0), false, -1,
+                    "its pods were not listed yet");
+        }
+
+        /** Back-off delays taken since the drain started. */
+        int retries() {
+            return retry.failures();
         }
 
         Book evictions(Set<String> evicted, Set<String> evicting, Map<String, String> refused) {
-            return new Book(timeout, rules, evicted, evicting, refused, retries, retryArmed, lastLeft, waitDetail);
+            return new Book(timeout, rules, evicted, evicting, refused, retry, retryArmed, lastLeft, waitDetail);
         }
 
         /** One more back-off delay taken; {@code armed}: it is the back-off timer's. */
         Book retried(boolean armed) {
-            return new Book(timeout, rules, evicted, evicting, refused, retries + 1, armed || retryArmed, lastLeft, waitDetail);
+            return new Book(timeout, rules, evicted, evicting, refused, retry.failed(), armed || retryArmed, lastLeft, waitDetail);
         }
 
         /** The back-off timer fired: the refused pods are tried again. */
         Book retryFired() {
-            return new Book(timeout, rules, evicted, evicting, Map.of(), retries, false, lastLeft, waitDetail);
+            return new Book(timeout, rules, evicted, evicting, Map.of(), retry, false, lastLeft, waitDetail);
         }
 
         Book said(int left, String detail) {
-            return new Book(timeout, rules, evicted, evicting, refused, retries, retryArmed, left, detail);
+            return new Book(timeout, rules, evicted, evicting, refused, retry, retryArmed, left, detail);
         }
     }
 }

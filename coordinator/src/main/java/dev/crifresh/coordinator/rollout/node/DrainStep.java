@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.rollout.node;
 
 import dev.crifresh.common.retry.RetryPolicy;
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.kube.PodOps.Eviction;
 import dev.crifresh.coordinator.rollout.node.DrainEffect.*;
 import dev.crifresh.coordinator.rollout.node.DrainInput.*;
@@ -186,7 +187,7 @@ final class DrainStep {
 
     private static Step timerFired(DrainState s, Book book, Timer timer) {
         if (timer == Timer.DEADLINE) {
-            String why = "drain did not finish within " + NodeStep.seconds(book.timeout()) + ": " + book.waitDetail();
+            String why = "drain did not finish within " + DurationText.format(book.timeout()) + ": " + book.waitDetail();
             return new Step(new TimedOut(s.epoch() + 1, why), List.of(new Close(), new TellFailed(why)));
         }
         if (timer == Timer.RETRY) {
@@ -239,7 +240,7 @@ final class DrainStep {
 
     /** The delay of the book's latest back-off. */
     private static long backoff(Book book) {
-        return retryPolicy(book.timeout()).delay(book.retries()).toMillis();
+        return book.retry().delay().toMillis();
     }
 
     /** The "still waiting" line: how many pods the drain waits for, each named with why. */

@@ -20,9 +20,7 @@ import dev.crifresh.coordinator.time.Ticker;
 import io.fabric8.kubernetes.api.model.Node;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
-import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.function.Function;
 
@@ -42,10 +40,6 @@ import java.util.function.Function;
  * Every node patch is a {@link GuardedPatch}, decided first on the copy of the node the run already has.
  */
 public final class NodeRunner {
-    /** An input waiting its turn, with the epoch it was asked for in. */
-    private record Pending(long epoch, NodeInput input) {
-    }
-
     private final RollPorts ports;
     private final RollHost run;
     private final String name;
@@ -53,12 +47,10 @@ public final class NodeRunner {
     private final int index;
     private final int total;
     private final DrainRunner drain;
-    private final ArrayDeque<Pending> inbox = new ArrayDeque<>();
     private final String note;
+    /** The state, its epoch, and the inputs waiting their turn. */
+    private final NodeLoop loop;
 
-    private NodeState state;
-    private long epoch;
-    private boolean stepping;
     private long timer = -1;
     /** The epoch of the drain's state: its answers are dropped once the roll left it. */
     private long drainEpoch = -1;
@@ -85,10 +77,10 @@ public final class NodeRunner {
         this.role = facts.role();
         this.index = index;
         this.total = total;
-        this.state = NodeStep.start(NodeState.RollFacts.of(name, ports.settings().runId(), resumeFrom,
+        this.loop = new NodeLoop(NodeStep.start(NodeState.RollFacts.of(name, ports.settings().runId(), resumeFrom,
                 ports.settings().timeouts().reboot(), ports.settings().timeouts().attest(),
-                new UnsentReboot.Allowance(ports.settings().leaseDuration(), ports.settings().clockSkew())));
-        this.drain = new DrainRunner(ports, name, () -> state instanceof Draining && epoch == drainEpoch, this::say,
+                new UnsentReboot.Allowance(ports.settings().leaseDuration(), ports.settings().clockSkew()))), this::carryOut);
+        this.drain = new DrainRunner(ports, name, () -> state() instanceof Draining && loop.epoch() == drainEpoch, this::say,
                 () -> deliver(drainEpoch, new Drained()), why -> deliver(drainEpoch, new DrainFailed(why)));
     }
 
@@ -106,16 +98,16 @@ public final class NodeRunner {
 
     /** Whether this resumes a node an earlier run may already have rebooted. */
     public boolean resumed() {
-        return state.roll().resumed();
+        return state().roll().resumed();
     }
 
     public boolean finished() {
-        return state instanceof Done;
+        return state() instanceof Done;
     }
 
     /** How the roll ended, or null while it has not. */
     public NodeEnd end() {
-        return state instanceof Done done ? done.end() : null;
+        return state() instanceof Done done ? done.end() : null;
     }
 
     public Outcome outcome() {
@@ -130,7 +122,7 @@ public final class NodeRunner {
 
     /** The state, for tests. */
     NodeState state() {
-        return state;
+        return loop.state();
     }
 
     // ---- what the run tells the roll ---------------------------------------------------------------------------
@@ -140,67 +132,42 @@ public final class NodeRunner {
         if (facts != null && !ports.fence().mayWrite()) {
             // fenced: a lost Lease ends the run, which abandons this node untouched; after an allowed outage, start then
             ports.fence().whenMayWrite().onSuccess(v -> {
-                if (state instanceof Queued) {
+                if (state() instanceof Queued) {
                     start();
                 }
             });
             return;
         }
-        deliver(epoch, new Start(facts));
+        deliver(loop.epoch(), new Start(facts));
     }
 
     /** The informer saw a change of this node. */
     public void onUpdate() {
-        deliver(epoch, new NodeUpdated(run.facts(name)));
+        deliver(loop.epoch(), new NodeUpdated(run.facts(name)));
     }
 
     /** The informer saw the node disappear (while a call is in flight, its answer ends the node instead). */
     public void onDeleted() {
-        deliver(epoch, new NodeDeleted());
+        deliver(loop.epoch(), new NodeDeleted());
     }
 
     /** The run is interrupted: stop here and leave the node as it is, for a rerun to resume. */
     public void abandon(String why) {
-        deliver(epoch, new Abandon(why));
+        deliver(loop.epoch(), new Abandon(why));
     }
 
     // ---- the runner ------------------------------------------------------------------------------------------
 
     /** Takes an input asked for in {@code asked} (an epoch); dropped when the roll has moved on since. */
     private void deliver(long asked, NodeInput input) {
-        if (asked != epoch) {
-            return;
-        }
-        inbox.add(new Pending(asked, input));
-        if (stepping) {
-            return;
-        }
-        stepping = true;
-        try {
-            while (!inbox.isEmpty()) {
-                Pending next = inbox.poll();
-                if (next.epoch() != epoch) {
-                    continue;
-                }
-                NodeStep.Step step = NodeStep.next(state, next.input());
-                if (step.state().getClass() != state.getClass()) {
-                    epoch++;
-                }
-                state = step.state();
-                for (NodeEffect effect : step.effects()) {
-                    carryOut(effect);
-                }
-            }
-        } finally {
-            stepping = false;
-        }
+        loop.deliver(asked, input);
     }
 
     /** Carries out one effect of the step; a type this does not know fails loudly. Package-private for its test. */
     void carryOut(NodeEffect effect) {
-        long e = epoch;
+        long e = loop.epoch();
         if (effect instanceof Gate g) {
-            gates().beforeTakeDown(g.facts(), run.clusterView(), () -> epoch != e || run.stopping(), this::say)
+            gates().beforeTakeDown(g.facts(), run.clusterView(), () -> loop.epoch() != e || run.stopping(), this::say)
                     .onComplete(ar -> deliver(e, gateAnswer(ar)));
         } else if (effect instanceof Claim) {
             GuardedPatch.claim(ports, name, run.cached(name), RollPatches.claim(runId(), note)).onComplete(ar -> deliver(e, answer(ar, false)));
@@ -230,7 +197,14 @@ public final class NodeRunner {
                     deliver(e, new DriverAnswered(ar.succeeded() ? null : ErrorText.message(ar.cause())));
                 }
             }));
-        } else if (effect instanceof MarkVerifying) {
+        } else {
+            carryOutAfterReboot(effect, e);
+        }
+    }
+
+    /** The effects from the reboot request on (and the timer, progress and end); a type this does not know fails loudly. */
+    private void carryOutAfterReboot(NodeEffect effect, long e) {
+        if (effect instanceof MarkVerifying) {
             guarded(RollPatches.phase(runId(), resumedRunId(), Phase.VERIFYING)).onComplete(ar -> deliver(e, answer(ar, false)));
         } else if (effect instanceof ResetPhase) {
             guarded(RollPatches.phase(runId(), resumedRunId(), Phase.DRAINING)).onComplete(ar -> deliver(e, answer(ar, false)));
@@ -246,7 +220,7 @@ public final class NodeRunner {
                 return s;
             }).onComplete(ar -> deliver(e, answer(ar, uncordons[0])));
         } else if (effect instanceof Prove) {
-            gates().afterReturn(run.facts(name), run.clusterView(), () -> epoch != e, this::say)
+            gates().afterReturn(run.facts(name), run.clusterView(), () -> loop.epoch() != e, this::say)
                     .onComplete(ar -> deliver(e, gateAnswer(ar)));
         } else if (effect instanceof Look) {
             deliver(e, new NodeUpdated(run.facts(name)));
@@ -305,7 +279,7 @@ public final class NodeRunner {
     /** Phase rebooting, decided on the check's read; a refused guard reads the node again and checks it once more. */
     private void record(long e, RecordRebooting r) {
         whenMayWrite(e, () -> {
-            NodeFacts startedAs = state.roll().startedAs();
+            NodeFacts startedAs = state().roll().startedAs();
             RollPatches.Recording[] last = {null};
             GuardedPatch.apply(ports, name, r.node(), node -> {
                 last[0] = RollPatches.rebooting(runId(), r.recorded(), startedAs, r.cluster(), r.inFlight(), r.budget(), node,
@@ -365,7 +339,7 @@ public final class NodeRunner {
     }
 
     private String resumedRunId() {
-        Ownership from = state.roll().resumeFrom();
+        Ownership from = state().roll().resumeFrom();
         return from == null ? null : from.runId();
     }
 
@@ -378,9 +352,5 @@ public final class NodeRunner {
 
     private void say(String text) {
         run.progress(this, text);
-    }
-
-    public static String seconds(Duration d) {
-        return NodeStep.seconds(d);
     }
 }

@@ -1,6 +1,5 @@
 package dev.crifresh.coordinator.rollout.node;
 
-import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
@@ -10,7 +9,6 @@ import dev.crifresh.coordinator.rollout.node.NodeInput.*;
 import dev.crifresh.coordinator.rollout.node.NodeState.*;
 import dev.crifresh.coordinator.rollout.plan.Ownership;
 import dev.crifresh.coordinator.rollout.plan.Phase;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -279,9 +277,5 @@ final class NodeStep {
         List<NodeEffect> all = new ArrayList<>(first);
         all.addAll(next.effects());
         return new Step(next.state(), all);
-    }
-
-    static String seconds(Duration d) {
-        return DurationText.format(d);
     }
 }

@@ -5,10 +5,10 @@ import static dev.crifresh.coordinator.rollout.node.NodeStep.failed;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.finish;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.release;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.rollBack;
-import static dev.crifresh.coordinator.rollout.node.NodeStep.seconds;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.stay;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.then;
 
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
@@ -86,7 +86,7 @@ final class RebootStep {
             since = now;
             effects.add(new Say("drained, but not rebooted yet: " + why, false));
         } else if (now - since > limit.toNanos()) {
-            return rollBack(r, "not rebooted: " + why + " for " + seconds(limit));
+            return rollBack(r, "not rebooted: " + why + " for " + DurationText.format(limit));
         }
         effects.add(new ArmTimer(Duration.ofMillis(Math.max(20, Math.min(1000, limit.toMillis() / 20)))));
         return new Step(new Checking(r, since, c.recorded(), false), effects);

@@ -4,10 +4,10 @@ import static dev.crifresh.coordinator.rollout.node.NodeStep.LEFT;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.drain;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.finish;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.release;
-import static dev.crifresh.coordinator.rollout.node.NodeStep.seconds;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.stay;
 import static dev.crifresh.coordinator.rollout.node.NodeStep.then;
 
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.events.EventReason;
@@ -31,7 +31,7 @@ final class ReturnStep {
     static Step next(NodeState s, NodeInput in) {
         RollFacts r = s.roll();
         if (s instanceof Returning ret && in instanceof TimerFired) {
-            return finish(r, new NodeEnd.MayHaveRebooted("did not return Ready with a new boot id within " + seconds(r.rebootTimeout())
+            return finish(r, new NodeEnd.MayHaveRebooted("did not return Ready with a new boot id within " + DurationText.format(r.rebootTimeout())
                     + (ret.unproven() == null ? "" : ", and its recorded reboot cannot be judged never carried out: " + ret.unproven())
                     + LEFT + " so a rerun waits for it"));
         }
@@ -126,7 +126,7 @@ final class ReturnStep {
     private static Step attesting(Attesting a, NodeInput in) {
         RollFacts r = a.roll();
         if (in instanceof TimerFired) {
-            return finish(r, new NodeEnd.MayHaveRebooted("no fresh attestation from the new boot within " + seconds(r.attestTimeout())
+            return finish(r, new NodeEnd.MayHaveRebooted("no fresh attestation from the new boot within " + DurationText.format(r.attestTimeout())
                     + (a.lastWait() == null ? "" : " (last: " + a.lastWait() + ")") + LEFT + " so a rerun waits for it"));
         }
         if (!(in instanceof Classified seen)) {

@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.rollout.node;
 
 import dev.crifresh.common.attest.VerificationFailure;
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.FailureReasons;
 import dev.crifresh.coordinator.classify.NodeFacts;
@@ -75,7 +76,7 @@ final class UnsentReboot {
         }
         if (since.isAfter(at.minus(skew))) {
             return new Unproven("it has been Ready only since " + since + ", not since before the record at " + at
-                    + " (less " + NodeStep.seconds(skew) + " for the clocks): it went NotReady in between and came back with the"
+                    + " (less " + DurationText.format(skew) + " for the clocks): it went NotReady in between and came back with the"
                     + " same boot id, so whether a reboot is still under way cannot be told");
         }
         Instant beat = now.kubelet().heartbeat();
@@ -87,7 +88,7 @@ final class UnsentReboot {
         }
         Duration after = allowance.quiet().plus(skew);
         if (beat.isBefore(at.plus(after))) {
-            return new Unproven("its last kubelet heartbeat (" + beat + ") is less than " + NodeStep.seconds(after)
+            return new Unproven("its last kubelet heartbeat (" + beat + ") is less than " + DurationText.format(after)
                     + " after the record at " + at);
         }
         String agent = "";

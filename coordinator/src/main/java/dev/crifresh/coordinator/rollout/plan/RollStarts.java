@@ -14,7 +14,7 @@ import java.util.function.Function;
  * Which queued node rolls start now, decided without touching them: the seed alone while it lasts; else workers
  * in queue order as many as the budget allows, then the first control plane only when
  * {@link Budget#controlPlaneBlocker} has no objection; a queued node that was deleted is dropped. The run's
- * {@code RollScheduler} carries the moves out in order.
+ * {@code RollingPhase} carries the moves out in order.
  *
  * @param moves    what to do, in queue order
  * @param blocker  why the first queued node that could not start waits, or null

@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout.run;
 
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.base.NodeAction;
 import dev.crifresh.coordinator.classify.Classification;
@@ -8,7 +9,6 @@ import dev.crifresh.coordinator.classify.NodeVerdict;
 import dev.crifresh.coordinator.report.Decision;
 import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.StopReason;
-import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import java.time.Duration;
 
@@ -63,7 +63,7 @@ sealed interface JoinedDecision {
                     new RunEvent.JoinedDecided(name, latest, RunEvent.JoinedRoute.SKIPPED));
         }
         if (latest.verdict() == NodeVerdict.CONFIG_PENDING) {
-            String within = NodeRunner.seconds(attestTimeout);
+            String within = DurationText.format(attestTimeout);
             return new TimedOut(new RunEffect.NodeRecord(name, Decision.WAIT, Outcome.FAILED, JOINED
                     + "its config did not hold the desired credential within " + within + ": " + latest.detail() + "; " + LIKELY_CAUSE),
                     new RunInput.Halt(StopReason.TIMED_OUT, name + " joined during the run and its config did not hold the desired"

@@ -1,7 +1,6 @@
 package dev.crifresh.coordinator.rollout.run;
 
 import dev.crifresh.coordinator.classify.NodeFacts;
-import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.rollout.node.NodeEnd;
 import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.node.RollHost;
@@ -11,20 +10,25 @@ import dev.crifresh.coordinator.rollout.observe.RunSilences;
 import dev.crifresh.coordinator.rollout.observe.StaleNodeTaints;
 import dev.crifresh.coordinator.rollout.plan.Decisions;
 import dev.crifresh.coordinator.rollout.plan.Ownership;
+import dev.crifresh.coordinator.rollout.plan.RollStarts.Slot;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
 import dev.crifresh.coordinator.rollout.view.NodeView;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The rolling phase of a run: its {@link NodeRunner}s, started within the budget as they fit ({@link RollScheduler}).
+ * The rolling phase of a run: its {@link NodeRunner}s, started within the budget as they fit. A thin runner: where the
+ * phase is ({@link RollingState}: queue, flight, budget, blocked timer, taints under way) is a value, each decision a
+ * pure {@link RollingStep}, and this carries out the effects ({@link RollingEffect}), in order.
  * <ol>
  *   <li>{@link #start}: every node to reboot is queued in order; nodes an earlier run may already have rebooted start
  *       at once, outside the budget (only waited for); the seed, if any, goes first and alone.</li>
  *   <li>{@link #pump}: whatever fits starts; when nothing is in flight and nothing more may start, the run is idle
- *       ({@link RunInput.Idle}); when nothing can start for {@code --reboot-timeout}, it is {@link RunInput.Blocked}.</li>
+ *       ({@link RunInput.Idle}); when nothing can start for {@code --stall-timeout}, it is {@link RunInput.Blocked}.</li>
  *   <li>{@link #finished}: a roll's end may stop the run ({@link NodeEnd#stops()}); its silence is expired; a
  *       rebooted node's taint comes off before the next node starts, so that evicted pods may land there.</li>
  * </ol>
@@ -47,7 +51,8 @@ final class RollingPhase {
         void deleted(String node, String why);
     }
 
-    private final RollScheduler rolls = new RollScheduler();
+    /** Every roll of the run by node name (a node rolled again: its latest roll). */
+    private final Map<String, NodeRunner> rolls = new LinkedHashMap<>();
     private final RollPorts ports;
     private final RollHost host;
     private final NodeView view;
@@ -55,12 +60,10 @@ final class RollingPhase {
     private final Supplier<RunSilences> silences;
     private final Consumer<RunEvent> observer;
     private final RunControl run;
-    private int budget;
-    private int total;
+    private final Effects effects = new Effects();
+    private RollingState state = RollingState.idle();
+    /** The blocked timer's id while it is set ({@link RollingState#blockedArmed}), else -1. */
     private long blockedTimer = -1;
-    private String blockedBecause;
-    /** Taint removals after a reboot still under way: no new node starts until they are done. */
-    private int untaintsPending;
 
     RollingPhase(RollPorts ports, RollHost host, NodeView view, StaleNodeTaints taints, Supplier<RunSilences> silences,
                  Consumer<RunEvent> observer, RunControl run) {
@@ -74,123 +77,169 @@ final class RollingPhase {
     }
 
     int budget() {
-        return budget;
+        return state.budget();
     }
 
     Set<String> inFlight() {
-        return rolls.inFlightNames();
+        return Set.copyOf(state.inFlight().keySet());
     }
 
     NodeRunner roll(String name) {
-        return rolls.roll(name);
+        return rolls.get(name);
     }
 
     NodeRunner inFlight(String name) {
-        return rolls.inFlight(name);
+        return state.inFlight().containsKey(name) ? rolls.get(name) : null;
+    }
+
+    /** The state, for tests. */
+    RollingState state() {
+        return state;
     }
 
     /** Queues every node in order; resumed ones start at once, the seed is marked. Follow with {@link #pump}. */
     void start(List<NodeFacts> ordered, int budget, String seed, int selected) {
-        this.budget = budget;
-        this.total = ordered.size();
+        state = state.begun(budget, ordered.size());
         observer.accept(new RunEvent.RollStarted(ordered.stream().map(NodeFacts::name).toList(), budget, selected));
         int index = 1;
         for (NodeFacts f : ordered) {
             Ownership owner = Decisions.leftover(f);
-            rolls.add(new NodeRunner(ports, host, f, index++, ordered.size(), RolloutPlan.resumed(f) ? owner : null));
+            queue(new NodeRunner(ports, host, f, index++, ordered.size(), RolloutPlan.resumed(f) ? owner : null));
         }
         // Their reboot may be under way: only waited for, never rebooted again here, and outside the budget.
-        for (NodeRunner roll : rolls.queued()) {
+        for (Slot slot : state.queue()) {
+            NodeRunner roll = rolls.get(slot.name());
             if (roll.resumed()) {
                 silences.get().owe(roll.name()); // the earlier run may have left its silence: expired when this step ends
-                rolls.start(roll);
+                effects.startRoll(new RollingEffect.StartRoll(roll.name()));
             }
         }
         if (seed != null) {
-            rolls.seed(seed);
+            state = state.seeded(seed);
         }
     }
 
     /** A node that joined during the roll is rolled too, after the others. */
     void addJoined(NodeFacts f) {
-        total++;
-        rolls.add(new NodeRunner(ports, host, f, total, total, null));
+        state = state.joined(new Slot(f.name(), f.role()));
+        rolls.put(f.name(), new NodeRunner(ports, host, f, state.total(), state.total(), null));
     }
 
     /** Starts every queued node that may start now; tells the run when it is idle or blocked. */
     void pump() {
-        if (!run.rolling() || untaintsPending > 0) {
+        if (!run.rolling() || state.untaintsPending() > 0) {
             return;
         }
         if (!run.stopping()) {
-            blockedBecause = rolls.startWhatFits(view::facts, view.safetyView(), budget);
-            rolls.dropped().forEach(name -> run.deleted(name, "the node was deleted during the run, before its turn"));
+            NodeRunner seed = state.seed() == null ? null : rolls.get(state.seed());
+            carryOut(RollingStep.starts(state, view::facts, view.safetyView(), seed != null && !seed.finished()));
         }
-        switch (RollingRules.afterPump(run.stopping(), rolls.noneInFlight(), rolls.queueEmpty())) {
-            case IDLE -> run.feed(new RunInput.Idle());
-            case BLOCKED -> armBlockedTimer();
-            case ROLLING -> cancelBlockedTimer();
-            default -> throw new IllegalStateException("unhandled");
-        }
+        carryOut(RollingStep.settle(state, run.stopping(), ports.settings().timeouts().stall()));
     }
 
     void finished(NodeRunner roll) {
-        rolls.finished(roll);
+        state = state.ended(roll.name());
         silences.get().expire(roll.name()); // every way a node's step ends; never fails
-        NodeEnd end = roll.end();
-        NodeFacts again = view.facts(roll.name());
-        RollingRules.AfterEnd after = RollingRules.afterEnd(roll.name(), end, again != null);
-        String deleted = RollingRules.deleted(end, again != null);
-        if (deleted != null) {
-            run.deleted(roll.name(), deleted);
-        }
-        if (after.halt() != null) {
-            run.feed(after.halt());
-        }
-        if (after.rollAgain()) {
-            total++;
-            rolls.add(new NodeRunner(ports, host, again, total, total, null, end.why()));
-        }
-        if (after.untaintFirst()) {
-            untaintsPending++;
-            taints.untaint(roll.name()).onComplete(ar -> {
-                untaintsPending--;
-                pump();
-            });
-            return;
-        }
-        run.later(this::pump);
+        RollingStep.ended(roll.name(), roll.end(), view.facts(roll.name())).forEach(e -> RollingEffect.dispatch(e, effects));
     }
 
     void abandonInFlight(String why) {
-        rolls.abandonInFlight(why);
+        for (NodeRunner roll : List.copyOf(rolls.values())) {
+            if (state.inFlight().containsKey(roll.name())) {
+                roll.abandon(why);
+            }
+        }
+        state = state.noneInFlight();
     }
 
     void abandonQueued(String why) {
-        rolls.abandonQueued(why);
-    }
-
-    private void armBlockedTimer() {
-        if (blockedTimer >= 0) {
-            return;
+        for (Slot slot : state.queue()) {
+            rolls.get(slot.name()).abandon(why);
         }
-        if (blockedBecause != null) {
-            observer.accept(new RunEvent.Blocked(blockedBecause));
-        }
-        blockedTimer = ports.ticker().setTimer(ports.settings().timeouts().stall(), () -> {
-            blockedTimer = -1;
-            if (run.rolling() && RollingRules.afterPump(run.stopping(), rolls.noneInFlight(), rolls.queueEmpty())
-                    == RollingRules.AfterPump.BLOCKED) {
-                run.feed(new RunInput.Blocked(blockedBecause == null ? "blocked" : blockedBecause));
-                pump();
-            }
-        });
     }
 
     void cancelBlockedTimer() {
-        if (blockedTimer >= 0) {
-            ports.ticker().cancelTimer(blockedTimer);
-            blockedTimer = -1;
+        carryOut(RollingStep.cancelBlocked(state));
+    }
+
+    private void queue(NodeRunner roll) {
+        rolls.put(roll.name(), roll);
+        state = state.queued(new Slot(roll.name(), roll.role()));
+    }
+
+    private void carryOut(RollingStep.Step step) {
+        state = step.state();
+        step.effects().forEach(e -> RollingEffect.dispatch(e, effects));
+    }
+
+    /** Carries out each effect; a start, a drop, a new roll and an untaint are recorded in the state as they happen. */
+    private final class Effects implements RollingEffect.Handler {
+        @Override
+        public void startRoll(RollingEffect.StartRoll s) {
+            state = state.started(s.node());
+            rolls.get(s.node()).start();
+        }
+
+        @Override
+        public void dropRoll(RollingEffect.DropRoll d) {
+            state = state.dropped(d.node());
+            rolls.get(d.node()).abandon("not attempted: the node was deleted during the run");
+        }
+
+        @Override
+        public void deleted(RollingEffect.Deleted d) {
+            run.deleted(d.node(), d.why());
+        }
+
+        @Override
+        public void feed(RollingEffect.Feed f) {
+            run.feed(f.input());
+        }
+
+        @Override
+        public void emit(RollingEffect.Emit e) {
+            observer.accept(e.event());
+        }
+
+        @Override
+        public void armBlocked(RollingEffect.ArmBlocked a) {
+            blockedTimer = ports.ticker().setTimer(a.after(), () -> {
+                blockedTimer = -1;
+                carryOut(RollingStep.blockedFired(state, run.rolling(), run.stopping()));
+            });
+        }
+
+        @Override
+        public void cancelBlocked(RollingEffect.CancelBlocked c) {
+            if (blockedTimer >= 0) {
+                ports.ticker().cancelTimer(blockedTimer);
+                blockedTimer = -1;
+            }
+        }
+
+        @Override
+        public void pump(RollingEffect.Pump p) {
+            RollingPhase.this.pump();
+        }
+
+        @Override
+        public void pumpLater(RollingEffect.PumpLater p) {
+            run.later(RollingPhase.this::pump);
+        }
+
+        @Override
+        public void rollAgain(RollingEffect.RollAgain r) {
+            state = state.joined(new Slot(r.facts().name(), r.facts().role()));
+            rolls.put(r.facts().name(), new NodeRunner(ports, host, r.facts(), state.total(), state.total(), null, r.note()));
+        }
+
+        @Override
+        public void untaint(RollingEffect.Untaint u) {
+            state = state.untainting(1);
+            taints.untaint(u.node()).onComplete(ar -> {
+                state = state.untainting(-1);
+                RollingPhase.this.pump();
+            });
         }
     }
 }

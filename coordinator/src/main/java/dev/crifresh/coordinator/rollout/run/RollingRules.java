@@ -12,7 +12,7 @@ final class RollingRules {
     enum AfterPump {
         /** Nothing in flight and nothing more may start (all done, or the run stops): the run is idle. */
         IDLE,
-        /** Nothing in flight but nodes wait: the blocked timer runs ({@code --reboot-timeout}). */
+        /** Nothing in flight but nodes wait: the blocked timer runs ({@code --stall-timeout}). */
         BLOCKED,
         /** Nodes are in flight: their ends pump again; no blocked timer. */
         ROLLING

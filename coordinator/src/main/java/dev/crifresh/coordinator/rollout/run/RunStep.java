@@ -1,6 +1,8 @@
 package dev.crifresh.coordinator.rollout.run;
 
+import dev.crifresh.common.retry.Retry;
 import dev.crifresh.common.retry.RetryPolicy;
+import dev.crifresh.common.text.DurationText;
 import dev.crifresh.coordinator.base.Action;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.report.Decision;
@@ -8,7 +10,6 @@ import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.api.ApiRetry;
 import dev.crifresh.coordinator.rollout.lease.LeaseKeeper;
-import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.observe.RunEvent;
 import dev.crifresh.coordinator.rollout.plan.ApiAway;
 import dev.crifresh.coordinator.rollout.plan.RolloutPlan;
@@ -89,8 +90,20 @@ final class RunStep {
     record Locking() implements RunState {
     }
 
-    /** @param attempt how many times the informers were started (the backoff grows with it) */
-    record Observing(int attempt) implements RunState {
+    /**
+     * @param retry the observe back-off ({@link #OBSERVE_RETRY}): its failures are the failed starts of the informers so
+     *              far. Its first attempt is at 0: {@link ApiRetry} decides on its own clock whether to retry at all
+     */
+    record Observing(Retry retry) implements RunState {
+        /** The state at start attempt {@code attempt} (1 for the first). */
+        static Observing at(int attempt) {
+            return new Observing(new Retry(OBSERVE_RETRY, attempt - 1, 0));
+        }
+
+        /** How many times the informers were started, this start included. */
+        int attempt() {
+            return retry.failures() + 1;
+        }
     }
 
     record ConfigWait() implements RunState {
@@ -120,10 +133,6 @@ final class RunStep {
     /** The observe backoff: 500 ms doubling to 5 s; {@link ApiRetry} decides whether to retry at all. */
     static final RetryPolicy OBSERVE_RETRY = RetryPolicy.doubling(Duration.ofMillis(500), Duration.ofSeconds(5));
 
-    static Duration observeBackoff(int attempt) {
-        return OBSERVE_RETRY.delay(attempt);
-    }
-
     static Step next(Config config, Machine run, RunInput in) {
         List<RunEffect> fx = new ArrayList<>();
         if (run.done()) {
@@ -133,10 +142,11 @@ final class RunStep {
         return new Step(r, fx);
     }
 
+    /** The Lock and Observe steps, the interruption and the config wait; every other input goes on to {@link #preflight}. */
     private static Machine apply(Config config, Machine run, RunInput in, List<RunEffect> fx) {
         if (in instanceof LockAcquired) {
             fx.add(new Observe());
-            return run.to(new Observing(1));
+            return run.to(Observing.at(1));
         } else if (in instanceof LockNotAcquired n) {
             fx.add(new ReportOnly());
             return stop(run, StopReason.LOCK_NOT_ACQUIRED, n.why(), fx);
@@ -155,8 +165,9 @@ final class RunStep {
         } else if (in instanceof ObserveFailed f && run.state() instanceof Observing o) {
             if (f.retryable()) {
                 fx.add(new Emit(new RunEvent.WatchRetry(f.why())));
-                fx.add(new ObserveLater(observeBackoff(o.attempt())));
-                return run.to(new Observing(o.attempt() + 1));
+                Retry failed = o.retry().failed();
+                fx.add(new ObserveLater(failed.delay()));
+                return run.to(new Observing(failed));
             }
             return finish(stop(run, StopReason.NODE_FAILED, "cannot watch nodes: " + f.why(), fx), fx);
         } else if (in instanceof ObserveDue && run.state() instanceof Observing) {
@@ -169,13 +180,19 @@ final class RunStep {
             fx.add(new Classify());
             return run.to(new Deciding());
         } else if (in instanceof ConfigTimedOut t && run.state() instanceof ConfigWait) {
-            String seconds = NodeRunner.seconds(config.configTimeout());
+            String seconds = DurationText.format(config.configTimeout());
             Machine r = stop(run, StopReason.TIMED_OUT, t.details().size() + " node(s) did not hold the desired credential for "
                     + config.registry() + " within " + seconds + ": " + String.join(", ", t.details().keySet()) + "; nothing was rebooted", fx);
             t.details().forEach((name, detail) -> fx.add(new NodeRecord(name, Decision.WAIT, Outcome.FAILED,
                     "config did not hold the desired credential within " + seconds + ": " + detail)));
             return finish(r, fx);
-        } else if (in instanceof Planned p) {
+        }
+        return preflight(config, run, in, fx);
+    }
+
+    /** The plan, the gates and proofs, the preflight checks and the leftovers' release. */
+    private static Machine preflight(Config config, Machine run, RunInput in, List<RunEffect> fx) {
+        if (in instanceof Planned p) {
             record(config, p.plan(), fx);
             fx.add(new StartGates(p.plan()));
             return run;
@@ -209,7 +226,13 @@ final class RunStep {
                     + ": " + c.problems().values().iterator().next() + "; no node was touched", fx), fx);
         } else if (in instanceof Released r) {
             return released(run, r, fx);
-        } else if (in instanceof Placed p) {
+        }
+        return rolling(config, run, in, fx);
+    }
+
+    /** The roll, the fresh wait and the final inventory. */
+    private static Machine rolling(Config config, Machine run, RunInput in, List<RunEffect> fx) {
+        if (in instanceof Placed p) {
             fx.add(new StartRolling(p.ordered(), p.budget()));
             return run.to(new Rolling(p.budget()));
         } else if (in instanceof FreshWaitEnded && run.state() instanceof Waiting w) {
@@ -221,7 +244,7 @@ final class RunStep {
             fx.add(new Preflight(w.reboots(), w.leftovers(), true));
             return run.to(new Deciding());
         } else if (in instanceof FreshTimedOut t && run.state() instanceof Waiting) {
-            String seconds = NodeRunner.seconds(config.attestTimeout());
+            String seconds = DurationText.format(config.attestTimeout());
             t.details().forEach((name, detail) -> fx.add(new NodeRecord(name, null, Outcome.FAILED,
                     "did not attest fresh within " + seconds + ": " + detail)));
             return finish(stop(run, StopReason.TIMED_OUT, t.details().size() + " node(s) did not attest fresh within " + seconds + ": "
@@ -233,7 +256,7 @@ final class RunStep {
         } else if (in instanceof Halt h) {
             return stop(run, h.reason(), h.why(), fx);
         } else if (in instanceof Blocked b) {
-            return stop(run, StopReason.TIMED_OUT, "no node could start for " + NodeRunner.seconds(config.stallTimeout()) + ": " + b.why(), fx);
+            return stop(run, StopReason.TIMED_OUT, "no node could start for " + DurationText.format(config.stallTimeout()) + ": " + b.why(), fx);
         } else if (in instanceof Idle) {
             if (run.stopping()) {
                 return finish(run, fx);

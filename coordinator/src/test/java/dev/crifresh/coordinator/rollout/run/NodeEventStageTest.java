@@ -25,7 +25,7 @@ class NodeEventStageTest {
                 // (fresh wait empty), after a decision (fresh wait not empty)
                 Arguments.of(new RunStep.Locking(), NodeEventStage.STARTING, true, Update.NOBODY, false,
                         Settled.DECIDED_WHEN_ROLLING, AfterDecided.NOTHING, AfterDecided.NOTHING),
-                Arguments.of(new RunStep.Observing(2), NodeEventStage.STARTING, true, Update.NOBODY, false,
+                Arguments.of(RunStep.Observing.at(2), NodeEventStage.STARTING, true, Update.NOBODY, false,
                         Settled.DECIDED_WHEN_ROLLING, AfterDecided.NOTHING, AfterDecided.NOTHING),
                 Arguments.of(new RunStep.ConfigWait(), NodeEventStage.CONFIG_WAIT, true, Update.CONFIG_WAIT, true,
                         Settled.PLANNED, AfterDecided.NOTHING, AfterDecided.NOTHING),

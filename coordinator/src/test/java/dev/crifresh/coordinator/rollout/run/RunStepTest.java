@@ -65,7 +65,7 @@ class RunStepTest {
                 Arguments.of(new RunStep.Rolling(2), new RunInput.LockLost("taken over"), StopReason.LOCK_LOST, "taken over", true),
                 Arguments.of(new RunStep.Locking(), new RunInput.Interrupt(), StopReason.INTERRUPTED, "interrupted", false),
                 Arguments.of(new RunStep.Rolling(2), new RunInput.Interrupt(), StopReason.INTERRUPTED, "interrupted", true),
-                Arguments.of(new RunStep.Observing(3), new RunInput.ObserveFailed("403 forbidden", false), StopReason.NODE_FAILED,
+                Arguments.of(RunStep.Observing.at(3), new RunInput.ObserveFailed("403 forbidden", false), StopReason.NODE_FAILED,
                         "cannot watch nodes: 403 forbidden", true),
                 Arguments.of(new RunStep.ConfigWait(), new RunInput.ConfigTimedOut(pending), StopReason.TIMED_OUT,
                         "1 node(s) did not hold the desired credential for registry.example within 30s: w1; nothing was rebooted", true),
@@ -125,7 +125,7 @@ class RunStepTest {
     @Test
     void lockThenObserveWithBackoffThenConfigWaitThenDecide() {
         RunStep.Step locked = RunStep.next(REBOOT, RunStep.Machine.start(), new RunInput.LockAcquired());
-        assertEquals(new RunStep.Observing(1), locked.run().state());
+        assertEquals(RunStep.Observing.at(1), locked.run().state());
         assertEquals(1, locked.run().epoch(), "a new kind of state: answers to the old one are stale");
         effect(locked, RunEffect.Observe.class);
         RunStep.Machine run = locked.run();
@@ -156,7 +156,7 @@ class RunStepTest {
 
     @Test
     void aStoppedRunFinishesInsteadOfGoingOn() {
-        assertTrue(RunStep.next(REBOOT, stopped(new RunStep.Observing(1)), new RunInput.Observed(1)).run().done());
+        assertTrue(RunStep.next(REBOOT, stopped(RunStep.Observing.at(1)), new RunInput.Observed(1)).run().done());
         assertTrue(RunStep.next(REBOOT, stopped(new RunStep.ConfigWait()), new RunInput.ConfigReady()).run().done());
         assertTrue(RunStep.next(REBOOT, stopped(new RunStep.Rolling(1)), new RunInput.Idle()).run().done());
         assertTrue(RunStep.next(REBOOT, stopped(new RunStep.Waiting(List.of(node("w1")), List.of())), new RunInput.FreshWaitEnded()).run().done());
