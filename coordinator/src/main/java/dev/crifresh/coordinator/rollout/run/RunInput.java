@@ -92,7 +92,7 @@ sealed interface RunInput {
     record Halt(StopReason reason, String why) implements RunInput {
     }
 
-    /** Nothing could start for {@code --reboot-timeout}. */
+    /** Nothing could start for {@code --stall-timeout}. */
     record Blocked(String why) implements RunInput {
     }
 

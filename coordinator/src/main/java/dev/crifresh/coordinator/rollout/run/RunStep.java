@@ -42,7 +42,7 @@ import java.util.List;
  *   <li><b>Roll</b> ({@link RollingPhase}): nodes an earlier run may have rebooted are resumed at once (only waited
  *       for); then workers — already-unavailable ones first — as many at once as {@code --max-unavailable} allows,
  *       counting nodes NotReady or cordoned by others, then control planes one at a time while every other one is
- *       Ready (both checks see every node of the cluster); nothing able to start for {@code --reboot-timeout} stops
+ *       Ready (both checks see every node of the cluster); nothing able to start for {@code --stall-timeout} stops
  *       the run (exit 3).</li>
  *   <li><b>Joined nodes</b> are decided as they settle ({@link JoinedNodes}); with auto, one joining during the
  *       wait is rebooted after it.</li>
