@@ -177,61 +177,28 @@ public final class LeaseKeeper {
     /** Carries out one effect of the step; a type this does not know fails loudly. Package-private for its test. */
     void carryOut(LeaseEffect effect) {
         if (effect instanceof TryAcquire) {
-            long sent = ticker.nanoTime();
-            lease.tryAcquire().onComplete(ar -> {
-                if (ar.succeeded() && ar.result().acquired()) {
-                    answer(new Acquired(sent, ar.result().holder(), run.interrupted()));
-                } else {
-                    answer(new NotAcquired(ar.succeeded() ? "held by " + ar.result().holder() : ErrorText.message(ar.cause()),
-                            run.interrupted()));
-                }
-            });
+            tryAcquire();
         } else if (effect instanceof Renew) {
-            long sent = ticker.nanoTime();
-            lease.renew().onComplete(ar -> answer(ar.failed() ? new RenewFailed(ErrorText.message(ar.cause()))
-                    : ar.result() ? new Renewed(sent) : new RenewRefused()));
-        } else if (effect instanceof ArmTimer t) {
-            cancel(t.timer());
-            timers.put(t.timer(), ticker.setTimer(t.delay(), () -> {
-                timers.remove(t.timer());
-                answer(new TimerFired(t.timer()));
-            }));
+            renew();
+        } else if (effect instanceof WatchHolder) {
+            watchHolder();
+        } else if (effect instanceof CloseWatch) {
+            closeWatch();
+        } else {
+            carryOutLocal(effect);
+        }
+    }
+
+    /** The effects that send nothing (timers, waiting writes, progress, the run); an unknown type fails loudly. */
+    private void carryOutLocal(LeaseEffect effect) {
+        if (effect instanceof ArmTimer t) {
+            arm(t);
         } else if (effect instanceof CancelTimer t) {
             cancel(t.timer());
-        } else if (effect instanceof WatchHolder) {
-            lease.watch(holder -> answer(new HolderSeen(holder))).onComplete(ar -> {
-                boolean over = !(state instanceof LeaseState.Held || state instanceof Suspended) || run.done();
-                if (ar.failed()) {
-                    if (!over) { // the run ended while the watch was starting: nothing left to watch, nothing to warn about
-                        answer(new WatchFailed(ErrorText.message(ar.cause())));
-                    }
-                } else if (over) {
-                    ar.result().close();
-                } else {
-                    watch = ar.result();
-                }
-            });
-        } else if (effect instanceof CloseWatch) {
-            if (watch != null) {
-                watch.close();
-                watch = null;
-            }
         } else if (effect instanceof Wake w) {
-            List<Promise<Void>> woken = List.copyOf(waiting);
-            waiting.clear();
-            for (Promise<Void> p : woken) {
-                if (w.held() && held()) {
-                    p.tryComplete();
-                } else {
-                    p.tryFail(new GuardedPatch.Fenced());
-                }
-            }
+            wake(w);
         } else if (effect instanceof Say s) {
-            if (s.level() == ProgressListener.Level.INFO) {
-                progress.line(s.text());
-            } else {
-                progress.log(s.level(), s.text());
-            }
+            say(s);
         } else if (effect instanceof TellAcquired) {
             run.lockAcquired();
         } else if (effect instanceof TellAbandoned) {
@@ -242,6 +209,74 @@ public final class LeaseKeeper {
             run.lockLost(l.why());
         } else {
             throw new IllegalStateException("unhandled " + effect);
+        }
+    }
+
+    private void tryAcquire() {
+        long sent = ticker.nanoTime();
+        lease.tryAcquire().onComplete(ar -> {
+            if (ar.succeeded() && ar.result().acquired()) {
+                answer(new Acquired(sent, ar.result().holder(), run.interrupted()));
+            } else {
+                answer(new NotAcquired(ar.succeeded() ? "held by " + ar.result().holder() : ErrorText.message(ar.cause()),
+                        run.interrupted()));
+            }
+        });
+    }
+
+    private void renew() {
+        long sent = ticker.nanoTime();
+        lease.renew().onComplete(ar -> answer(ar.failed() ? new RenewFailed(ErrorText.message(ar.cause()))
+                : ar.result() ? new Renewed(sent) : new RenewRefused()));
+    }
+
+    private void watchHolder() {
+        lease.watch(holder -> answer(new HolderSeen(holder))).onComplete(ar -> {
+            boolean over = !(state instanceof LeaseState.Held || state instanceof Suspended) || run.done();
+            if (ar.failed()) {
+                if (!over) { // the run ended while the watch was starting: nothing left to watch, nothing to warn about
+                    answer(new WatchFailed(ErrorText.message(ar.cause())));
+                }
+            } else if (over) {
+                ar.result().close();
+            } else {
+                watch = ar.result();
+            }
+        });
+    }
+
+    private void closeWatch() {
+        if (watch != null) {
+            watch.close();
+            watch = null;
+        }
+    }
+
+    private void arm(ArmTimer t) {
+        cancel(t.timer());
+        timers.put(t.timer(), ticker.setTimer(t.delay(), () -> {
+            timers.remove(t.timer());
+            answer(new TimerFired(t.timer()));
+        }));
+    }
+
+    private void wake(Wake w) {
+        List<Promise<Void>> woken = List.copyOf(waiting);
+        waiting.clear();
+        for (Promise<Void> p : woken) {
+            if (w.held() && held()) {
+                p.tryComplete();
+            } else {
+                p.tryFail(new GuardedPatch.Fenced());
+            }
+        }
+    }
+
+    private void say(Say s) {
+        if (s.level() == ProgressListener.Level.INFO) {
+            progress.line(s.text());
+        } else {
+            progress.log(s.level(), s.text());
         }
     }
 
