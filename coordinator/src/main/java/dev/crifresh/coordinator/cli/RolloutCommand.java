@@ -105,7 +105,7 @@ public final class RolloutCommand implements Callable<Integer>, UsageChecked {
     Duration rebootTimeout;
 
     @Option(names = "--stall-timeout", paramLabel = "DURATION", defaultValue = "10m", converter = DurationConverter.class,
-            description = "How long the run may find no node able to start (budget used up by unavailable nodes, another control plane NotReady) before it stops, exit 3 (default: ${DEFAULT-VALUE}).")
+            description = "How long the run may find no node able to start (budget used up by unavailable nodes, another control plane NotReady) before it stops, exit 3; also how long a drained node may wait to be let reboot before it is released (default: ${DEFAULT-VALUE}).")
     Duration stallTimeout;
 
     @Option(names = "--attest-timeout", paramLabel = "DURATION", defaultValue = "5m", converter = DurationConverter.class,

@@ -77,8 +77,7 @@ public final class NodeRunner {
         this.role = facts.role();
         this.index = index;
         this.total = total;
-        this.loop = new NodeLoop(NodeStep.start(NodeState.RollFacts.of(name, ports.settings().runId(), resumeFrom,
-                ports.settings().timeouts().reboot(), ports.settings().timeouts().attest(),
+        this.loop = new NodeLoop(NodeStep.start(NodeState.RollFacts.of(name, ports.settings().runId(), resumeFrom, ports.settings().timeouts(),
                 new UnsentReboot.Allowance(ports.settings().leaseDuration(), ports.settings().clockSkew()))), this::carryOut);
         this.drain = new DrainRunner(ports, name, () -> state() instanceof Draining && loop.epoch() == drainEpoch, this::say,
                 () -> deliver(drainEpoch, new Drained()), why -> deliver(drainEpoch, new DrainFailed(why)));

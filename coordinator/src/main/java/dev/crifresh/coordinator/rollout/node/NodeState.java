@@ -1,5 +1,6 @@
 package dev.crifresh.coordinator.rollout.node;
 
+import dev.crifresh.coordinator.base.NodeTimeouts;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.kube.CrifreshAnnotations;
 import dev.crifresh.coordinator.rollout.plan.Ownership;
@@ -31,6 +32,8 @@ sealed interface NodeState {
      * What a roll carries from step to step.
      *
      * @param resumeFrom   an earlier run's ownership left in a phase its reboot may have happened in, or null
+     * @param timeouts     the node's waits: the reboot's return and the attestation, and the stall of a drained node
+     *                     the last-moment check does not let reboot yet
      * @param startedAs    the node when its roll started: the last-moment check requires the same machine
      * @param latest       the node as the run last saw it (informer, patch answers); null once deleted
      * @param cordonedByUs this run cordoned it, or an earlier run did ({@code crifresh.dev/cordoned=true})
@@ -39,41 +42,55 @@ sealed interface NodeState {
      * @param seenBefore   attestation messages seen up to this run's driver call: none proves the new boot fresh
      * @param allowance    what judging a resumed record never carried out allows for ({@link UnsentReboot})
      */
-    record RollFacts(String name, String runId, Ownership resumeFrom, Duration rebootTimeout, Duration attestTimeout,
+    record RollFacts(String name, String runId, Ownership resumeFrom, NodeTimeouts timeouts,
                 NodeFacts startedAs, NodeFacts latest, boolean cordonedByUs, int reboots, String bootBefore,
                 Set<String> seenBefore, UnsentReboot.Allowance allowance) {
         public RollFacts {
             seenBefore = Set.copyOf(seenBefore);
         }
 
-        static RollFacts of(String name, String runId, Ownership resumeFrom, Duration rebootTimeout, Duration attestTimeout) {
-            return of(name, runId, resumeFrom, rebootTimeout, attestTimeout, UnsentReboot.Allowance.DEFAULT);
+        static RollFacts of(String name, String runId, Ownership resumeFrom, NodeTimeouts timeouts) {
+            return of(name, runId, resumeFrom, timeouts, UnsentReboot.Allowance.DEFAULT);
         }
 
-        static RollFacts of(String name, String runId, Ownership resumeFrom, Duration rebootTimeout, Duration attestTimeout,
-                       UnsentReboot.Allowance allowance) {
-            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, null, null, false, 0, null, Set.of(), allowance);
+        static RollFacts of(String name, String runId, Ownership resumeFrom, NodeTimeouts timeouts, UnsentReboot.Allowance allowance) {
+            return new RollFacts(name, runId, resumeFrom, timeouts, null, null, false, 0, null, Set.of(), allowance);
+        }
+
+        /** How long the node may take to return Ready with a new boot id ({@code --reboot-timeout}). */
+        Duration rebootTimeout() {
+            return timeouts.reboot();
+        }
+
+        /** How long the returned node may take to attest fresh ({@code --attest-timeout}). */
+        Duration attestTimeout() {
+            return timeouts.attest();
+        }
+
+        /** How long a drained node may wait for the last-moment check to let it reboot ({@code --stall-timeout}). */
+        Duration stallTimeout() {
+            return timeouts.stall();
         }
 
         RollFacts started(NodeFacts facts) {
             boolean cordoned = "true".equals(facts.annotation(CrifreshAnnotations.CORDONED));
-            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, facts, facts, cordoned, reboots, bootBefore, seenBefore, allowance);
+            return new RollFacts(name, runId, resumeFrom, timeouts, facts, facts, cordoned, reboots, bootBefore, seenBefore, allowance);
         }
 
         RollFacts seen(NodeFacts facts) {
-            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, facts, cordonedByUs, reboots, bootBefore, seenBefore, allowance);
+            return new RollFacts(name, runId, resumeFrom, timeouts, startedAs, facts, cordonedByUs, reboots, bootBefore, seenBefore, allowance);
         }
 
         RollFacts cordoned(boolean byUs) {
-            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, byUs, reboots, bootBefore, seenBefore, allowance);
+            return new RollFacts(name, runId, resumeFrom, timeouts, startedAs, latest, byUs, reboots, bootBefore, seenBefore, allowance);
         }
 
         RollFacts rebooted() {
-            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots + 1, bootBefore, seenBefore, allowance);
+            return new RollFacts(name, runId, resumeFrom, timeouts, startedAs, latest, cordonedByUs, reboots + 1, bootBefore, seenBefore, allowance);
         }
 
         RollFacts bootBefore(String bootId) {
-            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots, bootId, seenBefore, allowance);
+            return new RollFacts(name, runId, resumeFrom, timeouts, startedAs, latest, cordonedByUs, reboots, bootId, seenBefore, allowance);
         }
 
         /** Remembers the attestations the node showed (the run's copy, the copy the driver is given) before the driver call. */
@@ -84,7 +101,7 @@ sealed interface NodeState {
                     seen.add(f.attestation().message());
                 }
             }
-            return new RollFacts(name, runId, resumeFrom, rebootTimeout, attestTimeout, startedAs, latest, cordonedByUs, reboots, bootBefore, seen, allowance);
+            return new RollFacts(name, runId, resumeFrom, timeouts, startedAs, latest, cordonedByUs, reboots, bootBefore, seen, allowance);
         }
 
         boolean resumed() {

@@ -69,7 +69,7 @@ final class RebootStep {
         return stay(c);
     }
 
-    /** The check did not say go: wait (bounded by {@code --reboot-timeout}) and check again, roll back, or hands off. */
+    /** The check did not say go: wait (bounded by {@code --stall-timeout}) and check again, roll back, or hands off. */
     private static Step verdict(Checking c, LastMomentCheck.Verdict v, long now) {
         RollFacts r = c.roll();
         if (v instanceof LastMomentCheck.RollBack back) {
@@ -79,7 +79,7 @@ final class RebootStep {
             return finish(r, failed(r, "not rebooted: " + off.why() + "; the node was not touched"));
         }
         String why = ((LastMomentCheck.Wait) v).why();
-        Duration limit = r.rebootTimeout();
+        Duration limit = r.stallTimeout();
         List<NodeEffect> effects = new ArrayList<>();
         Long since = c.waitingSince();
         if (since == null) {

@@ -2,6 +2,7 @@ package dev.crifresh.coordinator.rollout.node;
 
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import dev.crifresh.coordinator.base.NodeTimeouts;
 import dev.crifresh.coordinator.classify.AttestationCondition;
 import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
@@ -26,6 +27,8 @@ final class NodeStepFixture {
     static final String RUN = "run-1";
     static final Duration REBOOT = Duration.ofSeconds(60);
     static final Duration ATTEST = Duration.ofSeconds(90);
+    /** How long a drained node may wait to be let reboot: other than REBOOT, so that a test tells them apart. */
+    static final Duration STALL = Duration.ofSeconds(45);
     static final String OURS = RUN + "/draining";
 
     private NodeStepFixture() {
@@ -58,7 +61,7 @@ final class NodeStepFixture {
     }
 
     static RollFacts roll(Ownership resumeFrom) {
-        return RollFacts.of("w1", RUN, resumeFrom, REBOOT, ATTEST);
+        return RollFacts.of("w1", RUN, resumeFrom, new NodeTimeouts(Duration.ofMinutes(5), Duration.ofMinutes(10), REBOOT, ATTEST, STALL));
     }
 
     static NodeStep.Step run(NodeState s, NodeInput... inputs) {

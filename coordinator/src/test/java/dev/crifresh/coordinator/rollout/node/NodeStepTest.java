@@ -134,13 +134,13 @@ class NodeStepTest {
         assertEquals(new ArmTimer(Duration.ofMillis(1000)), s.effects().get(1));
         s = NodeStep.next(s.state(), new TimerFired());
         assertEquals(List.of(new ReadForCheck()), s.effects());
-        Read later = new Read(notNow.node(), notNow.cluster(), notNow.inFlight(), 1, 0, REBOOT.toNanos() / 2);
+        Read later = new Read(notNow.node(), notNow.cluster(), notNow.inFlight(), 1, 0, STALL.toNanos());
         s = NodeStep.next(s.state(), later);
         assertEquals(List.of(new ArmTimer(Duration.ofMillis(1000))), s.effects(), "said once; no second CrifreshDrained");
         s = NodeStep.next(NodeStep.next(s.state(), new TimerFired()).state(),
-                new Read(notNow.node(), notNow.cluster(), notNow.inFlight(), 1, 0, REBOOT.toNanos() + 1));
+                new Read(notNow.node(), notNow.cluster(), notNow.inFlight(), 1, 0, STALL.toNanos() + 1));
         Releasing rel = assertInstanceOf(Releasing.class, s.state());
-        assertTrue(rel.then().why().endsWith(" for 1m (uncordoned again)"), rel.then().why());
+        assertTrue(rel.then().why().endsWith(" for 45s (uncordoned again)"), "bounded by --stall-timeout: " + rel.then().why());
     }
 
     static Stream<Arguments> checkVerdicts() {
