@@ -33,7 +33,8 @@ class ScenarioReaderTest {
         assertEquals(new SimulationSpec(Duration.ofMillis(300), false), s.simulation());
         assertEquals(new NodeSpec("worker-a", Role.WORKER, Duration.ofSeconds(86400), Duration.ofSeconds(6),
                 Duration.ofSeconds(3), CredentialChoice.DESIRED, null, Marker.CURRENT, AgentMode.RUNNING, true,
-                false, RebootBehaviour.OK, 0, EtcdMember.HEALTHY, null, null, false, null), s.nodes().get(0));
+                false, RebootBehaviour.OK, 0, EtcdMember.HEALTHY, null, null, false, null, ClockSpec.CORRECT,
+                TalosVersion.DEFAULT, null, 0, 0, List.of(), null), s.nodes().get(0));
         assertEquals(List.of(), s.revokedCredentials());
         assertEquals(List.of(), s.alerts());
     }
@@ -89,7 +90,7 @@ class ScenarioReaderTest {
                 Duration.ofSeconds(-2), new CredentialChoice(new Credential("old", "old-pass")),
                 new ConfigUpdate(Duration.ofMillis(500), CredentialChoice.DESIRED), Marker.ABSENT,
                 AgentMode.WRONG_BOOT, false, true, RebootBehaviour.NEVER_RETURNS, 4, EtcdMember.UNHEALTHY, null, null,
-                false, null), cp);
+                false, null, ClockSpec.CORRECT, TalosVersion.DEFAULT, null, 0, 0, List.of(), null), cp);
         NodeSpec w = s.node("w-1");
         assertNull(w.configUpdate());
         assertEquals(new BatchJobSpec(Duration.ofMillis(2500)), w.batchJob());
