@@ -84,34 +84,6 @@ public record AgentSettings(
         Objects.requireNonNull(mounts, "mounts");
     }
 
-    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
-    public AgentSettings(String nodeName, Path procRoot, Path hostRoot, List<String> watchGlobs,
-                         ContainerdMatcher matcher, RuleSettings rules, Duration heartbeat, Duration validity,
-                         Duration procPoll, Duration debounce, int metricsPort, String agentVersion) {
-        this(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity, procPoll, debounce,
-                metricsPort, agentVersion, MountPolicy.DEFAULT, null, null);
-    }
-
-    /** Without the runtime-status proof ({@code criSocket} null). */
-    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
-    public AgentSettings(String nodeName, Path procRoot, Path hostRoot, List<String> watchGlobs,
-                         ContainerdMatcher matcher, RuleSettings rules, Duration heartbeat, Duration validity,
-                         Duration procPoll, Duration debounce, int metricsPort, String agentVersion,
-                         MountPolicy mounts, ContainerdReading.Generation containerdGeneration) {
-        this(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity, procPoll, debounce,
-                metricsPort, agentVersion, mounts, containerdGeneration, null);
-    }
-
-    /** Without the introspection check. */
-    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
-    public AgentSettings(String nodeName, Path procRoot, Path hostRoot, List<String> watchGlobs,
-                         ContainerdMatcher matcher, RuleSettings rules, Duration heartbeat, Duration validity,
-                         Duration procPoll, Duration debounce, int metricsPort, String agentVersion,
-                         MountPolicy mounts, ContainerdReading.Generation containerdGeneration, Path criSocket) {
-        this(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity, procPoll, debounce,
-                metricsPort, agentVersion, mounts, containerdGeneration, criSocket, false);
-    }
-
     /** With the opt-in introspection check on or off. */
     public AgentSettings withContainerdIntrospection(boolean on) {
         return new AgentSettings(nodeName, procRoot, hostRoot, watchGlobs, matcher, rules, heartbeat, validity,
@@ -128,7 +100,8 @@ public record AgentSettings(
     public static AgentSettings defaults(String nodeName) {
         return new AgentSettings(nodeName, Path.of("/proc"), Path.of("/host"), WatchGlobs.TALOS_DEFAULT,
                 ContainerdMatcher.talosCri(), RuleSettings.defaults(), DEFAULT_HEARTBEAT, DEFAULT_VALIDITY,
-                DEFAULT_PROC_POLL, DEFAULT_DEBOUNCE, DEFAULT_METRICS_PORT, CrifreshVersion.current());
+                DEFAULT_PROC_POLL, DEFAULT_DEBOUNCE, DEFAULT_METRICS_PORT, CrifreshVersion.current(), MountPolicy.DEFAULT,
+                null, null, false);
     }
 
     public AgentSettings withRoots(Path newProcRoot, Path newHostRoot) {

@@ -46,10 +46,14 @@ class AgentSettingsTest {
         assertThrows(IllegalArgumentException.class, () -> AgentSettings.defaults(" "));
         assertThrows(IllegalArgumentException.class,
                 () -> d.withTiming(Duration.ZERO, d.validity(), d.procPoll(), d.debounce()));
-        assertThrows(IllegalArgumentException.class, () -> new AgentSettings("n", d.procRoot(), d.hostRoot(),
-                List.of(), d.matcher(), d.rules(), d.heartbeat(), d.validity(), d.procPoll(), d.debounce(), 0, "v"));
-        assertThrows(IllegalArgumentException.class, () -> new AgentSettings("n", d.procRoot(), d.hostRoot(),
-                List.of("/etc/*/x"), d.matcher(), d.rules(), d.heartbeat(), d.validity(), d.procPoll(), d.debounce(),
-                0, "v"));
+        assertThrows(IllegalArgumentException.class, () -> watching(d, List.of()));
+        assertThrows(IllegalArgumentException.class, () -> watching(d, List.of("/etc/*/x")));
+    }
+
+    /** {@code d} watching {@code globs}, through the canonical constructor that validates them. */
+    private static AgentSettings watching(AgentSettings d, List<String> globs) {
+        return new AgentSettings("n", d.procRoot(), d.hostRoot(), globs, d.matcher(), d.rules(), d.heartbeat(),
+                d.validity(), d.procPoll(), d.debounce(), 0, "v", d.mounts(), d.containerdGeneration(), d.criSocket(),
+                d.containerdIntrospection());
     }
 }

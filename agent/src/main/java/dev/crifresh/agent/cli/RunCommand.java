@@ -188,8 +188,7 @@ final class RunCommand implements Callable<Integer> {
         }
         return new AgentSettings(nodeName, host.procRoot, host.hostRoot, host.watchGlobs(spec), host.matcher(spec),
                 host.rules(spec), heartbeat, validity, procPoll, debounce, metricsPort, CrifreshVersion.current(),
-                host.mounts(spec), host.generation()).withCriSocket(host.criSocket)
-                .withContainerdIntrospection(host.containerdIntrospection);
+                host.mounts(spec), host.generation(), host.criSocket, host.containerdIntrospection);
     }
 
     /** The expiry candidate's settings, or null when {@code --expiry-lease} is empty. */

@@ -63,11 +63,6 @@ public final class HostReader {
     }
 
     public HostReader(Path procRoot, Path hostRoot, List<String> watchGlobs, ContainerdMatcher matcher,
-                      HostClock clock) {
-        this(procRoot, hostRoot, watchGlobs, matcher, clock, MountPolicy.DEFAULT);
-    }
-
-    public HostReader(Path procRoot, Path hostRoot, List<String> watchGlobs, ContainerdMatcher matcher,
                       HostClock clock, MountPolicy mounts) {
         this.scanner = new ProcessScanner(procRoot);
         this.bootIds = new BootIdReader(procRoot);

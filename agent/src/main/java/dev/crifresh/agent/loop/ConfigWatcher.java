@@ -49,16 +49,10 @@ final class ConfigWatcher implements AutoCloseable {
     private volatile WatchService service;
     private volatile Thread thread;
 
-    /** @param onChange receives the node path (or directory) that changed, on the watcher thread */
-    ConfigWatcher(WatchGlobs globs, Consumer<String> onChange, String threadName) {
-        this(globs, new HostPaths(globs.onHost("/")), onChange, threadName);
-    }
-
-    ConfigWatcher(WatchGlobs globs, HostPaths paths, Consumer<String> onChange, String threadName) {
-        this(globs, paths, Set::of, onChange, threadName);
-    }
-
-    /** @param hostsDirectories the {@code hosts.toml} directories to watch too (every name in them counts) */
+    /**
+     * @param hostsDirectories the {@code hosts.toml} directories to watch too (every name in them counts)
+     * @param onChange         receives the node path (or directory) that changed, on the watcher thread
+     */
     ConfigWatcher(WatchGlobs globs, HostPaths paths, Supplier<Set<String>> hostsDirectories,
                   Consumer<String> onChange, String threadName) {
         this.hostsDirectories = hostsDirectories;

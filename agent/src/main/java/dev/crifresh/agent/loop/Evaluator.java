@@ -36,24 +36,21 @@ public final class Evaluator {
     private final Supplier<KubeletReady> kubelet;
     private EvaluationMemory memory;
 
-    /** @param fingerprintKey HMAC key for registry fingerprints, or null to publish none */
-    public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey) {
-        this(reader, rules, fingerprintKey, null);
-    }
-
-    /** @param generation which containerd reads the config, or null to tell from the files (see RegistryFingerprints) */
+    /**
+     * Without the opt-in checks or the kubelet witness.
+     *
+     * @param fingerprintKey HMAC key for registry fingerprints, or null to publish none
+     * @param generation     which containerd reads the config, or null to tell from the files (see RegistryFingerprints)
+     */
     public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey,
                      ContainerdReading.Generation generation) {
-        this(reader, rules, fingerprintKey, generation, null);
+        this(reader, rules, fingerprintKey, generation, null, null, () -> null);
     }
 
-    /** @param runtimeProbe the opt-in CRI status comparison ({@code --cri-socket}), or null */
-    public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey,
-                     ContainerdReading.Generation generation, RuntimeAuthProbe runtimeProbe) {
-        this(reader, rules, fingerprintKey, generation, runtimeProbe, null);
-    }
-
-    /** @param introspection the opt-in introspection check ({@code --containerd-introspection}, rule 1b), or null */
+    /**
+     * @param runtimeProbe  the opt-in CRI status comparison ({@code --cri-socket}), or null
+     * @param introspection the opt-in introspection check ({@code --containerd-introspection}, rule 1b), or null
+     */
     public Evaluator(HostReader reader, RuleSettings rules, byte[] fingerprintKey,
                      ContainerdReading.Generation generation, RuntimeAuthProbe runtimeProbe,
                      IntrospectionCheck introspection) {

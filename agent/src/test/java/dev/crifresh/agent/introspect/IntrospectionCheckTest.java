@@ -68,7 +68,7 @@ class IntrospectionCheckTest {
             candidates.add(new ProcessSample(100 + i, 500, List.of("/bin/containerd")));
         }
         return new Observation("boot", null, null, 100, candidates, List.of(), List.of(), List.of(), Instant.EPOCH,
-                List.of(), ContainerdSocket.found("/run/containerd/containerd.sock", Instant.EPOCH, Instant.EPOCH));
+                List.of(), ContainerdSocket.found("/run/containerd/containerd.sock", Instant.EPOCH, Instant.EPOCH), null, null);
     }
 
     private record Fixed(List<Path> asked) implements IntrospectionSource {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.host.HostReader;
+import dev.crifresh.agent.host.MountPolicy;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
@@ -66,7 +67,7 @@ class ClockWitnessOnHostTest {
         processes.add(cri);
         ContainerdMatcher matcher = ContainerdMatcher.parse(ContainerdMatcher.TALOS_CRI_SPEC + " --root " + marker);
         Evaluator evaluator = new Evaluator(new HostReader(PROC, host, WatchGlobs.TALOS_DEFAULT, matcher,
-                HostClock.system(PROC)), RuleSettings.defaults(), KEY);
+                HostClock.system(PROC), MountPolicy.DEFAULT), RuleSettings.defaults(), KEY, null);
         Poll.until(Duration.ofSeconds(5), "past the start", () -> Instant.now().isAfter(written.plusMillis(700)));
 
         Assessment a = evaluator.evaluate();
@@ -94,7 +95,7 @@ class ClockWitnessOnHostTest {
                 .uptime(Duration.ofSeconds(600)).process(321, FakeContainerd.TALOS_CRI, clock.ticksAt(boot.plusSeconds(6)));
         Path host = dir.resolve("sim-host");
         Evaluator evaluator = new Evaluator(new HostReader(proc.root(), host, WatchGlobs.TALOS_DEFAULT,
-                ContainerdMatcher.talosCri(), clock), RuleSettings.defaults(), KEY);
+                ContainerdMatcher.talosCri(), clock, MountPolicy.DEFAULT), RuleSettings.defaults(), KEY, null);
         return new Node(host, new TalosFiles(host), clock, boot, evaluator);
     }
 

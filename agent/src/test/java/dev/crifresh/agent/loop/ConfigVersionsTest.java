@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.host.HostReader;
+import dev.crifresh.agent.host.MountPolicy;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
@@ -51,7 +52,7 @@ class ConfigVersionsTest {
         new FakeProc(proc).bootId("6f1e0c0a-0000-4000-8000-000000000002").uptime(Duration.ofSeconds(1000))
                 .process(4242, FakeContainerd.TALOS_CRI, 99_980);
         HostReader reader = new HostReader(proc, host, WatchGlobs.TALOS_DEFAULT, ContainerdMatcher.talosCri(),
-                HostClock.system(proc));
+                HostClock.system(proc), MountPolicy.DEFAULT);
         return new Evaluator(reader, new RuleSettings(RuleSettings.DEFAULT_MARGIN, talos), KEY, generation).evaluate();
     }
 

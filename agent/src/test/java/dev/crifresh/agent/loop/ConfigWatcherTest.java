@@ -3,6 +3,7 @@ package dev.crifresh.agent.loop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.crifresh.agent.host.HostPaths;
 import dev.crifresh.agent.host.WatchGlobs;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,8 +42,7 @@ class ConfigWatcherTest {
     @Test
     void reportsInPlaceWritesRenamesAndDeletesOfWatchedNamesOnly() throws Exception {
         Path confd = Files.createDirectories(host.resolve("etc/cri/conf.d"));
-        try (ConfigWatcher watcher = new ConfigWatcher(new WatchGlobs(host, WatchGlobs.TALOS_DEFAULT), events::add,
-                "test-watch")) {
+        try (ConfigWatcher watcher = watching(new WatchGlobs(host, WatchGlobs.TALOS_DEFAULT))) {
             watcher.start();
             assertEquals(2, watcher.watchedDirectories());
 
@@ -64,8 +64,7 @@ class ConfigWatcherTest {
     @Test
     void aDirectoryCreatedLaterIsWatchedOnceRegistered() throws Exception {
         Files.createDirectories(host.resolve("etc/cri"));
-        try (ConfigWatcher watcher = new ConfigWatcher(new WatchGlobs(host, WatchGlobs.TALOS_DEFAULT), events::add,
-                "test-watch")) {
+        try (ConfigWatcher watcher = watching(new WatchGlobs(host, WatchGlobs.TALOS_DEFAULT))) {
             watcher.start();
             assertEquals(1, watcher.watchedDirectories());
             Path confd = Files.createDirectories(host.resolve("etc/cri/conf.d"));
@@ -80,8 +79,7 @@ class ConfigWatcherTest {
     void aReplacedDirectoryIsWatchedAgain() throws Exception {
         Path confd = Files.createDirectories(host.resolve("etc/cri/conf.d"));
         Files.writeString(confd.resolve("cri.toml"), "v1");
-        try (ConfigWatcher watcher = new ConfigWatcher(new WatchGlobs(host, WatchGlobs.TALOS_DEFAULT), events::add,
-                "test-watch")) {
+        try (ConfigWatcher watcher = watching(new WatchGlobs(host, WatchGlobs.TALOS_DEFAULT))) {
             watcher.start();
             assertEquals(2, watcher.watchedDirectories());
             // A new conf.d is prepared aside and swapped in by rename: the old watch follows the old inode.
@@ -137,5 +135,10 @@ class ConfigWatcherTest {
             }
         }
         throw new AssertionError("no event for " + path + " within 10 s");
+    }
+
+    /** A watcher of {@code globs} on the host root, without hosts.toml directories, reporting into {@code events}. */
+    private ConfigWatcher watching(WatchGlobs globs) {
+        return new ConfigWatcher(globs, new HostPaths(globs.onHost("/")), Set::of, events::add, "test-watch");
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.agent.host.BootClockSampler;
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.host.HostReader;
+import dev.crifresh.agent.host.MountPolicy;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.TalosFiles;
@@ -55,8 +56,8 @@ class EvaluatorRealProcTest {
         files = new TalosFiles(host);
         marker = "/tmp/crifresh-test-" + UUID.randomUUID();
         matcher = ContainerdMatcher.parse(ContainerdMatcher.TALOS_CRI_SPEC + " --root " + marker);
-        evaluator = new Evaluator(new HostReader(PROC, host, WatchGlobs.TALOS_DEFAULT, matcher, HostClock.system(PROC)),
-                RuleSettings.defaults(), KEY);
+        evaluator = new Evaluator(new HostReader(PROC, host, WatchGlobs.TALOS_DEFAULT, matcher, HostClock.system(PROC), MountPolicy.DEFAULT),
+                RuleSettings.defaults(), KEY, null);
     }
 
     @AfterEach

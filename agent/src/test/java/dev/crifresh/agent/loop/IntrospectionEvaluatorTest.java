@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.host.HostReader;
+import dev.crifresh.agent.host.MountPolicy;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.agent.introspect.IntrospectionCheck;
 import dev.crifresh.agent.introspect.IntrospectionClient;
@@ -60,7 +61,7 @@ class IntrospectionEvaluatorTest {
         files = new TalosFiles(host);
         marker = "/tmp/crifresh-test-" + UUID.randomUUID();
         ContainerdMatcher matcher = ContainerdMatcher.parse(ContainerdMatcher.TALOS_CRI_SPEC + " --root " + marker);
-        evaluator = new Evaluator(new HostReader(PROC, host, WatchGlobs.TALOS_DEFAULT, matcher, HostClock.system(PROC)),
+        evaluator = new Evaluator(new HostReader(PROC, host, WatchGlobs.TALOS_DEFAULT, matcher, HostClock.system(PROC), MountPolicy.DEFAULT),
                 RuleSettings.defaults(), null, null, null,
                 new IntrospectionCheck(new IntrospectionClient(vertx, DEADLINE), host));
         socket = host.resolve("run/containerd/containerd.sock");

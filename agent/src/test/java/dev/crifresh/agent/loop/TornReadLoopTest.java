@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.crifresh.agent.host.ChangeTimes;
 import dev.crifresh.agent.host.HostClock;
 import dev.crifresh.agent.host.HostReader;
+import dev.crifresh.agent.host.MountPolicy;
 import dev.crifresh.agent.host.WatchGlobs;
 import dev.crifresh.agent.testing.FakeContainerd;
 import dev.crifresh.agent.testing.FakeProc;
@@ -123,8 +124,8 @@ class TornReadLoopTest {
             }
         };
         HostReader reader = new HostReader(dir.resolve("proc"), dir.resolve("host"), WatchGlobs.TALOS_DEFAULT,
-                ContainerdMatcher.talosCri(), host);
-        Evaluator evaluator = new Evaluator(reader, RuleSettings.defaults(), null);
+                ContainerdMatcher.talosCri(), host, MountPolicy.DEFAULT);
+        Evaluator evaluator = new Evaluator(reader, RuleSettings.defaults(), null, null);
         loop = new AgentLoop(vertx, vertx.getOrCreateContext(), new Settings(), evaluator,
                 (assessment, heartbeat, change) -> handedOn.add(assessment));
         loop.start().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);

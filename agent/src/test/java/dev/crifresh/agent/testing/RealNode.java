@@ -62,7 +62,7 @@ public final class RealNode implements AutoCloseable {
 
     /** A new agent with these watch globs. */
     public Evaluator agent(List<String> globs) {
-        return agent(new HostReader(PROC, host, globs, matcher(), HostClock.system(PROC)));
+        return agent(new HostReader(PROC, host, globs, matcher(), HostClock.system(PROC), MountPolicy.DEFAULT));
     }
 
     /** A new agent with the Talos watch globs and this mount policy. */
@@ -72,12 +72,12 @@ public final class RealNode implements AutoCloseable {
 
     /** A new agent with the Talos watch globs that reads the files as this containerd generation does. */
     public Evaluator agent(dev.crifresh.common.registry.ContainerdReading.Generation generation) {
-        return new Evaluator(new HostReader(PROC, host, WatchGlobs.TALOS_DEFAULT, matcher(), HostClock.system(PROC)),
+        return new Evaluator(new HostReader(PROC, host, WatchGlobs.TALOS_DEFAULT, matcher(), HostClock.system(PROC), MountPolicy.DEFAULT),
                 RuleSettings.defaults(), KEY, generation);
     }
 
     private static Evaluator agent(HostReader reader) {
-        return new Evaluator(reader, RuleSettings.defaults(), KEY);
+        return new Evaluator(reader, RuleSettings.defaults(), KEY, null);
     }
 
     /** Talos's CRI containerd command line with this node's marker. */

@@ -26,16 +26,15 @@ public final class AttestationVerifier {
     private final Duration maxValidity;
     private final ClaimsVersions versions;
 
+    /** With the default validity limit, reading the supported claims versions. */
     public AttestationVerifier(TrustBundle trust, Duration skew) {
-        this(trust, skew, AttestationPolicy.DEFAULT_MAX_VALIDITY);
+        this(trust, skew, AttestationPolicy.DEFAULT_MAX_VALIDITY, ClaimsVersions.SUPPORTED);
     }
 
-    /** @param maxValidity the longest {@code exp − iat} accepted ({@link AttestationPolicy#maxValidity()}) */
-    public AttestationVerifier(TrustBundle trust, Duration skew, Duration maxValidity) {
-        this(trust, skew, maxValidity, ClaimsVersions.SUPPORTED);
-    }
-
-    /** @param versions the claims versions read; anything else is {@link VerificationFailure#UNSUPPORTED_VERSION} */
+    /**
+     * @param maxValidity the longest {@code exp − iat} accepted ({@link AttestationPolicy#maxValidity()})
+     * @param versions    the claims versions read; anything else is {@link VerificationFailure#UNSUPPORTED_VERSION}
+     */
     public AttestationVerifier(TrustBundle trust, Duration skew, Duration maxValidity, ClaimsVersions versions) {
         this.versions = Objects.requireNonNull(versions, "versions");
         this.trust = Objects.requireNonNull(trust, "trust");

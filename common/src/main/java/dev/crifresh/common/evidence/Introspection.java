@@ -20,9 +20,4 @@ public record Introspection(String socket, IntrospectionAnswer answer, List<Stri
         Objects.requireNonNull(answer, "answer");
         credentialHosts = List.copyOf(credentialHosts);
     }
-
-    /** Evidence whose reading finds no {@code registry.auths} credential. */
-    public Introspection(String socket, IntrospectionAnswer answer, List<String> credentialHosts) {
-        this(socket, answer, credentialHosts, false);
-    }
 }

@@ -52,51 +52,16 @@ public record Observation(
         mountProblems = List.copyOf(mountProblems);
     }
 
-    /** An observation without the serving check (rules then say {@link Reason#CONTAINERD_NOT_SERVING}). */
-    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
-    public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
-                       List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
-                       Instant observedAt, List<String> mountProblems, ContainerdSocket containerdSocket,
-                       Introspection introspection) {
-        this(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports, observedAt,
-                mountProblems, containerdSocket, introspection, null);
-    }
-
-    /** An observation without the introspection check. */
-    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
-    public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
-                       List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
-                       Instant observedAt, List<String> mountProblems, ContainerdSocket containerdSocket) {
-        this(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports, observedAt,
-                mountProblems, containerdSocket, null);
-    }
-
     /** The same observation with this introspection evidence. */
     public Observation withIntrospection(Introspection check) {
         return new Observation(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports,
                 observedAt, mountProblems, containerdSocket, check, listener);
     }
 
-    /** An observation without a mount check or socket witness (simulated hosts and rule tests). */
-    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
-    public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
-                       List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
-                       Instant observedAt) {
-        this(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports, observedAt, List.of());
-    }
-
-    /** An observation without the socket witness. */
-    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
-    public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
-                       List<WatchedFile> files, List<WatchedDirectory> directories, List<String> unwatchedImports,
-                       Instant observedAt, List<String> mountProblems) {
-        this(bootId, clock, hostError, clkTck, candidates, files, directories, unwatchedImports, observedAt,
-                mountProblems, null);
-    }
-
-    /** An observation without directory stamps or import check (simulations and rule tests). */
+    /** An observation of the process and files only (simulated hosts, a failed read, rule tests). */
     public Observation(String bootId, BootClock clock, String hostError, long clkTck, List<ProcessSample> candidates,
                        List<WatchedFile> files, Instant observedAt) {
-        this(bootId, clock, hostError, clkTck, candidates, files, List.of(), List.of(), observedAt);
+        this(bootId, clock, hostError, clkTck, candidates, files, List.of(), List.of(), observedAt, List.of(), null,
+                null, null);
     }
 }

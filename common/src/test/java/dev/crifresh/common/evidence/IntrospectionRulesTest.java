@@ -37,7 +37,7 @@ class IntrospectionRulesTest {
     }
 
     private static Evaluation judge(Observation o, IntrospectionAnswer answer, List<String> hosts) {
-        return EvidenceRules.evaluate(o.withIntrospection(new Introspection(SOCKET, answer, hosts)), TALOS, null);
+        return EvidenceRules.evaluate(o.withIntrospection(new Introspection(SOCKET, answer, hosts, false)), TALOS, null);
     }
 
     private static Evaluation judge(IntrospectionAnswer answer, List<String> hosts) {
@@ -203,7 +203,7 @@ class IntrospectionRulesTest {
 
     @Test
     void theCheckVetoesTheRuntimeStatusProof() {
-        Observation o = given().build().withIntrospection(new Introspection(SOCKET, answered(PID), GHCR));
+        Observation o = given().build().withIntrospection(new Introspection(SOCKET, answered(PID), GHCR, false));
         Evaluation e = EvidenceRules.evaluate(o, TALOS, null,
                 new RuntimeAuth(RuntimeAuth.State.SAME, "CRI status, 1 registry"));
         assertEquals(Reason.RUNTIME_LOADED_NO_REGISTRY_CONFIG, e.reason(), e.message());

@@ -69,18 +69,12 @@ public record NodeFacts(
         taintKeys = taintKeys == null ? List.of() : List.copyOf(taintKeys);
     }
 
-    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
-    public NodeFacts(String name, String uid, String resourceVersion, Role role, String bootId, boolean ready, boolean unschedulable,
-                     List<String> internalIps, Map<String, String> annotations, AttestationCondition attestation, String osImage,
-                     ReadyTimes kubelet) {
-        this(name, uid, resourceVersion, role, bootId, ready, unschedulable, internalIps, annotations, attestation, osImage, kubelet,
-                List.of());
-    }
-
+    /** Without the Ready times or taints. Only tests call it; NodeStepTest keeps it until that test moves to a fixture. */
     @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
     public NodeFacts(String name, String uid, String resourceVersion, Role role, String bootId, boolean ready, boolean unschedulable,
                      List<String> internalIps, Map<String, String> annotations, AttestationCondition attestation, String osImage) {
-        this(name, uid, resourceVersion, role, bootId, ready, unschedulable, internalIps, annotations, attestation, osImage, ReadyTimes.NONE);
+        this(name, uid, resourceVersion, role, bootId, ready, unschedulable, internalIps, annotations, attestation, osImage, ReadyTimes.NONE,
+                List.of());
     }
 
     /** The facts of every node of one list, in its order. */

@@ -69,7 +69,8 @@ public final class RealAgentLauncher implements AgentLauncher {
     static AgentSettings settings(String nodeName, HostRoot host, Duration procPoll) {
         AgentSettings d = AgentSettings.defaults(nodeName);
         return new AgentSettings(nodeName, host.procRoot(), host.root(), d.watchGlobs(), d.matcher(), d.rules(),
-                d.heartbeat(), d.validity(), procPoll, d.debounce(), -1, VERSION);
+                d.heartbeat(), d.validity(), procPoll, d.debounce(), -1, VERSION, d.mounts(), d.containerdGeneration(),
+                d.criSocket(), d.containerdIntrospection());
     }
 
     @Override

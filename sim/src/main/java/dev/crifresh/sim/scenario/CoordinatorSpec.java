@@ -22,20 +22,10 @@ public record CoordinatorSpec(
         boolean force,
         boolean deleteEmptyDirData) {
 
-    /** With kubectl drain's defaults: neither --force nor --delete-emptydir-data. */
-    public CoordinatorSpec(String maxUnavailable, ScenarioAction action, Duration configTimeout, Duration rebootTimeout,
-            Duration attestTimeout, ScenarioStaleTaint staleTaint, GateSpec gates) {
-        this(maxUnavailable, action, configTimeout, rebootTimeout, attestTimeout, staleTaint, gates, false, false);
-    }
-
-    /** Without gate flags: the gates' defaults. */
-    public CoordinatorSpec(String maxUnavailable, ScenarioAction action, Duration configTimeout, Duration rebootTimeout,
-            Duration attestTimeout, ScenarioStaleTaint staleTaint) {
-        this(maxUnavailable, action, configTimeout, rebootTimeout, attestTimeout, staleTaint, GateSpec.defaults());
-    }
-
+    /** The gates' defaults and kubectl drain's: neither --force nor --delete-emptydir-data. */
     public static CoordinatorSpec defaults() {
         return new CoordinatorSpec("1", ScenarioAction.REBOOT,
-                Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10), ScenarioStaleTaint.PREFER_NO_SCHEDULE);
+                Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10), ScenarioStaleTaint.PREFER_NO_SCHEDULE,
+                GateSpec.defaults(), false, false);
     }
 }

@@ -62,30 +62,6 @@ public record NodeSpec(
         taints = taints == null ? List.of() : List.copyOf(taints);
     }
 
-    /** Without bare or emptyDir pods, taints or a deletion. */
-    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
-    public NodeSpec(String name, Role role, Duration bootedAgo, Duration containerdStartedAfterBoot,
-            Duration configWrittenAfterBoot, CredentialChoice credential, ConfigUpdate configUpdate, Marker marker,
-            AgentMode agent, boolean ready, boolean cordoned, RebootBehaviour reboot, int pods, EtcdMember etcd,
-            BatchJobSpec batchJob, Credential containerdCredential, boolean containerdCredentialSticks,
-            Duration joinsAfter, ClockSpec clock, TalosVersion talosVersion, String osImage) {
-        this(name, role, bootedAgo, containerdStartedAfterBoot, configWrittenAfterBoot, credential, configUpdate, marker,
-                agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks,
-                joinsAfter, clock, talosVersion, osImage, 0, 0, List.of(), null);
-    }
-
-    /** A node with an always-correct clock on the default Talos version. */
-    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
-    public NodeSpec(String name, Role role, Duration bootedAgo, Duration containerdStartedAfterBoot,
-            Duration configWrittenAfterBoot, CredentialChoice credential, ConfigUpdate configUpdate, Marker marker,
-            AgentMode agent, boolean ready, boolean cordoned, RebootBehaviour reboot, int pods, EtcdMember etcd,
-            BatchJobSpec batchJob, Credential containerdCredential, boolean containerdCredentialSticks,
-            Duration joinsAfter) {
-        this(name, role, bootedAgo, containerdStartedAfterBoot, configWrittenAfterBoot, credential, configUpdate, marker,
-                agent, ready, cordoned, reboot, pods, etcd, batchJob, containerdCredential, containerdCredentialSticks,
-                joinsAfter, ClockSpec.CORRECT, TalosVersion.DEFAULT, null);
-    }
-
     /** What the node's kubelet reports in {@code status.nodeInfo.osImage}. */
     public String reportedOsImage() {
         return osImage != null ? osImage : talosVersion.osImage();

@@ -12,10 +12,6 @@ import java.time.Duration;
 public record SimulationSpec(Duration reboot, boolean containerdRestartsOnConfigChange, Duration podTermination) {
     public static final Duration DEFAULT_POD_TERMINATION = Duration.ofMillis(50);
 
-    public SimulationSpec(Duration reboot, boolean containerdRestartsOnConfigChange) {
-        this(reboot, containerdRestartsOnConfigChange, DEFAULT_POD_TERMINATION);
-    }
-
     public static SimulationSpec defaults() {
         return new SimulationSpec(Duration.ofMillis(300), false, DEFAULT_POD_TERMINATION);
     }

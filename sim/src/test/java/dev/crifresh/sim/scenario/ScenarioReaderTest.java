@@ -29,11 +29,13 @@ class ScenarioReaderTest {
         assertEquals("ghcr.io", s.registry());
         assertEquals(new Credential("deploy-bot", "token-v2"), s.desiredCredential());
         assertEquals(new CoordinatorSpec("1", ScenarioAction.REBOOT, Duration.ofSeconds(10), Duration.ofSeconds(10),
-                Duration.ofSeconds(10), ScenarioStaleTaint.PREFER_NO_SCHEDULE), s.coordinator());
-        assertEquals(new SimulationSpec(Duration.ofMillis(300), false), s.simulation());
+                Duration.ofSeconds(10), ScenarioStaleTaint.PREFER_NO_SCHEDULE, GateSpec.defaults(), false, false),
+                s.coordinator());
+        assertEquals(new SimulationSpec(Duration.ofMillis(300), false, SimulationSpec.DEFAULT_POD_TERMINATION), s.simulation());
         assertEquals(new NodeSpec("worker-a", Role.WORKER, Duration.ofSeconds(86400), Duration.ofSeconds(6),
                 Duration.ofSeconds(3), CredentialChoice.DESIRED, null, Marker.CURRENT, AgentMode.RUNNING, true,
-                false, RebootBehaviour.OK, 0, EtcdMember.HEALTHY, null, null, false, null), s.nodes().get(0));
+                false, RebootBehaviour.OK, 0, EtcdMember.HEALTHY, null, null, false, null, ClockSpec.CORRECT,
+                TalosVersion.DEFAULT, null, 0, 0, List.of(), null), s.nodes().get(0));
         assertEquals(List.of(), s.revokedCredentials());
         assertEquals(List.of(), s.alerts());
     }
@@ -82,14 +84,15 @@ class ScenarioReaderTest {
         assertEquals("registry.example.com:5000", s.registry());
         assertEquals(new Credential("bot", "s3cret"), s.desiredCredential());
         assertEquals(new CoordinatorSpec("25%", ScenarioAction.NONE, Duration.ofMillis(1500), Duration.ofSeconds(2),
-                Duration.ofSeconds(3), ScenarioStaleTaint.NO_SCHEDULE), s.coordinator());
+                Duration.ofSeconds(3), ScenarioStaleTaint.NO_SCHEDULE, GateSpec.defaults(), false, false),
+                s.coordinator());
         assertEquals(new SimulationSpec(Duration.ofMillis(40), true, Duration.ofMillis(7)), s.simulation());
         NodeSpec cp = s.node("cp-1");
         assertEquals(new NodeSpec("cp-1", Role.CONTROL_PLANE, Duration.ofMillis(100250), Duration.ofMillis(6500),
                 Duration.ofSeconds(-2), new CredentialChoice(new Credential("old", "old-pass")),
                 new ConfigUpdate(Duration.ofMillis(500), CredentialChoice.DESIRED), Marker.ABSENT,
                 AgentMode.WRONG_BOOT, false, true, RebootBehaviour.NEVER_RETURNS, 4, EtcdMember.UNHEALTHY, null, null,
-                false, null), cp);
+                false, null, ClockSpec.CORRECT, TalosVersion.DEFAULT, null, 0, 0, List.of(), null), cp);
         NodeSpec w = s.node("w-1");
         assertNull(w.configUpdate());
         assertEquals(new BatchJobSpec(Duration.ofMillis(2500)), w.batchJob());
