@@ -69,14 +69,6 @@ public record NodeFacts(
         taintKeys = taintKeys == null ? List.of() : List.copyOf(taintKeys);
     }
 
-    /** Without the Ready times or taints. Only tests call it; NodeStepTest keeps it until that test moves to a fixture. */
-    @SuppressWarnings("checkstyle:parameternumber") // a shorter form of the record: defaults its newer components
-    public NodeFacts(String name, String uid, String resourceVersion, Role role, String bootId, boolean ready, boolean unschedulable,
-                     List<String> internalIps, Map<String, String> annotations, AttestationCondition attestation, String osImage) {
-        this(name, uid, resourceVersion, role, bootId, ready, unschedulable, internalIps, annotations, attestation, osImage, ReadyTimes.NONE,
-                List.of());
-    }
-
     /** The facts of every node of one list, in its order. */
     public static List<NodeFacts> all(List<Node> nodes) {
         return nodes.stream().map(NodeFacts::of).toList();

@@ -27,7 +27,7 @@ class GatesTickerTest {
             new Blockers(() -> Future.succeededFuture(List.copyOf(firing)), Pattern.compile("NodeMaintenance"), null),
             ProgressListener.NONE);
     private final NodeFacts w1 = new NodeFacts("w1", "uid-1", "1", Role.WORKER, "boot-1", true, false, List.of("10.0.0.1"),
-            Map.of(), null, null);
+            Map.of(), null, null, NodeFacts.ReadyTimes.NONE, List.of());
 
     @Test
     void aBlockerGoneIsSeenAtTheNextPollAndTheWaitIsMeasuredOnTheTicker() {

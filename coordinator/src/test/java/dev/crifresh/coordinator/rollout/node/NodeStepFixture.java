@@ -53,7 +53,7 @@ final class NodeStepFixture {
     static NodeFacts attested(String boot, String message) {
         NodeFacts f = facts(boot, true, true, CrifreshAnnotations.ROLLOUT, RUN + "/verifying");
         return new NodeFacts(f.name(), f.uid(), f.resourceVersion(), f.role(), f.bootId(), f.ready(), f.unschedulable(),
-                f.internalIps(), f.annotations(), new AttestationCondition("True", "Fresh", message), f.osImage());
+                f.internalIps(), f.annotations(), new AttestationCondition("True", "Fresh", message), f.osImage(), f.kubelet(), f.taintKeys());
     }
 
     static Classification classified(NodeFacts f, NodeVerdict v) {

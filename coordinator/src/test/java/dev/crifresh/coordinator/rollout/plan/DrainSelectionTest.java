@@ -94,7 +94,8 @@ class DrainSelectionTest {
     }
 
     private static NodeFacts node(String name) {
-        return new NodeFacts(name, "uid-" + name, "1", Role.WORKER, "b", true, false, List.of("10.0.0.1"), Map.of(), null, null);
+        return new NodeFacts(name, "uid-" + name, "1", Role.WORKER, "b", true, false, List.of("10.0.0.1"), Map.of(), null, null,
+                NodeFacts.ReadyTimes.NONE, List.of());
     }
 
     @Test

@@ -33,7 +33,8 @@ class NoAttestationsTest {
             Map.of(), 0, "test");
 
     private static NodeFacts facts(String name, Map<String, String> annotations) {
-        return new NodeFacts(name, "uid-" + name, "1", Role.WORKER, "boot", true, false, List.of(), annotations, null, null);
+        return new NodeFacts(name, "uid-" + name, "1", Role.WORKER, "boot", true, false, List.of(), annotations, null, null, NodeFacts.ReadyTimes.NONE,
+                List.of());
     }
 
     private static Classification unknown(String name, String reason) {

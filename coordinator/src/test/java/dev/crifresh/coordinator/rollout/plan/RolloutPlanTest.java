@@ -35,7 +35,8 @@ public class RolloutPlanTest {
 
     public static NodeFacts facts(String name, Role role, String owner, String osImage, boolean unavailable) {
         Map<String, String> annotations = owner == null ? Map.of() : Map.of(CrifreshAnnotations.ROLLOUT, owner);
-        return new NodeFacts(name, "uid-" + name, "1", role, "boot", !unavailable, false, List.of("10.0.0.1"), annotations, null, osImage);
+        return new NodeFacts(name, "uid-" + name, "1", role, "boot", !unavailable, false, List.of("10.0.0.1"), annotations, null, osImage, NodeFacts.ReadyTimes.NONE,
+                List.of());
     }
 
     public static Classification classified(NodeFacts f, NodeVerdict verdict) {

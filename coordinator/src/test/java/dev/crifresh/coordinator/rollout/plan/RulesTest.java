@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RulesTest {
 
     private static NodeFacts node(String name, Role role, boolean ready, boolean cordoned, Map<String, String> annotations) {
-        return new NodeFacts(name, "uid-" + name, "1", role, "boot", ready, cordoned, List.of(), annotations, null, null);
+        return new NodeFacts(name, "uid-" + name, "1", role, "boot", ready, cordoned, List.of(), annotations, null, null, NodeFacts.ReadyTimes.NONE, List.of());
     }
 
     private static NodeFacts worker(String name) {

@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** RunPreflight's decisions, table-driven and without I/O: the whole-cluster stop, the API-server rule, the release guard. */
 class RunPreflightTest {
     private static final List<Classification> NONE_ATTESTED = List.of(new Classification(
-            new NodeFacts("w1", "uid-w1", "1", Role.WORKER, "boot", true, false, List.of(), Map.of(), null, null),
+            new NodeFacts("w1", "uid-w1", "1", Role.WORKER, "boot", true, false, List.of(), Map.of(), null, null, NodeFacts.ReadyTimes.NONE,
+                    List.of()),
             NodeVerdict.UNKNOWN, "AttestationMissing", "there is no attestation", false, null));
 
     static Stream<Arguments> stops() {
