@@ -47,7 +47,6 @@ public final class Rollout {
     private final RunPreflight.Rules preflight;
     private final Ticker ticker;
     private final LeaseKeeper lease;
-    private final LeaseFence fence;
     private final RolloutEvents events;
     private final RunObserver observer;
     private final StaleNodeTaints taints;
@@ -80,7 +79,7 @@ public final class Rollout {
         this.loop = new RunLoop(config, this::carryOut);
         this.lease = new LeaseKeeper(ticker, io.lease(), settings.lease(), run.progress(), new LeaseEvents());
         Duration leaseDuration = settings.lease().leaseDuration();
-        this.fence = new LeaseFence(this.lease, () -> open, ticker, leaseDuration);
+        LeaseFence fence = new LeaseFence(this.lease, () -> open, ticker, leaseDuration);
         RunPorts ports = RunPorts.fenced(io.nodes(), io.pods(), io.driver(), io.events(), fence, ticker, leaseDuration, this::patched);
         this.roll = ports.forRolls(run.vertx(), RollSettings.of(settings), ticker, run.clock());
         this.driver = ports.driver();
