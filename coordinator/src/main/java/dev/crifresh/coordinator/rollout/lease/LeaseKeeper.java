@@ -118,11 +118,6 @@ public final class LeaseKeeper {
         return state.holds(ticker.nanoTime());
     }
 
-    /** The state, for tests. */
-    LeaseState state() {
-        return state;
-    }
-
     /**
      * Reads the Lease right before a reboot request or an ownership claim: it must still name this run. A
      * Lease taken by force (deleted, or another holder written into it) ends the hold at once; fails with

@@ -18,12 +18,10 @@ final class RollPatches {
     private RollPatches() {
     }
 
-    /** Ownership {@code <runId>/draining}, and the cordon when the node is schedulable: only on a node nobody owns. */
-    static Function<Node, GuardedPatch.Step> claim(String runId) {
-        return claim(runId, null);
-    }
-
-    /** Like {@link #claim(String)}; {@code note}: why the node is rolled again (recorded with the ownership), or null. */
+    /**
+     * Ownership {@code <runId>/draining}, and the cordon when the node is schedulable: only on a node nobody owns;
+     * {@code note}: why the node is rolled again (recorded with the ownership), or null.
+     */
     static Function<Node, GuardedPatch.Step> claim(String runId, String note) {
         String ours = new Ownership(runId, Phase.DRAINING).toString();
         return node -> {
@@ -49,12 +47,10 @@ final class RollPatches {
                 : new GuardedPatch.Patch(NodePatches.phase(node, ownership, null));
     }
 
-    /** The release: uncordon when {@link #uncordons}, drop the crifresh annotations. */
-    static GuardedPatch.Step release(String runId, String resumed, boolean cordonedByUs, Node node) {
-        return release(runId, resumed, cordonedByUs, null, node);
-    }
-
-    /** Like {@link #release(String, String, boolean, Node)}; with {@code bootId}, only while the node still reports it. */
+    /**
+     * The release: uncordon when {@link #uncordons}, drop the crifresh annotations; with {@code bootId}, only while the
+     * node still reports it.
+     */
     static GuardedPatch.Step release(String runId, String resumed, boolean cordonedByUs, String bootId, Node node) {
         if (node == null) {
             return new GuardedPatch.Refuse("the node was deleted");
@@ -81,13 +77,10 @@ final class RollPatches {
     record Recording(LastMomentCheck.Verdict verdict, GuardedPatch.Step step) {
     }
 
-    /** Phase rebooting and the boot id, only when the last-moment check on {@code node} says go. */
-    static Recording rebooting(String runId, boolean recorded, NodeFacts startedAs, Collection<NodeFacts> cluster,
-                               Set<String> inFlight, int budget, Node node) {
-        return rebooting(runId, recorded, startedAs, cluster, inFlight, budget, node, null);
-    }
-
-    /** Like the above; {@code at}: when it is recorded ({@code crifresh.dev/recorded-at}), or null. */
+    /**
+     * Phase rebooting and the boot id, only when the last-moment check on {@code node} says go; {@code at}: when it
+     * is recorded ({@code crifresh.dev/recorded-at}), or null.
+     */
     static Recording rebooting(String runId, boolean recorded, NodeFacts startedAs, Collection<NodeFacts> cluster,
                                Set<String> inFlight, int budget, Node node, Instant at) {
         LastMomentCheck.Verdict v = LastMomentCheck.check(runId, recorded, startedAs, node == null ? null : NodeFacts.of(node),

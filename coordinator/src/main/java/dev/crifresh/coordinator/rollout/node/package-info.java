@@ -10,7 +10,6 @@
 @MayUse({
         "coordinator.base",
         "coordinator.classify",
-        "coordinator.driver",
         "coordinator.events",
         "coordinator.gate",
         "coordinator.kube",

@@ -22,20 +22,19 @@ final class JoinedDecisions implements JoinedDecision.Handler {
     private final RunStep.Config settings;
     private final String registry;
     private final Consumer<RunEvent> observer;
-    private final RunNodes.RunStatus run;
+    private final RunParts run;
     private final PendingWait freshWait;
     /** Joined stale nodes being tainted before their roll is queued. */
     private int tainting;
 
-    JoinedDecisions(NodeView view, RunResults results, RollingPhase rolls, StaleNodeTaints taints, RunStep.Config settings,
-                    Consumer<RunEvent> observer, RunNodes.RunStatus run, PendingWait freshWait) {
-        this.view = view;
-        this.results = results;
+    JoinedDecisions(RunParts run, RollingPhase rolls, StaleNodeTaints taints, RunStep.Config settings, PendingWait freshWait) {
+        this.view = run.view();
+        this.results = run.results();
         this.rolls = rolls;
         this.taints = taints;
         this.settings = settings;
         this.registry = settings.registry();
-        this.observer = observer;
+        this.observer = run.observer();
         this.run = run;
         this.freshWait = freshWait;
     }
@@ -50,9 +49,9 @@ final class JoinedDecisions implements JoinedDecision.Handler {
         if (f == null) {
             return;
         }
-        Classification c = run.classifyNow(name);
+        Classification c = run.informers().classifyNow(name);
         results.classified(c);
-        JoinedDecision.dispatch(JoinedDecision.decide(c, f, settings.action(), stage(), run.stopping(), settings.attestTimeout(),
+        JoinedDecision.dispatch(JoinedDecision.decide(c, f, settings.action(), stage(), run.loop().stopping(), settings.attestTimeout(),
                 registry), this);
     }
 
@@ -81,7 +80,7 @@ final class JoinedDecisions implements JoinedDecision.Handler {
     public void afterTheWait(JoinedDecision.AfterTheWait a) {
         decided(a.decided());
         observer.accept(a.event());
-        run.feed(a.input());
+        run.loop().feed(a.input());
         afterDecided();
     }
 
@@ -91,10 +90,10 @@ final class JoinedDecisions implements JoinedDecision.Handler {
         observer.accept(r.event());
         String name = r.decided().node();
         tainting++;
-        long epoch = run.epoch();
+        long epoch = run.loop().machine().epoch();
         taints.taint(List.of(name)).onComplete(ar -> {
             tainting--;
-            if (run.current(epoch) && view.has(name)) {
+            if (run.loop().current(epoch) && view.has(name)) {
                 rolls.addJoined(view.facts(name));
             }
             rolls.pump();
@@ -125,13 +124,13 @@ final class JoinedDecisions implements JoinedDecision.Handler {
     private void afterDecided() {
         switch (stage().afterDecided(freshWait.isEmpty())) {
             case PUMP_ROLLS -> rolls.pump();
-            case END_FRESH_WAIT -> run.feed(new RunInput.FreshWaitEnded());
+            case END_FRESH_WAIT -> run.loop().feed(new RunInput.FreshWaitEnded());
             case NOTHING -> {
             }
         }
     }
 
     private NodeEventStage stage() {
-        return NodeEventStage.of(run.state());
+        return NodeEventStage.of(run.loop().machine().state());
     }
 }

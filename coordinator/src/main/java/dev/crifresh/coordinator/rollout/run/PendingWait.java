@@ -53,10 +53,6 @@ final class PendingWait {
         return names.isEmpty();
     }
 
-    int size() {
-        return names.size();
-    }
-
     /** The nodes still waited for, in the order they were added. */
     Set<String> names() {
         return Collections.unmodifiableSet(names);

@@ -1,6 +1,7 @@
 package dev.crifresh.coordinator.rollout.run;
 
 import dev.crifresh.coordinator.classify.NodeFacts;
+import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.rollout.node.NodeEnd;
 import dev.crifresh.coordinator.rollout.node.NodeRunner;
 import dev.crifresh.coordinator.rollout.node.RollHost;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 
 /**
  * The rolling phase of a run: its {@link NodeRunner}s, started within the budget as they fit. A thin runner: where the
@@ -35,45 +35,28 @@ import java.util.function.Supplier;
  * Called on the run's context.
  */
 final class RollingPhase {
-    /** What the rolls ask of the run. */
-    interface RunControl {
-        /** Whether the run is in its roll step. */
-        boolean rolling();
-
-        boolean stopping();
-
-        void feed(RunInput input);
-
-        /** Runs later on the run's context (not re-entrant: a roll may report from inside {@link #pump}). */
-        void later(Runnable action);
-
-        /** The node's roll failed because its Node was deleted: reported deleted, with why. */
-        void deleted(String node, String why);
-    }
-
     /** Every roll of the run by node name (a node rolled again: its latest roll). */
     private final Map<String, NodeRunner> rolls = new LinkedHashMap<>();
     private final RollPorts ports;
+    private final RunParts run;
     private final RollHost host;
     private final NodeView view;
     private final StaleNodeTaints taints;
-    private final Supplier<RunSilences> silences;
+    private final RunSilences silences;
     private final Consumer<RunEvent> observer;
-    private final RunControl run;
     private final Effects effects = new Effects();
     private RollingState state = RollingState.idle();
     /** The blocked timer's id while it is set ({@link RollingState#blockedArmed}), else -1. */
     private long blockedTimer = -1;
 
-    RollingPhase(RollPorts ports, RollHost host, NodeView view, StaleNodeTaints taints, Supplier<RunSilences> silences,
-                 Consumer<RunEvent> observer, RunControl run) {
+    RollingPhase(RollPorts ports, RunParts run, StaleNodeTaints taints) {
         this.ports = ports;
-        this.host = host;
-        this.view = view;
-        this.taints = taints;
-        this.silences = silences;
-        this.observer = observer;
         this.run = run;
+        this.host = new RunHost(run, this);
+        this.view = run.view();
+        this.taints = taints;
+        this.silences = run.silences();
+        this.observer = run.observer();
     }
 
     int budget() {
@@ -110,7 +93,7 @@ final class RollingPhase {
         for (Slot slot : state.queue()) {
             NodeRunner roll = rolls.get(slot.name());
             if (roll.resumed()) {
-                silences.get().owe(roll.name()); // the earlier run may have left its silence: expired when this step ends
+                silences.owe(roll.name()); // the earlier run may have left its silence: expired when this step ends
                 effects.startRoll(new RollingEffect.StartRoll(roll.name()));
             }
         }
@@ -127,19 +110,19 @@ final class RollingPhase {
 
     /** Starts every queued node that may start now; tells the run when it is idle or blocked. */
     void pump() {
-        if (!run.rolling() || state.untaintsPending() > 0) {
+        if (!run.loop().rolling() || state.untaintsPending() > 0) {
             return;
         }
-        if (!run.stopping()) {
+        if (!run.loop().stopping()) {
             NodeRunner seed = state.seed() == null ? null : rolls.get(state.seed());
             carryOut(RollingStep.starts(state, view::facts, view.safetyView(), seed != null && !seed.finished()));
         }
-        carryOut(RollingStep.settle(state, run.stopping(), ports.settings().timeouts().stall()));
+        carryOut(RollingStep.settle(state, run.loop().stopping(), ports.settings().timeouts().stall()));
     }
 
     void finished(NodeRunner roll) {
         state = state.ended(roll.name());
-        silences.get().expire(roll.name()); // every way a node's step ends; never fails
+        silences.expire(roll.name()); // every way a node's step ends; never fails
         RollingStep.ended(roll.name(), roll.end(), view.facts(roll.name())).forEach(e -> RollingEffect.dispatch(e, effects));
     }
 
@@ -188,12 +171,12 @@ final class RollingPhase {
 
         @Override
         public void deleted(RollingEffect.Deleted d) {
-            run.deleted(d.node(), d.why());
+            run.results().ended(d.node(), Outcome.DELETED, d.why());
         }
 
         @Override
         public void feed(RollingEffect.Feed f) {
-            run.feed(f.input());
+            run.loop().feed(f.input());
         }
 
         @Override
@@ -205,7 +188,7 @@ final class RollingPhase {
         public void armBlocked(RollingEffect.ArmBlocked a) {
             blockedTimer = ports.ticker().setTimer(a.after(), () -> {
                 blockedTimer = -1;
-                carryOut(RollingStep.blockedFired(state, run.rolling(), run.stopping()));
+                carryOut(RollingStep.blockedFired(state, run.loop().rolling(), run.loop().stopping()));
             });
         }
 
@@ -224,7 +207,7 @@ final class RollingPhase {
 
         @Override
         public void pumpLater(RollingEffect.PumpLater p) {
-            run.later(RollingPhase.this::pump);
+            run.context().runOnContext(v -> RollingPhase.this.pump()); // not re-entrant: a roll may report from inside pump
         }
 
         @Override

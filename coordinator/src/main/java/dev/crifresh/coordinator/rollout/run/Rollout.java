@@ -1,14 +1,10 @@
 package dev.crifresh.coordinator.rollout.run;
 
 import dev.crifresh.coordinator.base.CoordinatorSettings;
-import dev.crifresh.coordinator.base.ProgressListener;
-import dev.crifresh.coordinator.classify.Classification;
 import dev.crifresh.coordinator.classify.NodeFacts;
 import dev.crifresh.coordinator.driver.RebootDriver;
-import dev.crifresh.coordinator.events.EventReason;
 import dev.crifresh.coordinator.events.RolloutEvents;
 import dev.crifresh.coordinator.gate.Gates;
-import dev.crifresh.coordinator.report.Outcome;
 import dev.crifresh.coordinator.report.Report;
 import dev.crifresh.coordinator.report.StopReason;
 import dev.crifresh.coordinator.rollout.api.Fence;
@@ -33,8 +29,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
 
 /**
  * One rollout run: carries out the steps of {@link RunStep} (the algorithm, as numbered steps) and feeds their
@@ -44,7 +38,8 @@ import java.util.Set;
  * again on the worker right before it is sent ({@link RunPorts}). The parts: the Lease ({@link LeaseKeeper}), the
  * node view ({@link NodeView}) and its events ({@link RunNodes}), the plan ({@link RolloutPlan}), the pre-flight
  * ({@link RunPreflight}), the rolls ({@link RollingPhase}, each node's {@link NodeRunner} working through its
- * {@link RollPorts} and seeing the run as a {@link RollHost}), the report ({@link RunResults}) and the progress lines
+ * {@link RollPorts} and seeing the run as a {@link RollHost}, a {@link RunHost} over the {@link RunParts} this builds
+ * once and hands to each part), the report ({@link RunResults}) and the progress lines
  * and Events ({@link RunObserver}).
  */
 public final class Rollout {
@@ -52,17 +47,14 @@ public final class Rollout {
     private final RunPreflight.Rules preflight;
     private final Ticker ticker;
     private final LeaseKeeper lease;
-    private final LeaseFence fence;
     private final RolloutEvents events;
     private final RunObserver observer;
     private final StaleNodeTaints taints;
     private final RunInformers informers;
-    private final Sides sides = new Sides();
     private final RunEffects effects;
     private final NodeView view = new NodeView();
     private final RunResults results = new RunResults();
     private final RollPorts roll;
-    private final SharedNodeList<NodeFacts> freshNodes;
     private final RollingPhase rolls;
     private final RunNodes nodes;
     private final RebootDriver driver;
@@ -87,7 +79,7 @@ public final class Rollout {
         this.loop = new RunLoop(config, this::carryOut);
         this.lease = new LeaseKeeper(ticker, io.lease(), settings.lease(), run.progress(), new LeaseEvents());
         Duration leaseDuration = settings.lease().leaseDuration();
-        this.fence = new LeaseFence(this.lease, () -> open, ticker, leaseDuration);
+        LeaseFence fence = new LeaseFence(this.lease, () -> open, ticker, leaseDuration);
         RunPorts ports = RunPorts.fenced(io.nodes(), io.pods(), io.driver(), io.events(), fence, ticker, leaseDuration, this::patched);
         this.roll = ports.forRolls(run.vertx(), RollSettings.of(settings), ticker, run.clock());
         this.driver = ports.driver();
@@ -98,11 +90,12 @@ public final class Rollout {
         this.taints = new StaleNodeTaints(ports.cleanup(), runId, settings.limits().staleTaint(), observer, view::raw);
         this.informers = new RunInformers(context, run.classifier(), run.clock(), new ClassificationCache(run.classifier()),
                 roll.nodes(), view, settings.selection().nodeSelector() != null, () -> loop.machine().done());
-        this.freshNodes = new SharedNodeList<>(() -> roll.retry().call(roll.nodes()::listAll).map(NodeFacts::all));
+        SharedNodeList<NodeFacts> freshNodes = new SharedNodeList<>(() -> roll.retry().call(roll.nodes()::listAll).map(NodeFacts::all));
         this.gates = run.options().gates();
         this.silences = new RunSilences(run.options().silences(), o -> observer.accept(new RunEvent.Silence(o)));
-        this.rolls = new RollingPhase(roll, sides, view, taints, () -> silences, observer, sides);
-        this.nodes = new RunNodes(ticker, view, results, rolls, taints, config, observer, sides);
+        RunParts parts = new RunParts(context, loop, view, informers, gates, freshNodes, silences, fence::mayWrite, observer, results);
+        this.rolls = new RollingPhase(roll, parts, taints);
+        this.nodes = new RunNodes(ticker, parts, rolls, taints, config);
         this.effects = new RunEffects(new RunEffects.Parts(loop, roll.retry(), roll.nodes(), view, informers, nodes, rolls, results),
                 config.action(), ticker, observer, this::runPreflight, () -> gates, this::finish);
     }
@@ -204,121 +197,5 @@ public final class Rollout {
             return Future.succeededFuture();
         }
         return taints.untaintAll(view.nodes()).compose(v -> taints.untaintRemembered());
-    }
-
-    // ---- what the parts ask of the run -----------------------------------------------------------------------
-
-    private final class Sides implements RollHost, RollingPhase.RunControl, RunNodes.RunStatus {
-        @Override
-        public Gates gates() {
-            return gates;
-        }
-
-        @Override
-        public List<NodeFacts> clusterView() {
-            return view.safetyView();
-        }
-
-        @Override
-        public NodeFacts facts(String name) {
-            return view.facts(name);
-        }
-
-        @Override
-        public Node cached(String name) {
-            return view.raw(name);
-        }
-
-        @Override
-        public Future<List<NodeFacts>> freshNodeList() {
-            return freshNodes.fresh();
-        }
-
-        @Override
-        public RunStep.RunState state() {
-            return loop.machine().state();
-        }
-
-        @Override
-        public long epoch() {
-            return loop.machine().epoch();
-        }
-
-        @Override
-        public boolean current(long epoch) {
-            return loop.current(epoch);
-        }
-
-        @Override
-        public boolean rolling() {
-            return loop.machine().state() instanceof RunStep.Rolling;
-        }
-
-        @Override
-        public boolean stopping() {
-            return loop.machine().stopping();
-        }
-
-        @Override
-        public void feed(RunInput input) {
-            Rollout.this.feed(input);
-        }
-
-        @Override
-        public void later(Runnable action) {
-            context.runOnContext(v -> action.run());
-        }
-
-        @Override
-        public void deleted(String node, String why) {
-            results.ended(node, Outcome.DELETED, why);
-        }
-
-        @Override
-        public int budget() {
-            return rolls.budget();
-        }
-
-        @Override
-        public Set<String> inFlight() {
-            return rolls.inFlight();
-        }
-
-        @Override
-        public Classification classifyNow(String name) {
-            return informers.classifyNow(name);
-        }
-
-        /** Alerts are noise, not safety: not fenced like a cluster write, but never created once the run may not act. */
-        @Override
-        public Future<Void> silence(String node) {
-            return !fence.mayWrite() || loop.machine().stopping() ? Future.succeededFuture() : silences.create(node);
-        }
-
-        @Override
-        public void progress(NodeRunner roll, String text) {
-            observer.accept(new RunEvent.NodeProgress(roll.prefix(), null, text));
-        }
-
-        @Override
-        public void progress(NodeRunner roll, ProgressListener.Level level, String text) {
-            observer.accept(new RunEvent.NodeProgress(roll.prefix(), level, text));
-        }
-
-        @Override
-        public void event(String node, EventReason reason, String message) {
-            observer.accept(new RunEvent.NodeEvent(node, reason, message));
-        }
-
-        @Override
-        public void rebootRequested(NodeRunner roll) {
-            results.rebootOrdered(roll.name());
-            observer.accept(new RunEvent.RebootOrdered(roll.name(), roll.resumed()));
-        }
-
-        @Override
-        public void finished(NodeRunner roll) {
-            rolls.finished(roll);
-        }
     }
 }

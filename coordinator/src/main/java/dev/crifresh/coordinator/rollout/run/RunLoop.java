@@ -51,6 +51,16 @@ final class RunLoop {
         }
     }
 
+    /** Whether the run is in its roll step. */
+    boolean rolling() {
+        return run.state() instanceof RunStep.Rolling;
+    }
+
+    /** True once the run stops taking on new work (a failure, a lost Lease, an interruption). */
+    boolean stopping() {
+        return run.stopping();
+    }
+
     /** Whether the run is still in the state of {@code epoch} and not done. */
     boolean current(long epoch) {
         return epoch == run.epoch() && !run.done();

@@ -39,23 +39,6 @@ import java.util.function.Function;
  * Called on the run's context.
  */
 final class RunNodes implements NodeOps.NodeEvents {
-    /** What the node events ask of the run. */
-    interface RunStatus {
-        RunStep.RunState state();
-
-        /** The epoch of the run's state now: an answer to an effect started now carries it. */
-        long epoch();
-
-        /** Whether the run is still in the state of {@code epoch} ({@link RunLoop#current}). */
-        boolean current(long epoch);
-
-        boolean stopping();
-
-        void feed(RunInput input);
-
-        Classification classifyNow(String name);
-    }
-
     final PendingWait configWait;
     final PendingWait freshWait;
     private final JoinedNodes joined;
@@ -65,7 +48,7 @@ final class RunNodes implements NodeOps.NodeEvents {
     private final RunStep.Config settings;
     private final String registry;
     private final Consumer<RunEvent> observer;
-    private final RunStatus run;
+    private final RunParts run;
     /** Nodes fresh by now: where evicted pods should land. */
     private final Set<String> fresh = new TreeSet<>();
     /** Joined nodes that settled while the run was deciding: decided once rolling starts. */
@@ -73,23 +56,23 @@ final class RunNodes implements NodeOps.NodeEvents {
     private final JoinedDecisions decisions;
     private boolean inventoryReading;
 
-    RunNodes(Ticker ticker, NodeView view, RunResults results, RollingPhase rolls, StaleNodeTaints taints, RunStep.Config settings,
-             Consumer<RunEvent> observer, RunStatus run) {
-        this.view = view;
-        this.results = results;
+    RunNodes(Ticker ticker, RunParts run, RollingPhase rolls, StaleNodeTaints taints, RunStep.Config settings) {
+        Consumer<RunEvent> observer = run.observer();
+        this.view = run.view();
+        this.results = run.results();
         this.rolls = rolls;
         this.settings = settings;
         this.registry = settings.registry();
         this.observer = observer;
         this.run = run;
         this.configWait = new PendingWait(ticker, c -> c.verdict() != NodeVerdict.CONFIG_PENDING,
-                c -> observer.accept(new RunEvent.ConfigSettled(c)), () -> run.feed(new RunInput.ConfigReady()),
+                c -> observer.accept(new RunEvent.ConfigSettled(c)), () -> run.loop().feed(new RunInput.ConfigReady()),
                 this::configTimedOut);
         this.freshWait = new PendingWait(ticker, c -> c.verdict() == NodeVerdict.FRESH, this::turnedFresh,
-                () -> run.feed(new RunInput.FreshWaitEnded()),
+                () -> run.loop().feed(new RunInput.FreshWaitEnded()),
                 this::freshTimedOut);
         this.joined = new JoinedNodes(ticker, settings.attestTimeout(), this::joinedSettled);
-        this.decisions = new JoinedDecisions(view, results, rolls, taints, settings, observer, run, freshWait);
+        this.decisions = new JoinedDecisions(run, rolls, taints, settings, freshWait);
     }
 
     Set<String> fresh() {
@@ -101,17 +84,17 @@ final class RunNodes implements NodeOps.NodeEvents {
     }
 
     private void configTimedOut() {
-        run.feed(new RunInput.ConfigTimedOut(details(configWait, Classification::detail)));
+        run.loop().feed(new RunInput.ConfigTimedOut(details(configWait, Classification::detail)));
     }
 
     private void freshTimedOut() {
-        run.feed(new RunInput.FreshTimedOut(details(freshWait, c -> c.verdict().wire() + " (" + c.reason() + ") " + c.detail())));
+        run.loop().feed(new RunInput.FreshTimedOut(details(freshWait, c -> c.verdict().wire() + " (" + c.reason() + ") " + c.detail())));
     }
 
     private Map<String, String> details(PendingWait wait, Function<Classification, String> detail) {
         Map<String, String> out = new LinkedHashMap<>();
         for (String name : wait.names()) {
-            out.put(name, detail.apply(view.has(name) ? run.classifyNow(name) : results.initial(name)));
+            out.put(name, detail.apply(view.has(name) ? run.informers().classifyNow(name) : results.initial(name)));
         }
         return out;
     }
@@ -127,7 +110,7 @@ final class RunNodes implements NodeOps.NodeEvents {
     void startConfigWait(Function<Collection<String>, Future<Map<String, Classification>>> classifyLatest) {
         results.initial().stream().filter(c -> c.verdict() == NodeVerdict.CONFIG_PENDING).forEach(c -> configWait.add(c.name()));
         if (configWait.isEmpty()) {
-            run.feed(new RunInput.ConfigReady());
+            run.loop().feed(new RunInput.ConfigReady());
             return;
         }
         observer.accept(new RunEvent.ConfigWaitStarted(settings.configTimeout(), registry, List.copyOf(configWait.names())));
@@ -140,7 +123,7 @@ final class RunNodes implements NodeOps.NodeEvents {
     void waitForFresh(List<NodeFacts> nodes) {
         decidePending();
         if (nodes.isEmpty()) {
-            run.feed(new RunInput.Idle());
+            run.loop().feed(new RunInput.Idle());
             return;
         }
         nodes.forEach(f -> {
@@ -200,7 +183,7 @@ final class RunNodes implements NodeOps.NodeEvents {
         if (joined.remove(name)) {
             observer.accept(new RunEvent.JoinedDeleted(name));
             if (stage().endsFreshWait(freshWait.isEmpty())) {
-                run.feed(new RunInput.FreshWaitEnded());
+                run.loop().feed(new RunInput.FreshWaitEnded());
             }
         }
         rolls.pump();
@@ -209,17 +192,17 @@ final class RunNodes implements NodeOps.NodeEvents {
     private void endWaited(String name, DeletedWhileWaited deleted) {
         results.ended(name, deleted.outcome(), deleted.detail());
         if (deleted.halt() != null) {
-            run.feed(deleted.halt());
+            run.loop().feed(deleted.halt());
         }
     }
 
     private NodeEventStage stage() {
-        return NodeEventStage.of(run.state());
+        return NodeEventStage.of(run.loop().machine().state());
     }
 
     private void recheck(PendingWait wait, String name) {
         if (wait.contains(name) && view.has(name)) {
-            wait.check(run.classifyNow(name));
+            wait.check(run.informers().classifyNow(name));
         }
     }
 
@@ -230,7 +213,7 @@ final class RunNodes implements NodeOps.NodeEvents {
             observer.accept(new RunEvent.Joined(name, settings.attestTimeout()));
         }
         if (joined.waiting(name)) {
-            joined.check(run.classifyNow(name));
+            joined.check(run.informers().classifyNow(name));
         }
     }
 
@@ -238,7 +221,7 @@ final class RunNodes implements NodeOps.NodeEvents {
     private void joinedSettled(String name) {
         switch (stage().settled(view.has(name))) {
             case PLANNED -> {
-                Classification c = run.classifyNow(name);
+                Classification c = run.informers().classifyNow(name);
                 results.classified(c);
                 if (c.verdict() == NodeVerdict.CONFIG_PENDING) {
                     configWait.add(name);
@@ -298,7 +281,7 @@ final class RunNodes implements NodeOps.NodeEvents {
         freshWait.cancel();
         for (String name : joined.waitingFor()) {
             if (view.has(name)) {
-                results.classified(run.classifyNow(name));
+                results.classified(run.informers().classifyNow(name));
                 results.ended(name, Outcome.NOT_ATTEMPTED, JoinedDecision.endedWhileWaiting(error));
             }
         }
