@@ -24,4 +24,8 @@ class PackageRulesTest {
     static void everyPackageUsesOnlyWhatItsPackageInfoLists(JavaClasses classes) {
         RULES.mayUse(classes).check(classes);
     }
+
+    /** No main code puts a thread to sleep (docs/internals.md, "Retries"); common's catch tests show the rule fails. */
+    @ArchTest
+    static final ArchRule mainCodeNeverSleeps = PackageRules.noSleeps("dev.crifresh.agent..");
 }

@@ -4,7 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-/** Sleeps each way {@code NoSleepInMainCodeTest}'s rule forbids, and waits once in a way it allows. Never called. */
+/** Sleeps each way {@code PackageRules.noSleeps} forbids, and waits once in a way it allows. Never called. */
 public final class Sleeper {
     private Sleeper() {
     }

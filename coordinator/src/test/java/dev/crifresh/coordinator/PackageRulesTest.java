@@ -88,4 +88,8 @@ class PackageRulesTest {
                     }
                 }
             });
+
+    /** No main code puts a thread to sleep (docs/internals.md, "Retries"); common's catch tests show the rule fails. */
+    @ArchTest
+    static final ArchRule mainCodeNeverSleeps = PackageRules.noSleeps("dev.crifresh.coordinator..");
 }

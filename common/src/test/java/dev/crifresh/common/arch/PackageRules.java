@@ -18,6 +18,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The package rules every module's {@code PackageRulesTest} checks with ArchUnit, read from the packages' own
@@ -182,6 +184,26 @@ public final class PackageRules {
         return noClasses().that().resideInAPackage(packageIdentifier).should().accessTargetWhere(clockRead)
                 .as("no class in " + packageIdentifier + " reads System.nanoTime, Instant.now or Clock.systemUTC "
                         + "(time comes injected)");
+    }
+
+    /**
+     * No class in {@code packageIdentifier} puts a thread to sleep to wait for time: no {@code Thread.sleep}, no
+     * {@code TimeUnit.sleep}, no {@code LockSupport.parkNanos}/{@code parkUntil}. A retry or a wait takes its delay from
+     * {@code common.retry.RetryPolicy} and leaves the waiting to a timer its caller owns (a Vert.x timer, the
+     * coordinator's {@code Ticker}), so tests drive time by hand and no worker thread is held while nothing happens.
+     */
+    public static ArchRule noSleeps(String packageIdentifier) {
+        DescribedPredicate<JavaAccess<?>> sleeps = DescribedPredicate.describe(
+                "Thread.sleep, TimeUnit.sleep or LockSupport.park with a deadline", a -> {
+                    String owner = a.getTargetOwner().getName();
+                    String name = a.getName();
+                    return owner.equals(Thread.class.getName()) && name.equals("sleep")
+                            || a.getTargetOwner().isAssignableTo(TimeUnit.class) && name.equals("sleep")
+                            || owner.equals(LockSupport.class.getName()) && (name.equals("parkNanos") || name.equals("parkUntil"));
+                });
+        return noClasses().that().resideInAPackage(packageIdentifier).should().accessTargetWhere(sleeps)
+                .because("a thread that sleeps holds a worker and hides time from the tests: wait on a timer the caller owns "
+                        + "(docs/internals.md, \"Retries\")");
     }
 
     /** The rules' own annotations, which every package-info uses. */
